@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# efiperf: bare-metal UEFI performance measurement.
+#
+#   make                 build/x86_64/efiperf.efi           (gnu-efi, Debian)
+#   make ARCH=aarch64    build/aarch64/efiperf.efi          (gnu-efi arm64 sysroot + picolibc)
+#   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
+#   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
+#   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
+#   make deps            install every Debian package the build, run and tests need
+
+ARCH ?= x86_64
+B    := build/$(ARCH)
+Q    ?= @
+
+# --- sources ---------------------------------------------------------------------------------
+# Pure C (also built on the host for tests) and firmware glue; arch/<arch>/ holds CPU primitives.
+COMMON_SRC := $(wildcard efi/*.c) $(wildcard pmu/*.c) $(wildcard arch/*.c)
+ARCH_SRC   := $(wildcard arch/$(ARCH)/*.c) $(wildcard arch/$(ARCH)/*.S)
+OBJS       := $(patsubst %,$(B)/obj/%.o,$(COMMON_SRC) $(ARCH_SRC))
+
+WARN := -Wall -Wextra -Werror=implicit-function-declaration
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+COMMON_CFLAGS := -O2 -g $(WARN) -std=gnu11 -I. -ffreestanding -fpic -fshort-wchar \
+                 -fno-stack-protector -fno-stack-check -fno-strict-aliasing \
+                 -DEFIPERF_VERSION=\"$(VERSION)\" -DEFIPERF_ARCH_$(ARCH)=1
+
+ifeq ($(ARCH),x86_64)
+CC       := gcc
+LD       := ld
+OBJCOPY  := objcopy
+EFIINC   := /usr/include/efi
+EFILIB   := /usr/lib
+ARCH_CFLAGS := -mno-red-zone -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
+               -I$(EFIINC) -I$(EFIINC)/x86_64 -I$(EFIINC)/protocol
+LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFILIB)/elf_x86_64_efi.lds
+CRT0     := $(EFILIB)/crt0-efi-x86_64.o
+LIBS     := -L$(EFILIB) -lgnuefi -lefi
+PE_FLAGS := --target efi-app-x86_64 --subsystem=10
+BOOTNAME := BOOTX64.EFI
+STAMP    := /usr/lib/libefi.a
+else ifeq ($(ARCH),aarch64)
+CC       := aarch64-linux-gnu-gcc
+LD       := aarch64-linux-gnu-ld
+OBJCOPY  := aarch64-linux-gnu-objcopy
+SYSROOT  := build/sysroot-aarch64
+EFIINC   := $(SYSROOT)/usr/include/efi
+EFILIB   := $(SYSROOT)/usr/lib
+PICOLIBC := /usr/lib/picolibc/aarch64-linux-gnu
+ARCH_CFLAGS := --specs=$(PICOLIBC)/picolibc.specs -I$(EFIINC) -I$(EFIINC)/aarch64 -I$(EFIINC)/protocol
+# -Bsymbolic: crt0's ImageBase relocation needs it; -lefi before -lc: both define memset/memcpy.
+LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined \
+            --defsym=EFI_SUBSYSTEM=0xa -T $(EFILIB)/elf_aarch64_efi.lds
+CRT0     := $(EFILIB)/crt0-efi-aarch64.o
+LIBS     := -L$(EFILIB) -L$(PICOLIBC)/lib -lefi -lgnuefi -lc $(shell aarch64-linux-gnu-gcc -print-libgcc-file-name 2>/dev/null)
+# The PE header lives in gnu-efi's aarch64 crt0: copy raw (toolchain.md).
+PE_FLAGS := -O binary
+BOOTNAME := BOOTAA64.EFI
+STAMP    := $(SYSROOT)/.unpacked
+else
+$(error ARCH must be x86_64 or aarch64, not '$(ARCH)')
+endif
+
+PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+               -j .rel.* -j .rela.* -j .reloc
+
+.PHONY: all image run test unit qemu-test fuzz bench deps clean
+all: $(B)/efiperf.efi
+
+# Missing packages? Install them first (the two README commands work on a fresh machine).
+$(STAMP):
+	$(Q)boot/deps.sh $(ARCH)
+
+$(B)/obj/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
+
+$(B)/obj/%.S.o: %.S $(STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
+
+$(B)/efiperf.so: $(OBJS)
+	$(Q)$(LD) $(LDFLAGS) $(CRT0) $(OBJS) -o $@ $(LIBS)
+
+$(B)/efiperf.efi: $(B)/efiperf.so
+	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
+	@echo "built $@ ($$(stat -c %s $@) bytes)"
+
+# FAT image: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, \startup.nsh.
+# The images make run/test build set exit = shutdown so QEMU powers off (boot/efiperf.cfg).
+image: $(B)/efiperf.img
+$(B)/efiperf.img: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
+	$(Q)boot/mkimage.sh $@ $< $(BOOTNAME) boot/efiperf.cfg
+
+run: $(B)/efiperf.img
+	$(Q)boot/deps.sh --check run $(ARCH)
+	$(Q)boot/qemu.sh --arch $(ARCH) --image $< --logs $(B)/logs
+
+# --- tests -------------------------------------------------------------------------------------
+test:
+	$(Q)boot/deps.sh --check test
+	$(Q)tests/run-all.sh
+
+unit:
+	$(Q)$(MAKE) -C tests -f unit.mk run
+
+fuzz:
+	$(Q)$(MAKE) -C tests -f unit.mk fuzz
+
+bench:
+	$(Q)$(MAKE) -C tests -f unit.mk bench
+
+deps:
+	$(Q)boot/deps.sh all
+
+clean:
+	rm -rf build

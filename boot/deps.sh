@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Install what efiperf needs from Debian's archive, only when it is missing.
+#
+#   boot/deps.sh all                 everything: both build toolchains, QEMU + firmware, test tools
+#   boot/deps.sh x86_64|aarch64      what `make ARCH=...` needs to build
+#   boot/deps.sh --check run ARCH    what `make run` needs to boot ARCH
+#   boot/deps.sh --check test        what `make test` needs
+#
+# gnu-efi:arm64 is not co-installable with gnu-efi:amd64, so it is downloaded as a .deb and
+# unpacked into build/sysroot-aarch64 (toolchain.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKG_BUILD_X86=(gnu-efi binutils gcc make mtools dosfstools)
+PKG_BUILD_A64=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu mtools dosfstools dpkg-dev)
+PKG_RUN_X86=(qemu-system-x86 ovmf mtools)
+PKG_RUN_A64=(qemu-system-arm qemu-efi-aarch64 mtools)
+PKG_TEST=(libcmocka-dev libpfm4-dev clang python3 pkg-config)
+
+SYSROOT=build/sysroot-aarch64
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@";
+	else echo "deps: need root to run: $*" >&2; exit 1; fi
+}
+
+updated=0
+apt_update() {
+	[ $updated = 1 ] && return 0
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	updated=1
+}
+
+install_missing() {
+	local missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} = 0 ] && return 0
+	echo "deps: installing ${missing[*]}"
+	apt_update
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+arm64_sysroot() {
+	[ -f "$SYSROOT/.unpacked" ] && return 0
+	install_missing "${PKG_BUILD_A64[@]}"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		as_root dpkg --add-architecture arm64
+		updated=0
+	fi
+	apt_update
+	local dl; dl=$(mktemp -d)
+	chmod 777 "$dl"
+	(cd "$dl" && apt-get download -q gnu-efi:arm64 >/dev/null 2>&1 || as_root apt-get download -q gnu-efi:arm64)
+	mkdir -p "$SYSROOT"
+	dpkg-deb -x "$dl"/gnu-efi_*_arm64.deb "$SYSROOT"
+	rm -rf "$dl"
+	test -f "$SYSROOT/usr/lib/crt0-efi-aarch64.o"
+	touch "$SYSROOT/.unpacked"
+	echo "deps: gnu-efi arm64 unpacked into $SYSROOT"
+}
+
+case "${1:-all}" in
+x86_64) install_missing "${PKG_BUILD_X86[@]}" ;;
+aarch64) arm64_sysroot ;;
+--check)
+	case "${2:-}" in
+	run) if [ "${3:-x86_64}" = aarch64 ]; then install_missing "${PKG_RUN_A64[@]}"; else install_missing "${PKG_RUN_X86[@]}"; fi ;;
+	test) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}"; arm64_sysroot ;;
+	*) echo "usage: $0 --check run ARCH | --check test" >&2; exit 2 ;;
+	esac ;;
+all) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}"; arm64_sysroot ;;
+*) echo "usage: $0 all | x86_64 | aarch64 | --check run ARCH | --check test" >&2; exit 2 ;;
+esac

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# qemu.sh: boot an efiperf image under QEMU (software emulation), wait for it to power off,
+# copy the logs it wrote out of the FAT image and print their paths.
+#
+#   boot/qemu.sh --arch x86_64|aarch64 --image IMG --logs DIR [--cpu MODEL] [--smp N]
+#                [--timeout SEC] [--quiet] [-- extra qemu args...]
+#
+# x86_64: q35, OVMF, -smp 4, CPU model $QEMU_CPU (default Icelake-Server).
+# aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED, toolchain.md).
+# Exit status: 0 when the run's last JSONL record is {"type":"end","status":"ok"}, 1 when it
+# ended with status error, 2 when no log was written or QEMU failed or timed out.
+set -euo pipefail
+arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 extra=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arch=$2; shift 2 ;;
+	--image) img=$2; shift 2 ;;
+	--logs) logs=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--quiet) quiet=1; shift ;;
+	--) shift; extra=("$@"); break ;;
+	*) echo "qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+[ -f "$img" ] || { echo "qemu.sh: no image '$img' (make image ARCH=$arch)" >&2; exit 2; }
+[ -n "$logs" ] || logs=$(dirname "$img")/logs
+mkdir -p "$logs"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+case $arch in
+x86_64)
+	cpu=${cpu:-Icelake-Server}
+	cp /usr/share/OVMF/OVMF_VARS.fd "$work/vars.fd"
+	cmd=(qemu-system-x86_64 -M q35 -cpu "$cpu" -smp "$smp" -m 512 -nographic -no-reboot -net none
+	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE.fd
+	     -drive if=pflash,format=raw,file="$work/vars.fd"
+	     -drive format=raw,file="$img")
+	;;
+aarch64)
+	cpu=${cpu:-max}
+	cp /usr/share/AAVMF/AAVMF_VARS.fd "$work/vars.fd"
+	cmd=(qemu-system-aarch64 -M virt -cpu "$cpu" -smp "$smp" -m 512 -icount shift=0 -nographic -no-reboot -net none
+	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd
+	     -drive if=pflash,format=raw,file="$work/vars.fd"
+	     -drive if=none,format=raw,file="$img",id=d -device virtio-blk-device,drive=d)
+	;;
+*) echo "qemu.sh: --arch must be x86_64 or aarch64" >&2; exit 2 ;;
+esac
+
+before=$(mdir -b -i "$img" ::/efiperf/logs 2>/dev/null | sort || true)
+console="$logs/console-$(date +%Y%m%d-%H%M%S).log"
+start=$(date +%s.%N)
+set +e
+if [ $quiet = 1 ]; then
+	timeout "$timeout" "${cmd[@]}" "${extra[@]}" </dev/null >"$console" 2>&1
+else
+	timeout "$timeout" "${cmd[@]}" "${extra[@]}" </dev/null 2>&1 | tee "$console"
+	test "${PIPESTATUS[0]}" = 0
+fi
+qrc=$?
+set -e
+end=$(date +%s.%N)
+wall=$(awk "BEGIN{printf \"%.1f\", $end-$start}")
+if [ $qrc = 124 ]; then echo "qemu.sh: QEMU did not power off within ${timeout}s" >&2; fi
+
+after=$(mdir -b -i "$img" ::/efiperf/logs 2>/dev/null | sort || true)
+new=$(comm -13 <(echo "$before") <(echo "$after") | grep -E '\.(jsonl|txt)$' || true)
+status=2
+for f in $new; do
+	name=${f##*/}
+	mcopy -o -i "$img" "::/efiperf/logs/$name" "$logs/$name"
+	echo "log: $logs/$name"
+	case $name in
+	*.jsonl)
+		last=$(tail -n 1 "$logs/$name")
+		case $last in
+		*'"type":"end"'*'"status":"ok"'*) status=0 ;;
+		*'"type":"end"'*) status=1 ;;
+		*) echo "qemu.sh: $name has no end record (run cut short)" >&2; status=2 ;;
+		esac ;;
+	esac
+done
+echo "console: $console"
+echo "qemu: $arch ${cpu} wall ${wall}s exit $qrc"
+[ -n "$new" ] || { echo "qemu.sh: the run wrote no log to the image" >&2; exit 2; }
+[ $qrc = 0 ] || [ $status != 0 ] || status=2
+exit $status
