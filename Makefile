@@ -63,7 +63,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit qemu-test fuzz bench deps clean
+.PHONY: all image run test unit fuzz deps clean
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -105,9 +105,6 @@ unit:
 
 fuzz:
 	$(Q)$(MAKE) -C tests -f unit.mk fuzz
-
-bench:
-	$(Q)$(MAKE) -C tests -f unit.mk bench
 
 deps:
 	$(Q)boot/deps.sh all

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cpu_info: what the platform report says about the boot CPU. Filled by the arch's
+ * arch_cpu_info() through the hardware interface (so it runs against the register model on
+ * the host), completed by efi/ (MP services, firmware, TSC calibration). Pure struct.
+ */
+#ifndef EFIPERF_CPUINFO_H
+#define EFIPERF_CPUINFO_H
+
+#include <stdint.h>
+
+#define CPUINFO_MAX_PROBES 16
+
+struct cpu_probe {
+	char name[32];     /* what was probed: "rdpmc", "IA32_BIOS_SIGN_ID", "PMUv3" */
+	char result[96];   /* what it found: "#UD", "ok", "6 counters, PMUv3p5" */
+};
+
+struct cpu_info {
+	const char *arch;        /* "x86_64" | "aarch64" */
+	char vendor[16];         /* x86: "GenuineIntel"; aarch64: implementer name "ARM" */
+	char brand[49];          /* x86: CPUID 0x80000002-4; aarch64: part name where known */
+	uint32_t signature;      /* x86: CPUID.1:EAX; aarch64: MIDR_EL1 */
+	uint32_t family, model, stepping;   /* x86 display values (SDM Vol.2A CPUID, Fig. 3-6) */
+	/* aarch64 MIDR_EL1 fields (Arm ARM D23.2 MIDR_EL1) and CurrentEL */
+	uint32_t implementer, variant, architecture, partnum, revision, current_el;
+	int microcode_valid;     /* 1 when the revision below was read */
+	uint64_t microcode;      /* IA32_BIOS_SIGN_ID[63:32] (x86) */
+	uint32_t max_leaf, max_ext_leaf;
+	/* topology from CPUID leaf 0x1F or 0xB (x86) */
+	uint32_t threads_per_core, logical_per_package;
+	int tsc_invariant;       /* CPUID.80000007H:EDX[8]; aarch64: generic timer (always) */
+	uint64_t tsc_hz;         /* 0 when the CPU does not tell: efi/ calibrates */
+	const char *tsc_source;  /* "cpuid-0x15", "cpuid-0x16", "calibrated-stall", "CNTFRQ_EL0" */
+	struct cpu_probe probe[CPUINFO_MAX_PROBES];
+	int nprobes;
+};
+
+/* Append a probe line (silently ignored past CPUINFO_MAX_PROBES). */
+void cpuinfo_probe(struct cpu_info *ci, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * config: efiperf's settings, from \efiperf\efiperf.cfg (`key = value`, '#' comments) and the
+ * shell arguments (`efiperf.efi key=value ... | --help`); arguments override the file.
+ * Pure parser over byte buffers: no EFI calls, unit-tested and fuzzed on the host.
+ *
+ * The keys are one table (config.c: cfg_keys[]): name, type, default, limits, help. Every error
+ * names where (file and line, or argument number), the key and what is wrong; nothing falls
+ * back silently to a default. Each setting remembers where it came from (default, file:line,
+ * argument N) for the run record.
+ */
+#ifndef EFIPERF_CONFIG_H
+#define EFIPERF_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "efi/jsonl.h"
+
+enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
+enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
+
+enum cfg_key_id {
+	CFG_EXIT,            /* exit = return | shutdown | reboot            (default return)   */
+	CFG_TRACE,           /* trace = none | hw                            (default none)     */
+	CFG_COPY_SIZE,       /* copy_size = bytes, K/M/G binary suffixes     (default 64M)      */
+	CFG_COPY_PASSES,     /* copy_passes = 1..1000                        (default 3)        */
+	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
+	CFG_NKEYS
+};
+
+struct efiperf_config {
+	enum cfg_exit exit;
+	enum cfg_trace trace;
+	uint64_t copy_size;        /* bytes; multiple of 64, 4 KiB .. 16 GiB */
+	uint32_t copy_passes;
+	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
+	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
+};
+
+#define CFG_MAX_ERRORS 8
+struct cfg_error {
+	char where[64];    /* "\efiperf\efiperf.cfg:7" or "argument 2" */
+	char key[32];      /* the key as written (truncated), "" when the line has none */
+	char message[128]; /* what is wrong, with the accepted values or range */
+};
+struct cfg_errors {
+	int count;                 /* errors found (may exceed CFG_MAX_ERRORS; extra not stored) */
+	struct cfg_error e[CFG_MAX_ERRORS];
+};
+
+/* Fill every setting with its default; origin "default". */
+void cfg_defaults(struct efiperf_config *c);
+
+/* Parse a config file's text (len bytes, need not be NUL-terminated; CRLF, LF, tabs, a UTF-8
+ * BOM and blank lines accepted). fname is used in error locations. Every bad line is recorded
+ * in errs. Returns the number of errors found in this text (0 = ok). */
+int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
+		   struct cfg_errors *errs);
+
+/* Parse argv[0..argc-1] (program name already removed): "key=value" or "--help"/"-h".
+ * Sets *help when help was asked for. Returns the number of errors found. */
+int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *help,
+		   struct cfg_errors *errs);
+
+/* Split a command line in place into at most max arguments, on spaces and tabs, honouring
+ * double quotes. Returns argc. */
+int cfg_split_cmdline(char *line, char *argv[], int max);
+
+/* Write the settings as members of the currently open JSON object:
+ * "exit":"shutdown","trace":"none","copy_size":67108864,... and an "origin":{...} object. */
+void cfg_to_json(const struct efiperf_config *c, struct json *j);
+
+/* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
+void cfg_help(struct strbuf *sb);
+
+/* Name of an enum value as configured: "return", "shutdown", ... */
+const char *cfg_exit_name(enum cfg_exit e);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Register model backend for host tests: a struct hw whose registers live in tables.
+ *
+ * - MSRs / Arm system registers: each defined register has a value and a behaviour:
+ *   plain (read back what was written), read-only (write -> #GP), counter (advances by `step`
+ *   each time hw_model_tick() runs while its enable predicate holds). An undefined MSR faults
+ *   with #GP, an undefined sysreg with a synchronous exception, like real hardware.
+ * - cpuid: a table of (leaf, subleaf) -> registers; missing leaves read as zeros (as CPUs do
+ *   above their max leaf... callers check max leaf first).
+ * - rdpmc: faults with #UD unless enabled with hw_model_rdpmc().
+ * - Every write is logged so tests can check sequences and that state was restored.
+ */
+#ifndef EFIPERF_HW_MODEL_H
+#define EFIPERF_HW_MODEL_H
+
+#include "arch/hw.h"
+
+#define HW_MODEL_MAX_REGS 256
+#define HW_MODEL_MAX_CPUID 64
+#define HW_MODEL_MAX_LOG 1024
+
+enum hw_model_space { HWM_MSR, HWM_SYSREG };
+enum hw_model_kind { HWM_PLAIN, HWM_READONLY, HWM_COUNTER };
+
+struct hw_model_reg {
+	uint8_t space, kind;
+	uint32_t id;
+	uint64_t value;
+	uint64_t step;        /* HWM_COUNTER: added per tick while enabled */
+	uint64_t width_mask;  /* value wraps at this mask (0 = 64 bits) */
+	/* HWM_COUNTER: enabled when (reg[en_id] & en_mask) == en_mask for both predicates
+	 * (en_mask 0 = no predicate). */
+	uint32_t en_id, en2_id;
+	uint64_t en_mask, en2_mask;
+};
+
+struct hw_model_write { uint8_t space; uint32_t id; uint64_t value; };
+
+struct hw_model {
+	struct hw_model_reg regs[HW_MODEL_MAX_REGS];
+	int nregs;
+	struct { uint32_t leaf, sub; struct hw_cpuid r; } cpuid[HW_MODEL_MAX_CPUID];
+	int ncpuid;
+	int rdpmc_enabled;
+	struct hw_model_write log[HW_MODEL_MAX_LOG];
+	int nlog;
+	uint32_t ncpus;        /* run_on_cpu accepts 0..ncpus-1 */
+};
+
+void hw_model_init(struct hw_model *m);
+struct hw hw_model_hw(struct hw_model *m);
+struct hw_model_reg *hw_model_reg(struct hw_model *m, enum hw_model_space sp, uint32_t id,
+				  enum hw_model_kind kind, uint64_t value);
+struct hw_model_reg *hw_model_find(struct hw_model *m, enum hw_model_space sp, uint32_t id);
+void hw_model_cpuid(struct hw_model *m, uint32_t leaf, uint32_t sub, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+void hw_model_rdpmc(struct hw_model *m, int enabled);
+/* Advance every enabled counter by its step, n times. */
+void hw_model_tick(struct hw_model *m, unsigned n);
+
+#endif
