@@ -32,9 +32,9 @@ EFIINC   := /usr/include/efi
 EFILIB   := /usr/lib
 ARCH_CFLAGS := -mno-red-zone -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
                -I$(EFIINC) -I$(EFIINC)/x86_64 -I$(EFIINC)/protocol
-LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -T $(EFILIB)/elf_x86_64_efi.lds
+LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic --no-undefined -T $(EFILIB)/elf_x86_64_efi.lds
 CRT0     := $(EFILIB)/crt0-efi-x86_64.o
-LIBS     := -L$(EFILIB) -lgnuefi -lefi
+LIBS     := -L$(EFILIB) -lgnuefi -lefi $(shell gcc -print-libgcc-file-name)
 PE_FLAGS := --target efi-app-x86_64 --subsystem=10
 BOOTNAME := BOOTX64.EFI
 STAMP    := /usr/lib/libefi.a

@@ -29,6 +29,8 @@ extern const uint32_t arch_nfault_vectors;
  * (passed as void *). If the saved instruction pointer is in arch_fixups, move it to the fixup,
  * put `st` in the return register and return 1; else return 0 (not ours). */
 int arch_fault_fixup(void *system_context, hw_status st);
+/* The saved instruction pointer in that context (for reporting a fault that was not ours). */
+uintptr_t arch_fault_ip(void *system_context);
 
 /* Free-running time base: x86 TSC (RDTSC), aarch64 CNTVCT_EL0. Ticks. */
 uint64_t arch_timer_read(void);
@@ -38,8 +40,8 @@ uint64_t arch_timer_read(void);
 uint64_t arch_irq_disable(void);
 void arch_irq_restore(uint64_t saved);
 
-/* Memory copy kernel: copies `bytes` (multiple of 64) from src to dst. x86_64: REP MOVSB
- * (ERMS); aarch64: LDP/STP of 64-byte blocks. */
+/* Memory copy kernel: copies `bytes` (multiple of 64) from src to dst. x86_64: 64-bit
+ * MOVs of 64-byte blocks; aarch64: LDP/STP of 64-byte blocks. */
 void arch_copy(void *dst, const void *src, uint64_t bytes);
 
 /* Fill ci from the CPU through hw (cpuid / MIDR, microcode, timer frequency, PMU probes). */
@@ -49,5 +51,18 @@ void arch_cpu_info(const struct hw *hw, struct cpu_info *ci);
  * zeroed TLS block for picolibc's errno and restore the firmware's; x86_64: nothing). */
 void arch_env_enter(void);
 void arch_env_leave(void);
+
+/* The known instruction-count loop: `iterations` turns of a loop whose retired-instruction
+ * count is derived from its own instructions (expected), counted with the core PMU's
+ * instructions-retired counter, which the caller has started (s). masked = 1 masks interrupts
+ * for the loop. valid = 0 with why when the CPU has no usable counter for it. */
+struct known_loop_result {
+	uint64_t iterations, expected, counted;
+	int valid;
+	char why[80];
+};
+struct core_set;
+void arch_known_loop(const struct hw *hw, const struct core_set *s, uint64_t iterations, int masked,
+		     struct known_loop_result *r);
 
 #endif

@@ -1,9 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * efiperf entry point: one straight path (architecture.md)
+ *   config + shell args -> platform discovery -> quiesced measurement windows -> records -> exit.
+ * Every exit path restores the PMU (each measurement restores its own registers), unregisters
+ * the exception handlers, restores the C environment, closes the logs and honours `exit`.
+ */
 #include <efi.h>
 #include <efilib.h>
-EFI_STATUS efi_main(EFI_HANDLE img, EFI_SYSTEM_TABLE *st)
+#include <string.h>
+#include "arch/arch.h"
+#include "arch/hw_trace.h"
+#include "efi/config.h"
+#include "efi/exceptions.h"
+#include "efi/hw_efi.h"
+#include "efi/measure.h"
+#include "efi/platform.h"
+#include "efi/report.h"
+#include "efi/volume.h"
+#include "pmu/metrics.h"
+
+#ifndef EFIPERF_VERSION
+#define EFIPERF_VERSION "unknown"
+#endif
+
+#define CFG_PATH "\\efiperf\\efiperf.cfg"
+#define MAX_ARGS 32
+#define CMDLINE_BYTES 1024
+#define TRACE_ENTRIES 4096
+#define SCHEMA_VERSION 1
+#define NS_PER_MS 1000000u
+
+static struct efiperf_config cfg;
+static struct cfg_errors cfg_errs;
+static int want_help;
+static char cmdline[CMDLINE_BYTES];
+static char cmdline_note[96];
+static struct hw_trace tracer;
+static struct hw_trace_entry trace_ring[TRACE_ENTRIES];
+static uint64_t t_start;
+static struct platform plat;
+
+/* --- configuration: file, then arguments ----------------------------------------------- */
+
+static int looks_like_program(const char *a)
 {
-	InitializeLib(img, st);
-	Print(L"hello efiperf\r\n");
-	st->RuntimeServices->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
-	return EFI_SUCCESS;
+	size_t n = strlen(a);
+	return n >= 4 && (a[n - 4] == '.') && (a[n - 3] | 0x20) == 'e' && (a[n - 2] | 0x20) == 'f' &&
+	       (a[n - 1] | 0x20) == 'i';
+}
+
+/* LoadOptions: the shell passes the command line as UCS-2 text (program name first); the boot
+ * manager may pass nothing or binary data, which is reported and ignored. */
+static int load_args(EFI_HANDLE image, char *argv[])
+{
+	EFI_LOADED_IMAGE *li;
+	if (BS->HandleProtocol(image, &LoadedImageProtocol, (VOID **)&li) != EFI_SUCCESS || !li->LoadOptions ||
+	    li->LoadOptionsSize < sizeof(CHAR16))
+		return 0;
+	const CHAR16 *w = li->LoadOptions;
+	size_t units = li->LoadOptionsSize / sizeof(CHAR16);
+	for (size_t i = 0; i < units && w[i]; i++)
+		if (w[i] < 0x20 && w[i] != '\t') {
+			fmt_snprintf(cmdline_note, sizeof(cmdline_note), "%u bytes of non-text load options ignored",
+				     (unsigned)li->LoadOptionsSize);
+			return 0;
+		}
+	ucs2_to_ascii(cmdline, sizeof(cmdline), w, units);
+	int argc = cfg_split_cmdline(cmdline, argv, MAX_ARGS);
+	if (argc && looks_like_program(argv[0])) {
+		for (int i = 1; i < argc; i++)
+			argv[i - 1] = argv[i];
+		argc--;
+	}
+	return argc;
+}
+
+static void load_config(EFI_HANDLE image, int have_volume)
+{
+	cfg_defaults(&cfg);
+	if (have_volume) {
+		char *text = NULL;
+		size_t len = 0;
+		const char *why = NULL;
+		int r = vol_read_file(CFG_PATH, &text, &len, &why);
+		if (r == 0) {
+			cfg_parse_text(&cfg, text, len, CFG_PATH, &cfg_errs);
+			FreePool(text);
+		} else if (r < 0) {
+			struct cfg_error *e = &cfg_errs.e[cfg_errs.count < CFG_MAX_ERRORS ? cfg_errs.count : 0];
+			fmt_snprintf(e->where, sizeof(e->where), "%s", CFG_PATH);
+			fmt_snprintf(e->message, sizeof(e->message), "cannot read: %s", why);
+			cfg_errs.count++;
+		}
+	}
+	char *argv[MAX_ARGS];
+	int argc = load_args(image, argv);
+	cfg_parse_args(&cfg, argc, argv, &want_help, &cfg_errs);
+}
+
+/* --- records ---------------------------------------------------------------------------- */
+
+static void run_record(void)
+{
+	struct json *j = rep_begin("run");
+	json_u64(j, "schema", SCHEMA_VERSION);
+	json_str(j, "tool", "efiperf");
+	json_str(j, "version", EFIPERF_VERSION);
+#if defined(EFIPERF_ARCH_x86_64)
+	json_str(j, "arch", "x86_64");
+#else
+	json_str(j, "arch", "aarch64");
+#endif
+	EFI_TIME t;
+	char when[32] = "unknown";
+	if (RT->GetTime(&t, NULL) == EFI_SUCCESS)
+		fmt_snprintf(when, sizeof(when), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour,
+			     t.Minute, t.Second);
+	json_str(j, "started", when);
+	json_str(j, "log", rep_log_stem());
+	json_str(j, "cmdline", cmdline);
+	if (cmdline_note[0])
+		json_str(j, "cmdline_note", cmdline_note);
+	json_obj(j, "config");
+	cfg_to_json(&cfg, j);
+	json_close(j);
+	rep_end();
+}
+
+static void trace_line(void *arg, const struct hw_trace_entry *e)
+{
+	(void)arg;
+	struct json *j = rep_begin("hw");
+	json_u64(j, "seq", e->seq);
+	json_str(j, "op", hw_trace_op_name(e->op));
+	json_hex(j, "reg", e->reg);
+	if (e->sub)
+		json_hex(j, "sub", e->sub);
+	if (e->addr)
+		json_hex(j, "addr", e->addr);
+	json_hex(j, "val", e->val);
+	if (e->op == HWT_CPUID)
+		json_hex(j, "val2", e->val2);
+	json_str(j, "status", hw_status_name((hw_status)e->status));
+	rep_end();
+}
+
+/* Write the recorder's entries (between phases, never inside a measurement window). */
+static void trace_drain(void)
+{
+	if (cfg.trace == CFG_TRACE_HW)
+		hw_trace_drain(&tracer, trace_line, NULL);
+}
+
+static void end_record(void)
+{
+	trace_drain();
+	struct json *j = rep_begin("end");
+	json_str(j, "status", rep_failed() ? "error" : "ok");
+	if (plat.timer_hz)
+		json_u64(j, "elapsed_ms", metric_ticks_to_ns(arch_timer_read() - t_start, plat.timer_hz) / NS_PER_MS);
+	json_u64(j, "faults_recovered", exceptions_recovered());
+	if (cfg.trace == CFG_TRACE_HW)
+		json_u64(j, "trace_dropped", tracer.dropped);
+	json_str(j, "exit", cfg_exit_name(cfg.exit));
+	rep_end();
+	rep_line("efiperf: run %s; log %s", rep_failed() ? "FAILED" : "ok", rep_log_stem() ? rep_log_stem() : "(console only)");
+}
+
+static void leave(void)
+{
+	exceptions_unregister();
+	rep_close();
+	arch_env_leave();
+}
+
+static void power_off(void)
+{
+	leave();
+	RT->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
+}
+
+static EFI_STATUS finish(void)
+{
+	EFI_STATUS st = rep_failed() ? EFI_ABORTED : EFI_SUCCESS;
+	end_record();
+	leave();
+	switch (cfg.exit) {
+	case CFG_EXIT_SHUTDOWN:
+		RT->ResetSystem(EfiResetShutdown, st, 0, NULL);
+		break;
+	case CFG_EXIT_REBOOT:
+		RT->ResetSystem(EfiResetCold, st, 0, NULL);
+		break;
+	case CFG_EXIT_RETURN:
+		break;
+	}
+	return st;
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	InitializeLib(image, systab);
+	arch_env_enter();
+	t_start = arch_timer_read();
+	BS->SetWatchdogTimer(0, 0, 0, NULL);
+
+	plat.exc_vectors = exceptions_register(&plat.exc_why);
+	exceptions_on_fatal(power_off);
+
+	const char *why = NULL;
+	int have_volume = vol_open(image, &why) == 0;
+	load_config(image, have_volume);
+	if (!have_volume)
+		rep_line("log: no boot volume (%s): configuration defaults, console only", why);
+
+	rep_line("efiperf %s: bare-metal performance measurement", EFIPERF_VERSION);
+	EFI_TIME now;
+	if (RT->GetTime(&now, NULL) != EFI_SUCCESS)
+		now = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
+	if (have_volume)
+		rep_open_logs(NULL, &now);
+	run_record();
+
+	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
+		const struct cfg_error *e = &cfg_errs.e[i];
+		rep_error("config", "%s: %s%s%s", e->where, e->key[0] ? e->key : "", e->key[0] ? ": " : "", e->message);
+	}
+	if (cfg_errs.count > CFG_MAX_ERRORS)
+		rep_error("config", "%d more configuration errors not shown", cfg_errs.count - CFG_MAX_ERRORS);
+	if (cfg_errs.count)
+		return finish();
+
+	if (want_help) {
+		static char help[4096];
+		struct strbuf sb;
+		sb_init(&sb, help, sizeof(help));
+		cfg_help(&sb);
+		rep_line("usage: efiperf.efi [key=value ...] [--help]; keys (also in %s):", CFG_PATH);
+		rep_line("%s", help);
+		return finish();
+	}
+
+	struct hw hw = hw_efi();
+	if (cfg.trace == CFG_TRACE_HW)
+		hw = hw_trace_wrap(&tracer, hw, trace_ring, TRACE_ENTRIES);
+
+	platform_discover(&hw, &plat);
+	platform_report(&plat);
+	trace_drain();
+
+	measure_copy(&hw, &plat, &cfg);
+	trace_drain();
+	measure_loop(&hw, &plat, &cfg);
+	return finish();
 }

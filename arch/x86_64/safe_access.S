@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Fault-safe RDMSR / WRMSR / RDPMC (System V ABI, called from C).
+ *
+ * RDMSR/WRMSR raise #GP for an MSR that does not exist or a reserved bit; RDPMC raises #GP for
+ * an invalid counter and #UD where it is not implemented (SDM Vol.2B, RDMSR/WRMSR/RDPMC
+ * "Protected Mode Exceptions"). Each faulting instruction has a *_fault label and the
+ * instruction after it a *_fixup label: arch/x86_64/cpu.c lists the pairs in arch_fixups[],
+ * and the exception handler (efi/exceptions.c -> arch_fault_fixup) moves the saved RIP to the
+ * fixup label with RAX = the hw_status of the fault. On success RAX = 0 (HW_OK).
+ */
+	.text
+
+/* hw_status x86_rdmsr_safe(uint32_t msr, uint64_t *val) */
+	.globl x86_rdmsr_safe, x86_rdmsr_fault, x86_rdmsr_fixup
+x86_rdmsr_safe:
+	movl	%edi, %ecx
+x86_rdmsr_fault:
+	rdmsr
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%rsi)
+	xorl	%eax, %eax
+x86_rdmsr_fixup:
+	ret
+
+/* hw_status x86_wrmsr_safe(uint32_t msr, uint64_t val) */
+	.globl x86_wrmsr_safe, x86_wrmsr_fault, x86_wrmsr_fixup
+x86_wrmsr_safe:
+	movl	%edi, %ecx
+	movl	%esi, %eax
+	movq	%rsi, %rdx
+	shrq	$32, %rdx
+x86_wrmsr_fault:
+	wrmsr
+	xorl	%eax, %eax
+x86_wrmsr_fixup:
+	ret
+
+/* hw_status x86_rdpmc_safe(uint32_t counter, uint64_t *val) */
+	.globl x86_rdpmc_safe, x86_rdpmc_fault, x86_rdpmc_fixup
+x86_rdpmc_safe:
+	movl	%edi, %ecx
+x86_rdpmc_fault:
+	rdpmc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%rsi)
+	xorl	%eax, %eax
+x86_rdpmc_fixup:
+	ret
+
+	.section .note.GNU-stack,"",@progbits

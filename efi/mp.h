@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI Vol.2 13.4). Where the firmware has no MP
+ * services (e.g. AAVMF), efiperf runs on the boot CPU only and says so.
+ */
+#ifndef EFIPERF_MP_H
+#define EFIPERF_MP_H
+
+#include <stdint.h>
+#include "arch/hw.h"
+
+struct mp_info {
+	int present;             /* MP services protocol found */
+	uint32_t logical;        /* processors the firmware knows */
+	uint32_t enabled;        /* of which enabled */
+	uint32_t packages;       /* distinct EFI_CPU_PHYSICAL_LOCATION.Package values */
+	uint32_t bsp;            /* processor number of the boot CPU */
+};
+
+/* Locate the protocol and fill info. Returns 0 when present, -1 when not (info says 1 CPU). */
+int mp_init(struct mp_info *info);
+
+/* Run fn(arg) on processor `cpu` (MP services numbering) and wait. HW_BAD_ARG for an unknown
+ * CPU, HW_UNSUPPORTED without MP services (except cpu == boot CPU). */
+hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/platform.h"
+#include "efi/report.h"
+#include "efi/timer.h"
+#include "efi/volume.h"
+#include "efi/exceptions.h"
+#include "arch/arch.h"
+
+#define CALIBRATE_STALL_US 20000u
+#define CALIBRATE_TRIES 5
+#define PCI_VENDOR_DEVICE 0x00u
+#define PCI_VENDOR_NONE 0xFFFFu
+
+static struct hw_pci_addr host_bridge = { 0, 0, 0, 0 };
+static uint32_t pci_id;
+static hw_status pci_st;
+
+void platform_discover(const struct hw *hw, struct platform *p)
+{
+	arch_cpu_info(hw, &p->cpu);
+	mp_init(&p->mp);
+	p->timer_hz = p->cpu.tsc_hz;
+	p->timer_source = p->cpu.tsc_source;
+	if (!p->timer_hz) {
+		p->timer_hz = timer_calibrate_hz(CALIBRATE_STALL_US, CALIBRATE_TRIES);
+		p->timer_source = "calibrated against gBS->Stall";
+	}
+	p->core_known = core_probe(hw, &p->core) == 0;
+	pci_st = hw_pci_read32(hw, host_bridge, PCI_VENDOR_DEVICE, &pci_id);
+}
+
+static void firmware(struct json *j)
+{
+	char vendor[64];
+	ucs2_to_ascii(vendor, sizeof(vendor), ST->FirmwareVendor, 63);
+	json_obj(j, "firmware");
+	json_str(j, "vendor", vendor);
+	json_hex(j, "revision", ST->FirmwareRevision);
+	char uefi[16];
+	fmt_snprintf(uefi, sizeof(uefi), "%u.%u", ST->Hdr.Revision >> 16, (ST->Hdr.Revision & 0xFFFF) / 10);
+	json_str(j, "uefi", uefi);
+	json_close(j);
+	rep_line("firmware:   %s rev 0x%x, UEFI %s", vendor, ST->FirmwareRevision, uefi);
+}
+
+void platform_report(const struct platform *p)
+{
+	const struct cpu_info *c = &p->cpu;
+	struct json *j = rep_begin("platform");
+	json_str(j, "arch", c->arch);
+	json_obj(j, "cpu");
+	json_str(j, "vendor", c->vendor);
+	json_str(j, "brand", c->brand);
+	json_hex(j, "signature", c->signature);
+	if (c->arch[0] == 'x') {
+		json_u64(j, "family", c->family);
+		json_u64(j, "model", c->model);
+		json_u64(j, "stepping", c->stepping);
+	} else {
+		json_hex(j, "implementer", c->implementer);
+		json_u64(j, "variant", c->variant);
+		json_u64(j, "architecture", c->architecture);
+		json_hex(j, "partnum", c->partnum);
+		json_u64(j, "revision", c->revision);
+		json_u64(j, "current_el", c->current_el);
+	}
+	if (c->microcode_valid)
+		json_hex(j, "microcode", c->microcode);
+	else
+		json_null(j, "microcode");
+	json_close(j);
+
+	json_obj(j, "topology");
+	json_bool(j, "mp_services", p->mp.present);
+	json_u64(j, "logical_cpus", p->mp.logical);
+	json_u64(j, "enabled_cpus", p->mp.enabled);
+	json_u64(j, "packages", p->mp.packages);
+	json_u64(j, "boot_cpu", p->mp.bsp);
+	json_u64(j, "threads_per_core", c->threads_per_core);
+	json_u64(j, "logical_per_package", c->logical_per_package);
+	json_close(j);
+
+	json_obj(j, "timer");
+	json_str(j, "counter", c->arch[0] == 'x' ? "TSC" : "CNTVCT_EL0");
+	json_bool(j, "invariant", c->tsc_invariant);
+	json_u64(j, "hz", p->timer_hz);
+	json_str(j, "source", p->timer_source);
+	json_close(j);
+
+	rep_line("cpu:        %s %s, %s", c->arch, c->vendor, c->brand[0] ? c->brand : "(no brand string)");
+	if (c->arch[0] == 'x')
+		rep_line("            family 0x%x model 0x%x stepping %u (CPUID.1:EAX 0x%x), microcode %s0x%llx",
+			 c->family, c->model, c->stepping, c->signature, c->microcode_valid ? "" : "unreadable ",
+			 (unsigned long long)c->microcode);
+	else
+		rep_line("            MIDR_EL1 0x%x: implementer 0x%x variant %u arch 0x%x part 0x%x rev %u, CurrentEL EL%u",
+			 c->signature, c->implementer, c->variant, c->architecture, c->partnum, c->revision,
+			 c->current_el);
+	rep_line("cpus:       %u logical (%u enabled), %u package(s), boot CPU %u%s", p->mp.logical,
+		 p->mp.enabled, p->mp.packages, p->mp.bsp,
+		 p->mp.present ? "" : " (no EFI_MP_SERVICES_PROTOCOL: boot CPU only)");
+	rep_line("timer:      %s %llu Hz (%s)%s", c->arch[0] == 'x' ? "TSC" : "CNTVCT_EL0",
+		 (unsigned long long)p->timer_hz, p->timer_source, c->tsc_invariant ? ", invariant" : ", NOT invariant");
+	firmware(j);
+
+	json_obj(j, "exceptions");
+	json_u64(j, "vectors_registered", (uint64_t)p->exc_vectors);
+	json_u64(j, "vectors_wanted", arch_nfault_vectors);
+	json_str(j, "why", p->exc_why);
+	json_close(j);
+	rep_line("faults:     %d of %u exception vectors hooked for fault-safe register access%s%s",
+		 p->exc_vectors, arch_nfault_vectors, p->exc_why ? ": " : "", p->exc_why ? p->exc_why : "");
+
+	json_obj(j, "core_pmu");
+	json_str(j, "name", p->core_known ? p->core.pmu->name : NULL);
+	json_str(j, "probe", p->core.probe);
+	json_close(j);
+	rep_line("core pmu:   %s: %s", p->core_known ? p->core.pmu->name : "none", p->core.probe);
+
+	json_obj(j, "probes");
+	for (int i = 0; i < c->nprobes; i++) {
+		json_str(j, c->probe[i].name, c->probe[i].result);
+		rep_line("probe:      %-20s %s", c->probe[i].name, c->probe[i].result);
+	}
+	json_close(j);
+
+	json_obj(j, "pci");
+	json_str(j, "access", "EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL");
+	if (pci_st == HW_OK && (pci_id & PCI_VENDOR_NONE) != PCI_VENDOR_NONE) {
+		char id[16];
+		fmt_snprintf(id, sizeof(id), "%04x:%04x", pci_id & 0xFFFF, pci_id >> 16);
+		json_str(j, "0000:00:00.0", id);
+		rep_line("pci:        0000:00:00.0 %s", id);
+	} else {
+		json_str(j, "0000:00:00.0", pci_st == HW_OK ? "no device" : hw_status_name(pci_st));
+		rep_line("pci:        0000:00:00.0 %s", pci_st == HW_OK ? "no device" : hw_status_name(pci_st));
+	}
+	json_close(j);
+	rep_end();
+}

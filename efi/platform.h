@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Platform report: CPU identity (arch_cpu_info), logical CPUs and packages (MP services +
+ * CPUID topology), time base and its frequency, firmware, exception handling, core PMU probe,
+ * a PCI config read. Prints it and writes the `platform` record.
+ */
+#ifndef EFIPERF_PLATFORM_H
+#define EFIPERF_PLATFORM_H
+
+#include "arch/cpuinfo.h"
+#include "efi/mp.h"
+#include "pmu/core_counters.h"
+
+struct platform {
+	struct cpu_info cpu;
+	struct mp_info mp;
+	struct core_set core;   /* probed core PMU (counters absent or not) */
+	int core_known;         /* core_probe() found a PMU architecture */
+	uint64_t timer_hz;      /* arch_timer_read() ticks per second */
+	const char *timer_source;
+	int exc_vectors;        /* exception vectors registered for fault recovery */
+	const char *exc_why;    /* why fewer than all, or NULL */
+};
+
+void platform_discover(const struct hw *hw, struct platform *p);
+void platform_report(const struct platform *p);
+
+#endif

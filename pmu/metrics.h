@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Metric formulas: pure arithmetic over raw counts, never touching hardware. */
+#ifndef EFIPERF_METRICS_H
+#define EFIPERF_METRICS_H
+
+#include <stdint.h>
+
+/* Nanoseconds for `ticks` of a timer running at `hz` (128-bit intermediate). 0 when hz is 0. */
+uint64_t metric_ticks_to_ns(uint64_t ticks, uint64_t hz);
+
+/* Bandwidth in GB/s (10^9 bytes per second) times 1000, rounded to nearest: bytes per ns is
+ * GB/s. 0 when ns is 0. */
+uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns);
+
+/* Ratio a/b times 1000, rounded (e.g. instructions per cycle). 0 when b is 0. */
+uint64_t metric_ratio_milli(uint64_t a, uint64_t b);
+
+#endif
