@@ -48,7 +48,7 @@ EFILIB   := $(SYSROOT)/usr/lib
 PICOLIBC := /usr/lib/picolibc/aarch64-linux-gnu
 ARCH_CFLAGS := --specs=$(PICOLIBC)/picolibc.specs -I$(EFIINC) -I$(EFIINC)/aarch64 -I$(EFIINC)/protocol
 # -Bsymbolic: crt0's ImageBase relocation needs it; -lefi before -lc: both define memset/memcpy.
-LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined \
+LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined --no-warn-rwx-segments \
             --defsym=EFI_SUBSYSTEM=0xa -T $(EFILIB)/elf_aarch64_efi.lds
 CRT0     := $(EFILIB)/crt0-efi-aarch64.o
 LIBS     := -L$(EFILIB) -L$(PICOLIBC)/lib -lefi -lgnuefi -lc $(shell aarch64-linux-gnu-gcc -print-libgcc-file-name 2>/dev/null)

@@ -36,7 +36,6 @@ static int want_help;
 static char cmdline[CMDLINE_BYTES];
 static char cmdline_note[96];
 static struct hw_trace tracer;
-static struct hw_trace_entry trace_ring[TRACE_ENTRIES];
 static uint64_t t_start;
 static struct platform plat;
 
@@ -242,8 +241,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	struct hw hw = hw_efi();
-	if (cfg.trace == CFG_TRACE_HW)
-		hw = hw_trace_wrap(&tracer, hw, trace_ring, TRACE_ENTRIES);
+	if (cfg.trace == CFG_TRACE_HW) {
+		/* Pool memory, not a static array: gnu-efi's linker script stores .bss in the file. */
+		struct hw_trace_entry *ring = AllocateZeroPool(TRACE_ENTRIES * sizeof(*ring));
+		if (!ring) {
+			rep_error("trace", "cannot allocate %u trace entries", TRACE_ENTRIES);
+			return finish();
+		}
+		hw = hw_trace_wrap(&tracer, hw, ring, TRACE_ENTRIES);
+	}
 
 	platform_discover(&hw, &plat);
 	platform_report(&plat);

@@ -110,8 +110,8 @@ struct json *rep_begin(const char *type)
 void rep_end(void)
 {
 	json_end(&record);
-	if (record_sb.overflow) {
-		/* Never write a truncated (invalid) record: say what was lost instead. */
+	if (record_sb.overflow || record.error) {
+		/* Never write a truncated or malformed record: say what was lost instead. */
 		sb_init(&record_sb, record_mem, sizeof(record_mem));
 		json_begin(&record, &record_sb);
 		json_str(&record, "type", "error");

@@ -24,8 +24,9 @@ static const struct fixed_desc fixed_counters[] = {
 static int probe(const struct hw *hw, struct core_set *s)
 {
 	struct hw_cpuid r;
-	if (hw_cpuid(hw, CPUID_VENDOR_MAXLEAF, 0, &r) != HW_OK)
-		return -1;  /* not x86 */
+	/* Not x86 (no CPUID), or a backend with no CPUID leaves (all-zero vendor). */
+	if (hw_cpuid(hw, CPUID_VENDOR_MAXLEAF, 0, &r) != HW_OK || !(r.ebx | r.ecx | r.edx))
+		return -1;
 	uint32_t max_leaf = r.eax, version = 0, nfixed = 0, width = 0;
 	if (max_leaf >= CPUID_ARCH_PERFMON && hw_cpuid(hw, CPUID_ARCH_PERFMON, 0, &r) == HW_OK) {
 		version = r.eax & 0xFF;

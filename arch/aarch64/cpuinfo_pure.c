@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * aarch64 cpu_info: MIDR_EL1 decode, CurrentEL, generic-timer frequency and PMU probes, all
+ * read through struct hw. Pure: no asm, no EFI headers (host unit tests build it).
+ */
+#include "arch/aarch64/cpuinfo_pure.h"
+#include "pmu/arm_sysreg.h"
+#include "pmu/core_counters.h"
+#include "efi/fmt.h"
+
+/* MIDR_EL1.Implementer codes (Arm ARM D23.2 MIDR_EL1, "Implementer" field list). */
+static const struct { uint32_t code; const char *name; } implementers[] = {
+	{ 0x00, "software" },  /* "Reserved for software use": QEMU's -cpu max uses it */
+	{ 0x41, "ARM" },
+	{ 0x42, "Broadcom" },
+	{ 0x43, "Cavium" },
+	{ 0x46, "Fujitsu" },
+	{ 0x48, "HiSilicon" },
+	{ 0x4E, "NVIDIA" },
+	{ 0x50, "AppliedMicro" },
+	{ 0x51, "Qualcomm" },
+	{ 0x56, "Marvell" },
+	{ 0x61, "Apple" },
+	{ 0x69, "Intel" },
+	{ 0x6D, "Microsoft" },
+	{ 0xC0, "Ampere" },
+};
+
+/* MIDR_EL1.PartNum per implementer: each core's Technical Reference Manual, "MIDR_EL1"
+ * (the same values as Linux arch/arm64/include/asm/cputype.h). */
+static const struct { uint32_t impl, part; const char *name; } parts[] = {
+	{ 0x41, 0xD03, "Cortex-A53" },
+	{ 0x41, 0xD07, "Cortex-A57" },
+	{ 0x41, 0xD08, "Cortex-A72" },
+	{ 0x41, 0xD09, "Cortex-A73" },
+	{ 0x41, 0xD0A, "Cortex-A75" },
+	{ 0x41, 0xD0B, "Cortex-A76" },
+	{ 0x41, 0xD0C, "Neoverse-N1" },
+	{ 0x41, 0xD0D, "Cortex-A77" },
+	{ 0x41, 0xD40, "Neoverse-V1" },
+	{ 0x41, 0xD41, "Cortex-A78" },
+	{ 0x41, 0xD44, "Cortex-X1" },
+	{ 0x41, 0xD46, "Cortex-A510" },
+	{ 0x41, 0xD47, "Cortex-A710" },
+	{ 0x41, 0xD48, "Cortex-X2" },
+	{ 0x41, 0xD49, "Neoverse-N2" },
+	{ 0x41, 0xD4A, "Neoverse-E1" },
+	{ 0x41, 0xD4F, "Neoverse-V2" },
+	{ 0x41, 0xD84, "Neoverse-V3" },
+	{ 0x41, 0xD8E, "Neoverse-N3" },
+	{ 0x4E, 0x003, "Denver" },
+	{ 0x4E, 0x004, "Carmel" },
+	{ 0x46, 0x001, "A64FX" },
+	{ 0x48, 0xD01, "TSV110" },
+	{ 0x51, 0xC00, "Falkor" },
+	{ 0xC0, 0xAC3, "AmpereOne" },
+	/* QEMU target/arm/cpu64.c, aarch64_max_initfn: Implementer 0, Architecture 0xF,
+	 * PartNum 'Q' (0x051). */
+	{ 0x00, 0x051, "QEMU -cpu max" },
+};
+
+const char *arm_implementer_name(uint32_t implementer)
+{
+	for (size_t i = 0; i < sizeof(implementers) / sizeof(implementers[0]); i++)
+		if (implementers[i].code == implementer)
+			return implementers[i].name;
+	return NULL;
+}
+
+const char *arm_part_name(uint32_t implementer, uint32_t partnum)
+{
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].impl == implementer && parts[i].part == partnum)
+			return parts[i].name;
+	return NULL;
+}
+
+#define FIELD(v, f) (((v) >> f##_SHIFT) & f##_MASK)
+
+void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
+{
+	uint64_t v = 0;
+	ci->arch = "aarch64";
+	hw_status st = hw_sysreg_read(hw, SYSREG_MIDR_EL1, &v);
+	if (st == HW_OK) {
+		uint32_t midr = (uint32_t)v;
+		ci->signature = midr;
+		ci->implementer = FIELD(midr, MIDR_EL1_IMPLEMENTER);
+		ci->variant = FIELD(midr, MIDR_EL1_VARIANT);
+		ci->architecture = FIELD(midr, MIDR_EL1_ARCHITECTURE);
+		ci->partnum = FIELD(midr, MIDR_EL1_PARTNUM);
+		ci->revision = FIELD(midr, MIDR_EL1_REVISION);
+		const char *impl = arm_implementer_name(ci->implementer);
+		const char *part = arm_part_name(ci->implementer, ci->partnum);
+		if (impl)
+			fmt_snprintf(ci->vendor, sizeof(ci->vendor), "%s", impl);
+		else
+			fmt_snprintf(ci->vendor, sizeof(ci->vendor), "impl 0x%02x", ci->implementer);
+		if (part)
+			fmt_snprintf(ci->brand, sizeof(ci->brand), "%s r%up%u", part, ci->variant,
+				     ci->revision);
+		else
+			fmt_snprintf(ci->brand, sizeof(ci->brand), "unknown part 0x%03x r%up%u",
+				     ci->partnum, ci->variant, ci->revision);
+		cpuinfo_probe(ci, "MIDR_EL1", "0x%08x", midr);
+	} else {
+		fmt_snprintf(ci->vendor, sizeof(ci->vendor), "unknown");
+		fmt_snprintf(ci->brand, sizeof(ci->brand), "MIDR_EL1 unreadable");
+		cpuinfo_probe(ci, "MIDR_EL1", "%s", hw_status_name(st));
+	}
+
+	st = hw_sysreg_read(hw, SYSREG_CurrentEL, &v);
+	if (st == HW_OK) {
+		ci->current_el = FIELD(v, CurrentEL_EL);
+		cpuinfo_probe(ci, "CurrentEL", "EL%u", ci->current_el);
+	} else {
+		cpuinfo_probe(ci, "CurrentEL", "%s", hw_status_name(st));
+	}
+
+	/* CNTFRQ_EL0 holds the system counter frequency in Hz, programmed by firmware (Arm ARM
+	 * D23 CNTFRQ_EL0). The system counter is always on and fixed-frequency ("The Generic
+	 * Timer in AArch64 state": the count is not affected by power states). */
+	ci->tsc_invariant = 1;
+	ci->tsc_source = "CNTFRQ_EL0";
+	st = hw_sysreg_read(hw, SYSREG_CNTFRQ_EL0, &v);
+	ci->tsc_hz = st == HW_OK ? (uint32_t)v : 0;  /* [31:0]; upper bits RES0 */
+	if (st != HW_OK)
+		cpuinfo_probe(ci, "CNTFRQ_EL0", "%s", hw_status_name(st));
+	else if (!ci->tsc_hz)
+		cpuinfo_probe(ci, "CNTFRQ_EL0", "0 (firmware did not program it)");
+
+	st = hw_sysreg_read(hw, SYSREG_ID_AA64DFR0_EL1, &v);
+	if (st == HW_OK)
+		cpuinfo_probe(ci, "ID_AA64DFR0_EL1", "0x%016llx", (unsigned long long)v);
+	else
+		cpuinfo_probe(ci, "ID_AA64DFR0_EL1", "%s", hw_status_name(st));
+
+	struct core_set s = { .pmu = &pmu_armv8_pmuv3 };
+	if (pmu_armv8_pmuv3.probe(hw, &s) == 0 || s.probe[0])
+		cpuinfo_probe(ci, "PMUv3", "%s", s.probe);
+}

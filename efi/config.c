@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * config: the settings table and its parsers (efi/config.h). Parsing, defaults, help and the
+ * JSON record are all driven by cfg_keys[]: adding a key is one table row plus its field.
+ */
+#include "efi/config.h"
+#include "efi/config_value.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define KIB (1ull << 10)
+#define MIB (1ull << 20)
+#define GIB (1ull << 30)
+#define COPY_BLOCK_BYTES 64u   /* the copy kernels move whole 64-byte blocks (arch/arch.h) */
+#define UTF8_BOM "\xEF\xBB\xBF"
+#define UTF8_BOM_LEN 3u
+#define TEXT_MAX 96u            /* scratch for lists and descriptions */
+#define HELP_NAME_WIDTH 15      /* longest key name: loop_iterations */
+#define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
+
+static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
+static const char *const trace_names[] = { "none", "hw", NULL };
+
+#define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
+
+static const struct cfg_key cfg_keys[CFG_NKEYS] = {
+	[CFG_EXIT] = { "exit", CFG_T_ENUM, "return|shutdown|reboot", exit_names,
+		       CFG_EXIT_RETURN, 0, 0, 0, FIELD(exit),
+		       "what to do when the run ends" },
+	[CFG_TRACE] = { "trace", CFG_T_ENUM, "none|hw", trace_names,
+			CFG_TRACE_NONE, 0, 0, 0, FIELD(trace),
+			"hw: record every hardware access into the log" },
+	[CFG_COPY_SIZE] = { "copy_size", CFG_T_BYTES, "BYTES", NULL,
+			    64 * MIB, 4 * KIB, 16 * GIB, COPY_BLOCK_BYTES, FIELD(copy_size),
+			    "memory copy buffer size, K/M/G suffixes are binary" },
+	[CFG_COPY_PASSES] = { "copy_passes", CFG_T_UINT, "N", NULL,
+			      3, 1, 1000, 0, FIELD(copy_passes),
+			      "memory copy passes" },
+	[CFG_LOOP_ITERATIONS] = { "loop_iterations", CFG_T_UINT, "N", NULL,
+				  10000000, 1000, 1000000000, 0, FIELD(loop_iterations),
+				  "iterations of the known instruction-count loop" },
+};
+
+_Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
+	       "enum fields are stored as 32-bit values");
+
+/* ---- fields ------------------------------------------------------------------------------ */
+
+static void field_set(struct efiperf_config *c, const struct cfg_key *k, uint64_t v)
+{
+	char *f = (char *)c + k->offset;
+	if (k->size == sizeof(uint32_t)) {
+		uint32_t v32 = (uint32_t)v;
+		memcpy(f, &v32, sizeof(v32));
+	} else {
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+static uint64_t field_get(const struct efiperf_config *c, const struct cfg_key *k)
+{
+	const char *f = (const char *)c + k->offset;
+	if (k->size == sizeof(uint32_t)) {
+		uint32_t v32;
+		memcpy(&v32, f, sizeof(v32));
+		return v32;
+	}
+	uint64_t v;
+	memcpy(&v, f, sizeof(v));
+	return v;
+}
+
+/* ---- text helpers -------------------------------------------------------------------------- */
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+/* Trims blanks at both ends of s[0..*n). */
+static const char *trim(const char *s, size_t *n)
+{
+	while (*n && is_blank(*s)) {
+		s++;
+		(*n)--;
+	}
+	while (*n && is_blank(s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
+/* First c in s[0..n), or NULL (memchr is not among the functions every target provides). */
+static const char *find_char(const char *s, size_t n, char c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == c)
+			return s + i;
+	return NULL;
+}
+
+enum split_result { SPLIT_OK, SPLIT_NO_EQUALS, SPLIT_NO_KEY };
+
+/* Splits s[0..n) at its first '=' into a trimmed key and value. */
+static enum split_result split_setting(const char *s, size_t n, const char **key, size_t *klen,
+				       const char **val, size_t *vlen)
+{
+	const char *eq = find_char(s, n, '=');
+	if (!eq)
+		return SPLIT_NO_EQUALS;
+	*klen = (size_t)(eq - s);
+	*vlen = n - *klen - 1;
+	*key = trim(s, klen);
+	*val = trim(eq + 1, vlen);
+	return *klen ? SPLIT_OK : SPLIT_NO_KEY;
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+static void add_error(struct cfg_errors *errs, const char *where, const char *key, size_t klen,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add_error(struct cfg_errors *errs, const char *where, const char *key, size_t klen,
+		      const char *fmt, ...)
+{
+	if (!errs)
+		return;
+	if (errs->count >= 0 && errs->count < CFG_MAX_ERRORS) {
+		struct cfg_error *e = &errs->e[errs->count];
+		size_t kmax = sizeof(e->key) - 1;
+		fmt_snprintf(e->where, sizeof(e->where), "%s", where);
+		fmt_snprintf(e->key, sizeof(e->key), "%.*s", (int)(klen < kmax ? klen : kmax), key);
+		va_list ap;
+		va_start(ap, fmt);
+		fmt_vsnprintf(e->message, sizeof(e->message), fmt, ap);
+		va_end(ap);
+	}
+	errs->count++;
+}
+
+/* One "key = value" setting found at `where` (position `pos` counted in `unit`s: a line or an
+ * argument). seen[] holds the position each key was first set at in this source (0 = not). */
+static int apply(struct efiperf_config *c, const char *key, size_t klen, const char *val, size_t vlen,
+		 const char *where, const char *unit, int pos, int seen[CFG_NKEYS], struct cfg_errors *errs)
+{
+	const struct cfg_key *k = NULL;
+	for (size_t i = 0; i < CFG_NKEYS; i++)
+		if (strlen(cfg_keys[i].name) == klen && memcmp(key, cfg_keys[i].name, klen) == 0)
+			k = &cfg_keys[i];
+	if (!k) {
+		char known[TEXT_MAX];
+		struct strbuf sb;
+		sb_init(&sb, known, sizeof(known));
+		for (size_t i = 0; i < CFG_NKEYS; i++)
+			sb_printf(&sb, "%s%s", i ? ", " : "", cfg_keys[i].name);
+		add_error(errs, where, key, klen, "unknown key (known: %s)", known);
+		return 1;
+	}
+	size_t id = (size_t)(k - cfg_keys);
+	if (seen[id]) {
+		add_error(errs, where, key, klen, "duplicate key (first set at %s %d)", unit, seen[id]);
+		return 1;
+	}
+	seen[id] = pos;
+
+	char msg[sizeof(errs->e[0].message)];
+	uint64_t v;
+	if (cfg_value_parse(k, val, vlen, &v, msg, sizeof(msg)) != 0) {
+		add_error(errs, where, key, klen, "%s", msg);
+		return 1;
+	}
+	field_set(c, k, v);
+	fmt_snprintf(c->origin[id], sizeof(c->origin[id]), "%s", where);
+	return 0;
+}
+
+/* ---- public -------------------------------------------------------------------------------- */
+
+void cfg_defaults(struct efiperf_config *c)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		field_set(c, &cfg_keys[i], cfg_keys[i].def);
+		fmt_snprintf(c->origin[i], sizeof(c->origin[i]), "default");
+	}
+}
+
+int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
+		   struct cfg_errors *errs)
+{
+	int seen[CFG_NKEYS] = { 0 };
+	int nerr = 0, line = 0;
+	size_t pos = 0;
+
+	if (len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0)
+		pos = UTF8_BOM_LEN;
+	while (pos < len) {
+		const char *s = text + pos;
+		size_t n = 0;
+		while (pos + n < len && s[n] != '\n')
+			n++;
+		pos += n + 1;
+		line++;
+		const char *hash = find_char(s, n, '#');  /* a comment runs to the end of the line */
+		if (hash)
+			n = (size_t)(hash - s);
+		s = trim(s, &n);
+		if (n == 0)
+			continue;
+
+		char where[sizeof(errs->e[0].where)];
+		fmt_snprintf(where, sizeof(where), "%s:%d", fname ? fname : "config", line);
+		const char *key, *val;
+		size_t klen, vlen;
+		enum split_result r = split_setting(s, n, &key, &klen, &val, &vlen);
+		if (r != SPLIT_OK) {
+			add_error(errs, where, "", 0, r == SPLIT_NO_EQUALS ? "expected 'key = value'"
+					  : "expected 'key = value' (no key before '=')");
+			nerr++;
+			continue;
+		}
+		nerr += apply(c, key, klen, val, vlen, where, "line", line, seen, errs);
+	}
+	return nerr;
+}
+
+int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *help,
+		   struct cfg_errors *errs)
+{
+	int seen[CFG_NKEYS] = { 0 };
+	int nerr = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		char where[sizeof(errs->e[0].where)];
+		fmt_snprintf(where, sizeof(where), "argument %d", i + 1);
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			if (help)
+				*help = 1;
+			continue;
+		}
+		const char *key, *val;
+		size_t klen, vlen;
+		if (split_setting(a, strlen(a), &key, &klen, &val, &vlen) != SPLIT_OK) {
+			add_error(errs, where, "", 0, "expected 'key=value' or --help");
+			nerr++;
+			continue;
+		}
+		nerr += apply(c, key, klen, val, vlen, where, "argument", i + 1, seen, errs);
+	}
+	return nerr;
+}
+
+int cfg_split_cmdline(char *line, char *argv[], int max)
+{
+	int argc = 0;
+	char *r = line;
+
+	while (argc < max) {
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (!*r)
+			break;
+		char *w = r;
+		int quoted = 0;
+		argv[argc++] = w;
+		while (*r && (quoted || (*r != ' ' && *r != '\t'))) {
+			if (*r == '"')
+				quoted = !quoted;  /* quotes group words and are removed */
+			else
+				*w++ = *r;
+			r++;
+		}
+		if (*r)
+			r++;  /* past the blank that ended the argument: w < r, safe to terminate */
+		*w = '\0';
+	}
+	return argc;
+}
+
+void cfg_to_json(const struct efiperf_config *c, struct json *j)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		uint64_t v = field_get(c, k);
+		if (k->type == CFG_T_ENUM)
+			json_str(j, k->name, cfg_choice_name(k, v));  /* null if the field holds no choice */
+		else
+			json_u64(j, k->name, v);
+	}
+	json_obj(j, "origin");
+	for (size_t i = 0; i < CFG_NKEYS; i++)
+		json_str(j, cfg_keys[i].name, c->origin[i]);
+	json_close(j);
+}
+
+void cfg_help(struct strbuf *sb)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		char def[24], accepted[TEXT_MAX];
+		cfg_value_format(def, sizeof(def), k, k->def);
+		cfg_value_accepted(accepted, sizeof(accepted), k);
+		sb_printf(sb, "  %-*s = %-*s %s", HELP_NAME_WIDTH, k->name, HELP_METAVAR_WIDTH, k->metavar,
+			  k->help);
+		if (k->type != CFG_T_ENUM)
+			sb_printf(sb, ", %s", accepted);
+		sb_printf(sb, " (default %s)\n", def);
+	}
+}
+
+const char *cfg_exit_name(enum cfg_exit e)
+{
+	const char *name = cfg_choice_name(&cfg_keys[CFG_EXIT], (uint64_t)e);
+	return name ? name : "unknown";
+}

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Host tests of efiperf's pure code. Run from the repository root as `make unit` / `make fuzz`,
+# or directly:
+#
+#   make -C tests -f unit.mk run          every tests/unit/test_*.c as its own cmocka binary,
+#                                         ends with "unit: N passed, N failed" (N = test cases)
+#   make -C tests -f unit.mk fuzz [FUZZ_SECONDS=60]   each libFuzzer target for N seconds
+#   make -C tests -f unit.mk fuzz-smoke   each libFuzzer target for 10 seconds
+#
+# Every test binary links ALL pure sources (PURE_SRC), so a new pure file or test needs no
+# change here: pure files are pmu/*.c, arch/*.c, tests/model/*.c, the pure efi/ files and
+# arch/<arch>/*_pure.c. EXTRA_SRC adds sources from outside the repository for local runs
+# (e.g. stubs of a PMU another engineer has not committed yet); never commit such stubs.
+
+B        := ../build/host
+HOST_CC  := gcc
+FUZZ_CC  := clang
+EXTRA_SRC ?=
+
+EFI_PURE  := ../efi/fmt.c ../efi/jsonl.c ../efi/config.c ../efi/config_value.c
+PURE_SRC  := $(wildcard ../pmu/*.c) $(wildcard ../arch/*.c) $(wildcard ../tests/model/*.c) \
+             $(EFI_PURE) $(wildcard ../arch/x86_64/*_pure.c ../arch/aarch64/*_pure.c)
+PURE_OBJ  := $(patsubst ../%.c,$(B)/obj/%.o,$(PURE_SRC))
+TESTS     := $(patsubst unit/%.c,$(B)/%,$(wildcard unit/test_*.c))
+
+SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS    := -std=gnu11 -Wall -Wextra -Werror -g -O1 $(SAN) -I..
+# Sanitizer findings fail the binary; cmocka writes its report to stdout.
+RUN_ENV   := ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+             CMOCKA_MESSAGE_OUTPUT=STDOUT
+
+.PHONY: all run fuzz fuzz-smoke fuzz-build clean
+.SECONDARY:          # objects are shared by every test binary: never delete them as intermediates
+.DELETE_ON_ERROR:
+all: $(TESTS)
+
+$(B)/obj/%.o: ../%.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) $(EXTRA_SRC) -lcmocka -o $@
+
+-include $(PURE_OBJ:.o=.d) $(TESTS:=.d)
+
+# Builds and runs each test binary on its own, so one that fails to build or crashes does not
+# hide the others. Counting reads stdout alone: cmocka's progress lines are there, its failure
+# details and sanitizer reports go to stderr, kept in a file of their own so that no progress
+# line is ever split by them. A binary announces "Running N test(s)"; each passing case prints
+# "[       OK ]" and each skipped one "[  SKIPPED ]"; every other announced case (a failure, or a
+# crash before the case finished) is failed. A binary that does not build counts as one failed
+# case, as does one that exits non-zero after all its cases passed (e.g. a leak at exit).
+run:
+	@mkdir -p $(B)
+	@passed=0; failed=0; \
+	for t in $(TESTS); do \
+		name=$$(basename $$t); \
+		if ! $(MAKE) --no-print-directory -f unit.mk $$t >$$t.build.log 2>&1; then \
+			cat $$t.build.log; echo "FAILED: $$name did not build"; failed=$$((failed + 1)); continue; \
+		fi; \
+		$(RUN_ENV) $$t >$$t.log 2>$$t.err; rc=$$?; cat $$t.log $$t.err; \
+		total=$$(sed -n 's/^\[==========\] Running \([0-9][0-9]*\) test(s)\./\1/p' $$t.log | awk '{s += $$1} END {print s + 0}'); \
+		ok=$$(grep -c '^\[       OK \]' $$t.log); \
+		skip=$$(grep -c '^\[  SKIPPED \]' $$t.log); \
+		bad=$$((total - ok - skip)); \
+		if [ $$rc -ne 0 ] && [ $$bad -eq 0 ]; then \
+			echo "FAILED: $$name exited with status $$rc after its cases passed"; bad=1; \
+		fi; \
+		passed=$$((passed + ok)); failed=$$((failed + bad)); \
+	done; \
+	echo "unit: $$passed passed, $$failed failed"; \
+	[ $$failed -eq 0 ]
+
+# ---- libFuzzer ------------------------------------------------------------------------------
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS    := $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I.. \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+fuzz-build: $(FUZZ_BINS)
+
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(EFI_PURE) $(wildcard ../efi/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(EFI_PURE) -o $@
+
+# Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
+# (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.
+fuzz: $(FUZZ_BINS)
+	@crashed=0; \
+	for t in $(FUZZ_TARGETS); do \
+		work=$(B)/fuzz/corpus/$$t; art=$(B)/fuzz/artifacts/$$t; \
+		mkdir -p $$work $$art; rm -f $$art/*; \
+		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$$art/ \
+			$$work fuzz/corpus/$$t >$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
+		runs=$$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \
+		[ -n "$$runs" ] || runs=$$(sed -n 's/.*#\([0-9][0-9]*\).*exec\/s.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \
+		crashes=$$(ls $$art | wc -l); \
+		if [ $$rc -ne 0 ] && [ $$crashes -eq 0 ]; then crashes=1; fi; \
+		echo "fuzz $$t: $${runs:-0} executions, $$crashes crashes ($(FUZZ_SECONDS) s, log $(B)/fuzz/$$t.log)"; \
+		if [ $$crashes -ne 0 ]; then tail -n 40 $(B)/fuzz/$$t.log; ls $$art; crashed=1; fi; \
+	done; \
+	[ $$crashed -eq 0 ]
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory -f unit.mk fuzz FUZZ_SECONDS=10
+
+clean:
+	rm -rf $(B)

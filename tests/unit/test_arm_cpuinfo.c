@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* arch/aarch64/cpuinfo_pure.c against the register model: MIDR decode of real parts,
+ * CurrentEL, CNTFRQ_EL0, PMUv3 probe lines. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/model/hw_model.h"
+#include "arch/aarch64/cpuinfo_pure.h"
+#include "pmu/arm_sysreg.h"
+
+static struct hw_model m;
+static struct hw h;
+static struct cpu_info ci;
+
+static void cpu(uint64_t midr, uint64_t current_el, uint64_t cntfrq, uint64_t dfr0)
+{
+	hw_model_init(&m);
+	h = hw_model_hw(&m);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_MIDR_EL1, HWM_READONLY, midr);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_CurrentEL, HWM_READONLY, current_el);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_CNTFRQ_EL0, HWM_PLAIN, cntfrq);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_ID_AA64DFR0_EL1, HWM_READONLY, dfr0);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCR_EL0, HWM_PLAIN, 0x41013000);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCEID0_EL0, HWM_READONLY, 0x20101);
+	memset(&ci, 0, sizeof(ci));
+}
+
+static const char *probe(const char *name)
+{
+	for (int i = 0; i < ci.nprobes; i++)
+		if (!strcmp(ci.probe[i].name, name))
+			return ci.probe[i].result;
+	return NULL;
+}
+
+static void test_neoverse_v2(void **state)
+{
+	(void)state;
+	cpu(0x410FD4F0, 1 << CurrentEL_EL_SHIFT, 1000000000, 0x0000000010305609ull);
+	arm_cpu_info(&h, &ci);
+	assert_string_equal(ci.arch, "aarch64");
+	assert_int_equal(ci.signature, 0x410FD4F0);
+	assert_int_equal(ci.implementer, 0x41);
+	assert_int_equal(ci.variant, 0);
+	assert_int_equal(ci.architecture, 0xF);
+	assert_int_equal(ci.partnum, 0xD4F);
+	assert_int_equal(ci.revision, 0);
+	assert_string_equal(ci.vendor, "ARM");
+	assert_string_equal(ci.brand, "Neoverse-V2 r0p0");
+	assert_int_equal(ci.current_el, 1);
+	assert_int_equal(ci.tsc_hz, 1000000000);
+	assert_string_equal(ci.tsc_source, "CNTFRQ_EL0");
+	assert_int_equal(ci.tsc_invariant, 1);
+	assert_string_equal(probe("ID_AA64DFR0_EL1"), "0x0000000010305609");
+	assert_non_null(strstr(probe("PMUv3"), "PMUv3p5"));
+	assert_non_null(strstr(probe("PMUv3"), "6 counters"));
+}
+
+static void test_cortex_a57_r1p0_el2(void **state)
+{
+	(void)state;
+	cpu(0x411FD070, 2 << CurrentEL_EL_SHIFT, 62500000, 0x10305106ull);  /* PMUVer = 1 */
+	arm_cpu_info(&h, &ci);
+	assert_int_equal(ci.partnum, 0xD07);
+	assert_int_equal(ci.variant, 1);
+	assert_string_equal(ci.brand, "Cortex-A57 r1p0");
+	assert_int_equal(ci.current_el, 2);
+	assert_string_equal(probe("CurrentEL"), "EL2");
+	assert_non_null(strstr(probe("PMUv3"), "PMUv3 (PMUVer=0x1)"));
+}
+
+static void test_neoverse_n1_r3p1(void **state)
+{
+	(void)state;
+	cpu(0x413FD0C1, 1 << CurrentEL_EL_SHIFT, 25000000, 0x10305408ull);
+	arm_cpu_info(&h, &ci);
+	assert_string_equal(ci.brand, "Neoverse-N1 r3p1");
+	assert_int_equal(ci.revision, 1);
+	assert_int_equal(ci.variant, 3);
+}
+
+static void test_qemu_max(void **state)
+{
+	(void)state;
+	cpu(0x000F0510, 1 << CurrentEL_EL_SHIFT, 62500000, 0x10305609ull);  /* seen under QEMU 7.2 */
+	arm_cpu_info(&h, &ci);
+	assert_string_equal(ci.vendor, "software");
+	assert_string_equal(ci.brand, "QEMU -cpu max r0p0");
+}
+
+static void test_unknown_part_and_no_pmu(void **state)
+{
+	(void)state;
+	cpu(0x4E0FABC0, 1 << CurrentEL_EL_SHIFT, 0, 0x00000006ull);  /* NVIDIA, PMUVer 0 */
+	arm_cpu_info(&h, &ci);
+	assert_string_equal(ci.vendor, "NVIDIA");
+	assert_string_equal(ci.brand, "unknown part 0xabc r0p0");
+	assert_int_equal(ci.tsc_hz, 0);
+	assert_non_null(probe("CNTFRQ_EL0"));
+	assert_non_null(strstr(probe("PMUv3"), "PMUVer=0x0"));
+	assert_string_equal(arm_implementer_name(0xC0), "Ampere");
+	assert_null(arm_implementer_name(0xEE));
+	assert_null(arm_part_name(0x41, 0x123));
+}
+
+static void test_midr_unreadable(void **state)
+{
+	(void)state;
+	hw_model_init(&m);           /* nothing defined: every read is a synchronous exception */
+	h = hw_model_hw(&m);
+	memset(&ci, 0, sizeof(ci));
+	arm_cpu_info(&h, &ci);
+	assert_string_equal(ci.arch, "aarch64");
+	assert_string_equal(probe("MIDR_EL1"), "sync-exception");
+	assert_int_equal(ci.tsc_hz, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_neoverse_v2),
+		cmocka_unit_test(test_cortex_a57_r1p0_el2),
+		cmocka_unit_test(test_neoverse_n1_r3p1),
+		cmocka_unit_test(test_qemu_max),
+		cmocka_unit_test(test_unknown_part_and_no_pmu),
+		cmocka_unit_test(test_midr_unreadable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

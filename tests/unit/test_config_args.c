@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * efi/config.c, the command-line half: arguments over the file, --help, argument errors,
+ * cfg_split_cmdline, the JSON record of the settings and the help text.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "efi/config.h"
+#include "json_check.h"
+
+#define FNAME "efiperf.cfg"
+#define MAX_ARGS 16
+#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations)"
+
+static struct efiperf_config cfg;
+static struct cfg_errors errs;
+static int help;
+
+/* Parses args over fresh defaults (after an optional file text); returns argument errors. */
+static int parse_args(const char *file, int argc, char *const argv[])
+{
+	cfg_defaults(&cfg);
+	memset(&errs, 0, sizeof(errs));
+	help = 0;
+	if (file)
+		assert_int_equal(cfg_parse_text(&cfg, file, strlen(file), FNAME, &errs), 0);
+	return cfg_parse_args(&cfg, argc, argv, &help, &errs);
+}
+
+static void expect_error(int i, const char *where, const char *key, const char *message)
+{
+	assert_true(i < errs.count);
+	assert_string_equal(errs.e[i].where, where);
+	assert_string_equal(errs.e[i].key, key);
+	assert_string_equal(errs.e[i].message, message);
+}
+
+static void test_args_override_file(void **state)
+{
+	char *const argv[] = { "copy_passes=9", "exit=reboot", "copy_size=1M" };
+	(void)state;
+	assert_int_equal(parse_args("copy_passes = 5\nexit = shutdown\nloop_iterations = 2000\n", 3, argv), 0);
+	assert_int_equal(cfg.copy_passes, 9);
+	assert_int_equal(cfg.exit, CFG_EXIT_REBOOT);
+	assert_int_equal(cfg.copy_size, 1 << 20);
+	assert_int_equal(cfg.loop_iterations, 2000);
+	assert_string_equal(cfg.origin[CFG_COPY_PASSES], "argument 1");
+	assert_string_equal(cfg.origin[CFG_EXIT], "argument 2");
+	assert_string_equal(cfg.origin[CFG_COPY_SIZE], "argument 3");
+	assert_string_equal(cfg.origin[CFG_LOOP_ITERATIONS], FNAME ":3");
+	assert_string_equal(cfg.origin[CFG_TRACE], "default");
+	assert_false(help);
+}
+
+static void test_help_flags(void **state)
+{
+	char *const a[] = { "--help" };
+	char *const b[] = { "exit=reboot", "-h" };
+	char *const c[] = { "--HELP" };
+	(void)state;
+	assert_int_equal(parse_args(NULL, 1, a), 0);
+	assert_true(help);
+	assert_int_equal(parse_args(NULL, 2, b), 0);
+	assert_true(help);
+	assert_int_equal(cfg.exit, CFG_EXIT_REBOOT);
+	assert_int_equal(parse_args(NULL, 1, c), 1);
+	assert_false(help);
+	expect_error(0, "argument 1", "", "expected 'key=value' or --help");
+	assert_int_equal(parse_args(NULL, 0, NULL), 0);
+	cfg_defaults(&cfg);
+	assert_int_equal(cfg_parse_args(&cfg, 1, a, NULL, NULL), 0);  /* no help flag wanted */
+}
+
+static void test_arg_errors(void **state)
+{
+	char *const argv[] = {
+		"exit=reboot", "copy_size", "=5", "copy_sise=1", "copy_size=12Q", "copy_passes=",
+		"", "trace=hw", "trace=none", "loop_iterations=999",
+	};
+	(void)state;
+	assert_int_equal(parse_args(NULL, 10, argv), 8);
+	expect_error(0, "argument 2", "", "expected 'key=value' or --help");
+	expect_error(1, "argument 3", "", "expected 'key=value' or --help");
+	expect_error(2, "argument 4", "copy_sise", KNOWN);
+	expect_error(3, "argument 5", "copy_size", "'12Q' is not a size in bytes (e.g. 65536, 64K, 64M, 1G)");
+	expect_error(4, "argument 6", "copy_passes", "missing value (accepted: 1..1000)");
+	expect_error(5, "argument 7", "", "expected 'key=value' or --help");
+	expect_error(6, "argument 9", "trace", "duplicate key (first set at argument 8)");
+	expect_error(7, "argument 10", "loop_iterations", "'999' is out of range (accepted: 1000..1000000000)");
+	assert_int_equal(cfg.exit, CFG_EXIT_REBOOT);
+	assert_int_equal(cfg.trace, CFG_TRACE_HW);
+	assert_int_equal(cfg.copy_size, 64 << 20);
+	assert_string_equal(cfg.origin[CFG_COPY_SIZE], "default");
+}
+
+static void test_split_cmdline(void **state)
+{
+	char *argv[MAX_ARGS];
+	(void)state;
+
+	char l1[] = "  exit=shutdown\tcopy_size=1G  ";
+	assert_int_equal(cfg_split_cmdline(l1, argv, MAX_ARGS), 2);
+	assert_string_equal(argv[0], "exit=shutdown");
+	assert_string_equal(argv[1], "copy_size=1G");
+
+	char l2[] = "a \"b c\" d x\"y z\"w \"\"";
+	assert_int_equal(cfg_split_cmdline(l2, argv, MAX_ARGS), 5);
+	assert_string_equal(argv[0], "a");
+	assert_string_equal(argv[1], "b c");
+	assert_string_equal(argv[2], "d");
+	assert_string_equal(argv[3], "xy zw");
+	assert_string_equal(argv[4], "");
+
+	char l3[] = "one \"unterminated two";
+	assert_int_equal(cfg_split_cmdline(l3, argv, MAX_ARGS), 2);
+	assert_string_equal(argv[1], "unterminated two");
+
+	char l4[] = "a b c d";
+	assert_int_equal(cfg_split_cmdline(l4, argv, 2), 2);
+	assert_string_equal(argv[0], "a");
+	assert_string_equal(argv[1], "b");
+
+	char l5[] = " \t ";
+	assert_int_equal(cfg_split_cmdline(l5, argv, MAX_ARGS), 0);
+	char l6[] = "";
+	assert_int_equal(cfg_split_cmdline(l6, argv, MAX_ARGS), 0);
+	char l7[] = "x";
+	assert_int_equal(cfg_split_cmdline(l7, argv, 0), 0);
+
+	/* split + parse, as efi/ does with the shell's command line */
+	char l8[] = "copy_passes=7 \"exit=reboot\" --help";
+	int argc = cfg_split_cmdline(l8, argv, MAX_ARGS);
+	assert_int_equal(argc, 3);
+	assert_int_equal(parse_args(NULL, argc, argv), 0);
+	assert_int_equal(cfg.copy_passes, 7);
+	assert_int_equal(cfg.exit, CFG_EXIT_REBOOT);
+	assert_true(help);
+
+	/* quoted blanks around key and value are trimmed, as in the file */
+	char l9[] = "\"  copy_passes = 8 \" \"loop_iterations= 0x3e8\"";
+	argc = cfg_split_cmdline(l9, argv, MAX_ARGS);
+	assert_int_equal(argc, 2);
+	assert_int_equal(parse_args(NULL, argc, argv), 0);
+	assert_int_equal(cfg.copy_passes, 8);
+	assert_int_equal(cfg.loop_iterations, 1000);
+}
+
+static void to_json(char *buf, size_t n)
+{
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, n);
+	json_begin(&j, &sb);
+	cfg_to_json(&cfg, &j);
+	json_end(&j);
+	assert_false(j.error);
+	assert_false(sb.overflow);
+	assert_true(json_check_object(buf, sb.len));
+}
+
+static void test_json(void **state)
+{
+	char buf[512];
+	char *const argv[] = { "trace=hw", "copy_size=4K" };
+	(void)state;
+	cfg_defaults(&cfg);
+	to_json(buf, sizeof(buf));
+	assert_string_equal(buf,
+		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
+		"\"loop_iterations\":10000000,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\"}}");
+
+	assert_int_equal(parse_args("exit = shutdown\n\ncopy_passes = 1000\n", 2, argv), 0);
+	to_json(buf, sizeof(buf));
+	assert_string_equal(buf,
+		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
+		"\"loop_iterations\":10000000,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\"}}");
+
+	/* a field holding no valid choice is written as null, never as a wrong name */
+	cfg_defaults(&cfg);
+	cfg.exit = (enum cfg_exit)7;
+	to_json(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "{\"exit\":null,"));
+}
+
+static void test_help(void **state)
+{
+	char buf[1024];
+	struct strbuf sb;
+	static const char *const lines[] = {
+		"  exit            = return|shutdown|reboot ",
+		"(default return)\n",
+		"  trace           = none|hw ",
+		"(default none)\n",
+		"  copy_size       = BYTES ",
+		"4K..16G, a multiple of 64 (default 64M)\n",
+		"  copy_passes     = N ",
+		"1..1000 (default 3)\n",
+		"  loop_iterations = N ",
+		"1000..1000000000 (default 10000000)\n",
+	};
+	(void)state;
+	sb_init(&sb, buf, sizeof(buf));
+	cfg_help(&sb);
+	assert_false(sb.overflow);
+	const char *p = buf;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *hit = strstr(p, lines[i]);
+		if (!hit)
+			fail_msg("help lacks \"%s\" (in order):\n%s", lines[i], buf);
+		p = hit + strlen(lines[i]);
+	}
+	assert_string_equal(p, "");
+	int nl = 0;
+	for (const char *q = buf; *q; q++)
+		nl += *q == '\n';
+	assert_int_equal(nl, CFG_NKEYS);
+}
+
+static void test_exit_names(void **state)
+{
+	(void)state;
+	assert_string_equal(cfg_exit_name(CFG_EXIT_RETURN), "return");
+	assert_string_equal(cfg_exit_name(CFG_EXIT_SHUTDOWN), "shutdown");
+	assert_string_equal(cfg_exit_name(CFG_EXIT_REBOOT), "reboot");
+	assert_string_equal(cfg_exit_name((enum cfg_exit)3), "unknown");
+	assert_string_equal(cfg_exit_name((enum cfg_exit)-1), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_args_override_file),
+		cmocka_unit_test(test_help_flags),
+		cmocka_unit_test(test_arg_errors),
+		cmocka_unit_test(test_split_cmdline),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_exit_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* pmu/armv8_pmuv3.c against the register model: probe, start/stop deltas, restore. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/model/hw_model.h"
+#include "pmu/core_counters.h"
+#include "pmu/arm_sysreg.h"
+
+/* QEMU -cpu max: PMCR_EL0 = 0x41013000 (IMP 0x41, IDCODE 0x01, N = 6). D set here so the test
+ * sees start() clear it and restore() put it back. */
+#define PMCR_ORIG (0x41013000u | PMCR_EL0_D)
+#define CNTEN_ORIG PMCNTEN_P(1)           /* "firmware" left event counter 1 enabled */
+#define CCFILTR_ORIG 0x08000000u
+#define EVTYPER0_ORIG 0x11u
+#define CYC_STEP 3
+#define INST_STEP 2
+#define PMCEID0_BOTH ((1u << ARMV8_PMUV3_EVENT_INST_RETIRED) | (1u << ARMV8_PMUV3_EVENT_CPU_CYCLES))
+
+static struct hw_model m;
+static struct hw h;
+static struct core_set s;
+
+static void arm_model(uint32_t pmuver, uint64_t pmcr, uint64_t pmceid0)
+{
+	hw_model_init(&m);
+	h = hw_model_hw(&m);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_ID_AA64DFR0_EL1, HWM_READONLY,
+		     0x10305000ull | ((uint64_t)pmuver << ID_AA64DFR0_EL1_PMUVer_SHIFT) | 0x9);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCR_EL0, HWM_PLAIN, pmcr);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCEID0_EL0, HWM_READONLY, pmceid0);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCNTENSET_EL0, HWM_PLAIN, CNTEN_ORIG);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCNTENCLR_EL0, HWM_PLAIN, CNTEN_ORIG);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCCFILTR_EL0, HWM_PLAIN, CCFILTR_ORIG);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMEVTYPER0_EL0, HWM_PLAIN, EVTYPER0_ORIG);
+	struct hw_model_reg *r = hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCCNTR_EL0, HWM_COUNTER, 1000);
+	r->step = CYC_STEP;
+	r->en_id = SYSREG_PMCR_EL0;
+	r->en_mask = PMCR_EL0_E;
+	r->en2_id = SYSREG_PMCNTENSET_EL0;
+	r->en2_mask = PMCNTEN_C;
+	r = hw_model_reg(&m, HWM_SYSREG, SYSREG_PMEVCNTR0_EL0, HWM_COUNTER, 500);
+	r->step = INST_STEP;
+	r->width_mask = pmuver >= PMUVer_V3P5 ? 0 : 0xffffffffull;
+	r->en_id = SYSREG_PMCR_EL0;
+	r->en_mask = PMCR_EL0_E;
+	r->en2_id = SYSREG_PMCNTENSET_EL0;
+	r->en2_mask = PMCNTEN_P(0);
+	memset(&s, 0, sizeof(s));
+}
+
+static uint64_t reg(uint32_t enc)
+{
+	return hw_model_find(&m, HWM_SYSREG, enc)->value;
+}
+
+/* Last value written to enc since log entry `from`, or `none` when it was not written. */
+static uint64_t last_write(uint32_t enc, int from, uint64_t none)
+{
+	uint64_t v = none;
+	for (int i = from; i < m.nlog; i++)
+		if (m.log[i].space == HWM_SYSREG && m.log[i].id == enc)
+			v = m.log[i].value;
+	return v;
+}
+
+static int written(uint32_t enc)
+{
+	return last_write(enc, 0, 0xdead) != 0xdead || last_write(enc, 0, 0xbeef) != 0xbeef;
+}
+
+/* The count-enable mask the hardware would hold after log entries [0, upto): PMCNTENSET
+ * writes set bits, PMCNTENCLR writes clear them (the model stores both as plain values). */
+static uint64_t enable_state(uint64_t orig, int upto)
+{
+	for (int i = 0; i < upto && i < m.nlog; i++) {
+		if (m.log[i].id == SYSREG_PMCNTENSET_EL0)
+			orig |= m.log[i].value;
+		else if (m.log[i].id == SYSREG_PMCNTENCLR_EL0)
+			orig &= ~m.log[i].value;
+	}
+	return orig;
+}
+
+static void test_not_aarch64(void **state)
+{
+	(void)state;
+	hw_model_init(&m);           /* no system registers: ID_AA64DFR0_EL1 faults */
+	h = hw_model_hw(&m);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), -1);
+	static const struct hw_ops none = { .name = "no-sysreg" };  /* x86: HW_UNSUPPORTED */
+	struct hw x = { .ops = &none };
+	assert_int_equal(pmu_armv8_pmuv3.probe(&x, &s), -1);
+	assert_non_null(strstr(s.probe, "unsupported"));
+}
+
+static void test_pmuver_absent(void **state)
+{
+	(void)state;
+	static const uint32_t vers[] = { PMUVer_NI, PMUVer_IMPDEF };
+	for (unsigned k = 0; k < 2; k++) {
+		arm_model(vers[k], PMCR_ORIG, PMCEID0_BOTH);
+		assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+		assert_int_equal(s.n, 2);
+		for (int i = 0; i < s.n; i++) {
+			assert_int_equal(s.c[i].state, CTR_ABSENT);
+			assert_non_null(strstr(s.c[i].why, "ID_AA64DFR0_EL1.PMUVer"));
+		}
+		assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+		assert_int_equal(m.nlog, 0);  /* nothing to count: nothing written */
+		assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	}
+}
+
+static void test_probe_v3p5(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_ptr_equal(s.pmu, &pmu_armv8_pmuv3);
+	assert_int_equal(s.version, PMUVer_V3P5);
+	assert_int_equal(s.ngp, 6);
+	assert_string_equal(s.c[0].event, "CPU_CYCLES");
+	assert_string_equal(s.c[1].event, "INST_RETIRED");
+	assert_int_equal(s.c[0].state, CTR_COUNTED);   /* 0 = not marked absent */
+	assert_int_equal(s.c[1].state, CTR_COUNTED);
+	assert_true(s.c[1].width_mask == ~0ull);       /* 64-bit event counters with LP */
+	assert_non_null(strstr(s.probe, "PMUv3p5"));
+	assert_non_null(strstr(s.probe, "6 counters"));
+}
+
+static void test_start_stop_deltas(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	hw_model_tick(&m, 50);        /* not enabled yet: must not count */
+	assert_int_equal(reg(SYSREG_PMCCNTR_EL0), 1000);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	assert_true(s.started);
+	uint64_t pmcr = reg(SYSREG_PMCR_EL0);
+	assert_true(pmcr & PMCR_EL0_E);
+	assert_true(pmcr & PMCR_EL0_LC);
+	assert_true(pmcr & PMCR_EL0_LP);
+	assert_false(pmcr & (PMCR_EL0_D | PMCR_EL0_P | PMCR_EL0_C));
+	assert_int_equal((pmcr >> PMCR_EL0_N_SHIFT) & PMCR_EL0_N_MASK, 6);
+	/* INST_RETIRED, counting EL1 (P = NSK = 0) and EL2 (NSH = 1), not EL0 / EL3 */
+	uint64_t ev = reg(SYSREG_PMEVTYPER0_EL0);
+	assert_int_equal(ev & PMEVTYPER_EVTCOUNT_MASK_V3P1, ARMV8_PMUV3_EVENT_INST_RETIRED);
+	assert_false(ev & (PMEVTYPER_P | PMEVTYPER_NSK));
+	assert_true(ev & PMEVTYPER_NSH);
+	assert_true(ev & PMEVTYPER_U);
+	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), ev & ~(uint64_t)PMEVTYPER_EVTCOUNT_MASK_V3P1);
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG | PMCNTEN_C | PMCNTEN_P(0));
+
+	hw_model_tick(&m, 1000);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	assert_int_equal(s.c[0].state, CTR_COUNTED);
+	assert_int_equal(s.c[0].delta, 1000 * CYC_STEP);
+	assert_int_equal(s.c[1].state, CTR_COUNTED);
+	assert_int_equal(s.c[1].delta, 1000 * INST_STEP);
+	/* stop disables what start enabled, and only that */
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
+}
+
+static void test_32bit_event_counter_wraps(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P1, PMCR_ORIG, PMCEID0_BOTH);
+	hw_model_find(&m, HWM_SYSREG, SYSREG_PMEVCNTR0_EL0)->value = 0xffffff00u;
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(s.c[1].width_mask, 0xffffffffull);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	assert_false(reg(SYSREG_PMCR_EL0) & PMCR_EL0_LP);  /* LP is RES0 before PMUv3p5 */
+	hw_model_tick(&m, 1000);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	assert_true(s.c[1].after < s.c[1].before);         /* it wrapped */
+	assert_int_equal(s.c[1].delta, 1000 * INST_STEP);
+}
+
+static void test_inst_retired_not_implemented(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P4, PMCR_ORIG, 1u << ARMV8_PMUV3_EVENT_CPU_CYCLES);  /* bit 8 clear */
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(s.c[1].state, CTR_ABSENT);
+	assert_non_null(strstr(s.c[1].why, "PMCEID0_EL0[8]"));
+	assert_int_not_equal(s.c[0].state, CTR_ABSENT);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	hw_model_tick(&m, 10);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	assert_int_equal(s.c[0].delta, 10 * CYC_STEP);
+	assert_int_equal(s.c[1].state, CTR_ABSENT);
+	assert_false(written(SYSREG_PMEVTYPER0_EL0));      /* absent counter left alone */
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+}
+
+static void test_no_event_counters(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3, PMCR_ORIG & ~(uint64_t)(PMCR_EL0_N_MASK << PMCR_EL0_N_SHIFT),
+		  PMCEID0_BOTH);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(s.ngp, 0);
+	assert_int_equal(s.c[1].state, CTR_ABSENT);
+	assert_non_null(strstr(s.c[1].why, "PMCR_EL0.N=0"));
+}
+
+static void test_not_advancing(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	hw_model_find(&m, HWM_SYSREG, SYSREG_PMEVCNTR0_EL0)->step = 0;
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	hw_model_tick(&m, 100);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	assert_int_equal(s.c[1].state, CTR_NOT_ADVANCING);
+	assert_int_equal(s.c[0].state, CTR_COUNTED);
+}
+
+/* Every register start() wrote is back to its original value after restore(), the enable
+ * pair folded as the hardware would, and a second restore() writes nothing. */
+static void test_restore_puts_everything_back(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	struct hw_model before = m;
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(m.nlog, 0);                       /* probe only reads */
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	hw_model_tick(&m, 7);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	int mid = m.nlog;
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	assert_true(m.nlog > mid);
+	assert_false(s.started);
+
+	for (int i = 0; i < m.nlog; i++) {
+		uint32_t id = m.log[i].id;
+		if (id == SYSREG_PMCNTENSET_EL0 || id == SYSREG_PMCNTENCLR_EL0)
+			continue;
+		const struct hw_model_reg *orig = hw_model_find(&before, HWM_SYSREG, id);
+		assert_non_null(orig);
+		assert_int_equal(reg(id), orig->value);
+	}
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
+	assert_int_equal(reg(SYSREG_PMCNTENSET_EL0), CNTEN_ORIG);
+	assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_ORIG);
+	assert_int_equal(reg(SYSREG_PMEVTYPER0_EL0), EVTYPER0_ORIG);
+	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), CCFILTR_ORIG);
+	/* restored in reverse order of first write: PMCR_EL0 last */
+	assert_int_equal(m.log[m.nlog - 1].id, SYSREG_PMCR_EL0);
+
+	int n = m.nlog;
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	assert_int_equal(m.nlog, n);
+}
+
+/* An exit path that never reached stop(): restore() alone must disable what start() enabled. */
+static void test_restore_without_stop(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG | PMCNTEN_C | PMCNTEN_P(0));
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
+	assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_ORIG);
+}
+
+static void test_start_fault_marks_and_restores(void **state)
+{
+	(void)state;
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	/* PMCCFILTR_EL0 readable but not writable: the write faults mid-start */
+	hw_model_find(&m, HWM_SYSREG, SYSREG_PMCCFILTR_EL0)->kind = HWM_READONLY;
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_FAULT_SYNC);
+	assert_int_equal(s.c[0].state, CTR_FAULTED);
+	assert_int_equal(s.c[0].fault, HW_FAULT_SYNC);
+	assert_non_null(strstr(s.c[0].why, "PMCCFILTR_EL0"));
+	assert_true(s.started);
+	pmu_armv8_pmuv3.restore(&h, &s);
+	assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_ORIG);
+	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_not_aarch64),
+		cmocka_unit_test(test_pmuver_absent),
+		cmocka_unit_test(test_probe_v3p5),
+		cmocka_unit_test(test_start_stop_deltas),
+		cmocka_unit_test(test_32bit_event_counter_wraps),
+		cmocka_unit_test(test_inst_retired_not_implemented),
+		cmocka_unit_test(test_no_event_counters),
+		cmocka_unit_test(test_not_advancing),
+		cmocka_unit_test(test_restore_puts_everything_back),
+		cmocka_unit_test(test_restore_without_stop),
+		cmocka_unit_test(test_start_fault_marks_and_restores),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
