@@ -89,6 +89,7 @@ $(B)/efiperf.efi: $(B)/efiperf.so
 # The images make run/test build set exit = shutdown so QEMU powers off (boot/efiperf.cfg).
 image: $(B)/efiperf.img
 $(B)/efiperf.img: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
+	$(Q)boot/deps.sh $(ARCH)
 	$(Q)boot/mkimage.sh $@ $< $(BOOTNAME) boot/efiperf.cfg
 
 run: $(B)/efiperf.img

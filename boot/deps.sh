@@ -64,7 +64,7 @@ arm64_sysroot() {
 
 case "${1:-all}" in
 x86_64) install_missing "${PKG_BUILD_X86[@]}" ;;
-aarch64) arm64_sysroot ;;
+aarch64) install_missing "${PKG_BUILD_A64[@]}"; arm64_sysroot ;;
 --check)
 	case "${2:-}" in
 	run) if [ "${3:-x86_64}" = aarch64 ]; then install_missing "${PKG_RUN_A64[@]}"; else install_missing "${PKG_RUN_X86[@]}"; fi ;;

@@ -121,6 +121,12 @@ static hw_status model_cpuid(void *ctx, uint32_t leaf, uint32_t sub, struct hw_c
 	for (int i = 0; i < m->ncpuid; i++)
 		if (m->cpuid[i].leaf == leaf && m->cpuid[i].sub == sub)
 			*out = m->cpuid[i].r;
+	/* Side effect, e.g. CPUID.1 loading IA32_BIOS_SIGN_ID (SDM Vol.3A 10.11.7.1). */
+	if (m->cpuid_effect.set && m->cpuid_effect.leaf == leaf) {
+		struct hw_model_reg *r = hw_model_find(m, HWM_MSR, m->cpuid_effect.msr);
+		if (r)
+			r->value = m->cpuid_effect.value;
+	}
 	return HW_OK;
 }
 

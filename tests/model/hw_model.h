@@ -46,6 +46,9 @@ struct hw_model {
 	struct hw_model_write log[HW_MODEL_MAX_LOG];
 	int nlog;
 	uint32_t ncpus;        /* run_on_cpu accepts 0..ncpus-1 */
+	/* When set, cpuid(leaf) stores value into MSR msr (if defined), as CPUID.1 loads the
+	 * microcode revision into IA32_BIOS_SIGN_ID on real CPUs. */
+	struct { int set; uint32_t leaf, msr; uint64_t value; } cpuid_effect;
 };
 
 void hw_model_init(struct hw_model *m);
