@@ -59,7 +59,7 @@ void arch_env_leave(void);
 struct known_loop_result {
 	uint64_t iterations, expected, counted;
 	int valid;
-	char why[80];
+	char why[128];
 };
 struct core_set;
 void arch_known_loop(const struct hw *hw, const struct core_set *s, uint64_t iterations, int masked,

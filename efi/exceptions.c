@@ -8,7 +8,7 @@
 static EFI_CPU_ARCH_PROTOCOL *cpu_arch;
 static uint8_t registered[8];
 static volatile uint32_t recovered;
-static void (*fatal_fn)(void);
+static void (*fatal_fn)(const char *vector, uintptr_t ip);
 
 static VOID EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
@@ -21,10 +21,8 @@ static VOID EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 		recovered++;
 		return;
 	}
-	Print(L"\r\nefiperf: unexpected exception %a (vector %d) at IP 0x%lx: not a fault-safe access; stopping\r\n",
-	      v ? v->name : "?", (int)type, (UINT64)arch_fault_ip(context));
 	if (fatal_fn)
-		fatal_fn();
+		fatal_fn(v ? v->name : "unregistered vector", arch_fault_ip(context));
 	for (;;)
 		;
 }
@@ -69,4 +67,4 @@ void exceptions_unregister(void)
 }
 
 uint32_t exceptions_recovered(void) { return recovered; }
-void exceptions_on_fatal(void (*fn)(void)) { fatal_fn = fn; }
+void exceptions_on_fatal(void (*fn)(const char *, uintptr_t)) { fatal_fn = fn; }

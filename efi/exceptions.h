@@ -21,7 +21,9 @@ void exceptions_unregister(void);
 /* Faults recovered since registration. */
 uint32_t exceptions_recovered(void);
 
-/* Called after an unexpected fault has been printed, before halting (e.g. power off). */
-void exceptions_on_fatal(void (*fn)(void));
+/* Called (from the exception handler) with the vector's name and faulting instruction pointer
+ * when a fault was not at a fault-safe access: record it and end the run. If fn returns, the
+ * CPU spins with the message on the console. */
+void exceptions_on_fatal(void (*fn)(const char *vector, uintptr_t ip));
 
 #endif

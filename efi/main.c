@@ -64,8 +64,11 @@ static int load_args(EFI_HANDLE image, char *argv[])
 				     (unsigned)li->LoadOptionsSize);
 			return 0;
 		}
+	/* cmdline keeps the line as given for the run record; the split works on a copy. */
+	static char split[CMDLINE_BYTES];
 	ucs2_to_ascii(cmdline, sizeof(cmdline), w, units);
-	int argc = cfg_split_cmdline(cmdline, argv, MAX_ARGS);
+	memcpy(split, cmdline, sizeof(split));
+	int argc = cfg_split_cmdline(split, argv, MAX_ARGS);
 	if (argc && looks_like_program(argv[0])) {
 		for (int i = 1; i < argc; i++)
 			argv[i - 1] = argv[i];
@@ -173,10 +176,22 @@ static void leave(void)
 	arch_env_leave();
 }
 
-static void power_off(void)
+static EFI_HANDLE self;
+
+/* A fault that was not at a fault-safe access (a bug): log it, end the run, honour `exit`
+ * (`return` cannot return from an exception: the CPU spins with the message shown). */
+static void on_fatal(const char *vector, uintptr_t ip)
 {
+	EFI_LOADED_IMAGE *li = NULL;
+	uintptr_t base = 0;
+	if (BS->HandleProtocol(self, &LoadedImageProtocol, (VOID **)&li) == EFI_SUCCESS)
+		base = (uintptr_t)li->ImageBase;
+	rep_error("exception", "unexpected %s at IP 0x%lx (efiperf.so+0x%lx): not a fault-safe access",
+		  vector, (unsigned long)ip, (unsigned long)(ip - base));
+	end_record();
 	leave();
-	RT->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
+	if (cfg.exit != CFG_EXIT_RETURN)
+		RT->ResetSystem(cfg.exit == CFG_EXIT_REBOOT ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0, NULL);
 }
 
 static EFI_STATUS finish(void)
@@ -205,7 +220,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 
 	plat.exc_vectors = exceptions_register(&plat.exc_why);
-	exceptions_on_fatal(power_off);
+	self = image;
+	exceptions_on_fatal(on_fatal);
 
 	const char *why = NULL;
 	int have_volume = vol_open(image, &why) == 0;

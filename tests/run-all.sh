@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run-all.sh: every efiperf test, one total. Run from anywhere (`make test` runs it).
+#
+#   1. build: make image (x86_64), make image ARCH=aarch64         one test each
+#   2. unit:  make -C tests -f unit.mk run    ("unit: N passed, N failed", N = cmocka cases)
+#   3. fuzz:  make -C tests -f unit.mk fuzz-smoke   one test per "fuzz TARGET: ... N crashes"
+#             line, or one test "fuzz-smoke" (its exit status) when it prints none
+#   4. qemu:  tests/qemu/test_qemu.py         ("qemu: N passed, N failed")
+#
+# A stage that fails, or does not print its count, counts as failed and the next stage still
+# runs. The last line is exactly "N passed, N failed"; the exit status is 1 when N failed > 0.
+# Environment: RUN_ALL_STAGES="build unit fuzz qemu" selects stages; QEMU_TEST_ARGS are passed
+# to test_qemu.py (e.g. "--arch x86_64" or "-k cpu_model").
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+stages=${RUN_ALL_STAGES:-build unit fuzz qemu}
+passed=0 failed=0 notes=()
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+t_all=$(date +%s)
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); notes+=("$1"); echo "run-all: FAIL $1"; }
+want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# run NAME CMD...: run a stage with its output shown and kept in $out; sets rc.
+run() {
+	local name=$1; shift
+	echo "==== $name: $*"
+	local t0; t0=$(date +%s)
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	echo "==== $name: exit $rc, $(( $(date +%s) - t0 )) s"
+}
+
+# count LABEL RC: add the last "LABEL: N passed, N failed" line of $out to the totals.
+count() {
+	local label=$1 rc=$2 line p f
+	line=$(grep -E "^$label: [0-9]+ passed, [0-9]+ failed$" "$out" | tail -n 1)
+	if [ -z "$line" ]; then
+		fail "$label: no '$label: N passed, N failed' line (exit status $rc)"
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed$/\1/')
+	f=$(echo "$line" | sed -E 's/^[^:]*: ([0-9]+) passed, ([0-9]+) failed$/\2/')
+	passed=$((passed + p)) failed=$((failed + f))
+	[ "$f" = 0 ] || notes+=("$label: $f failed")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then fail "$label: exit status $rc although it reported 0 failed"; fi
+}
+
+if want build; then
+	for arch in x86_64 aarch64; do
+		run "build $arch" make --no-print-directory image ARCH=$arch
+		if [ "$rc" = 0 ]; then pass; else fail "build $arch: make image ARCH=$arch failed"; fi
+	done
+fi
+
+if want unit; then
+	if [ -f tests/unit.mk ]; then
+		run unit make --no-print-directory -C tests -f unit.mk run
+		count unit "$rc"
+	else
+		fail "unit: tests/unit.mk does not exist (host unit tests not written yet)"
+	fi
+fi
+
+if want fuzz; then
+	if [ -f tests/unit.mk ]; then
+		run fuzz-smoke make --no-print-directory -C tests -f unit.mk fuzz-smoke
+		lines=$(grep -E '^fuzz [^ ]+: .*[0-9]+ crashes' "$out" || true)
+		if [ -n "$lines" ]; then
+			bad=0
+			while IFS= read -r l; do
+				t=$(echo "$l" | sed -E 's/^fuzz ([^:]+):.*/\1/')
+				n=$(echo "$l" | sed -E 's/.* ([0-9]+) crashes.*/\1/')
+				if [ "$n" = 0 ]; then pass; else fail "fuzz $t: $n crashes"; bad=1; fi
+			done <<< "$lines"
+			if [ "$rc" != 0 ] && [ $bad = 0 ]; then fail "fuzz-smoke: exit status $rc although no target crashed"; fi
+		elif [ "$rc" = 0 ]; then pass
+		else fail "fuzz-smoke: exit status $rc"
+		fi
+	else
+		fail "fuzz-smoke: tests/unit.mk does not exist"
+	fi
+fi
+
+if want qemu; then
+	# shellcheck disable=SC2086
+	run qemu "$PY" tests/qemu/test_qemu.py ${QEMU_TEST_ARGS:-}
+	count qemu "$rc"
+fi
+
+echo "==== run-all: $(( $(date +%s) - t_all )) s"
+for n in "${notes[@]}"; do echo "run-all: failed: $n"; done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
