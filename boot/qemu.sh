@@ -4,14 +4,15 @@
 # copy the logs it wrote out of the FAT image and print their paths.
 #
 #   boot/qemu.sh --arch x86_64|aarch64 --image IMG --logs DIR [--cpu MODEL] [--smp N]
-#                [--timeout SEC] [--quiet] [-- extra qemu args...]
+#                [--timeout SEC] [--quiet] [--readonly] [-- extra qemu args...]
+# --readonly attaches the image write-protected (efiperf must go on console-only).
 #
 # x86_64: q35, OVMF, -smp 4, CPU model $QEMU_CPU (default Icelake-Server).
 # aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED, toolchain.md).
 # Exit status: 0 when the run's last JSONL record is {"type":"end","status":"ok"}, 1 when it
 # ended with status error, 2 when no log was written or QEMU failed or timed out.
 set -euo pipefail
-arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 extra=()
+arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 ro= extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift 2 ;;
@@ -21,6 +22,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
+	--readonly) ro=,readonly=on; shift ;;
 	--) shift; extra=("$@"); break ;;
 	*) echo "qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -38,7 +40,10 @@ x86_64)
 	cmd=(qemu-system-x86_64 -M q35 -cpu "$cpu" -smp "$smp" -m 512 -nographic -no-reboot -net none
 	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE.fd
 	     -drive if=pflash,format=raw,file="$work/vars.fd"
-	     -drive format=raw,file="$img")
+	     )
+	# q35's AHCI disk cannot be read-only in QEMU: a write-protected image goes on virtio-blk.
+	if [ -n "$ro" ]; then cmd+=(-drive if=none,format=raw,file="$img",id=d$ro -device virtio-blk-pci,drive=d)
+	else cmd+=(-drive format=raw,file="$img"); fi
 	;;
 aarch64)
 	cpu=${cpu:-max}
@@ -46,7 +51,7 @@ aarch64)
 	cmd=(qemu-system-aarch64 -M virt -cpu "$cpu" -smp "$smp" -m 512 -icount shift=0 -nographic -no-reboot -net none
 	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd
 	     -drive if=pflash,format=raw,file="$work/vars.fd"
-	     -drive if=none,format=raw,file="$img",id=d -device virtio-blk-device,drive=d)
+	     -drive if=none,format=raw,file="$img",id=d$ro -device virtio-blk-device,drive=d)
 	;;
 *) echo "qemu.sh: --arch must be x86_64 or aarch64" >&2; exit 2 ;;
 esac

@@ -277,9 +277,11 @@ class Run:
         check(self.qemu_exit == 0, "QEMU exit %r: the machine did not power off cleanly" % self.qemu_exit)
 
 
-def boot(arch, img, d, cpu=None, exclusive=False, tag="logs"):
+def boot(arch, img, d, cpu=None, exclusive=False, tag="logs", readonly=False):
     logs = os.path.join(d, tag)
     cmd = [QEMU_SH, "--arch", arch, "--image", img, "--logs", logs, "--quiet", "--timeout", str(OPTS.timeout)]
+    if readonly:
+        cmd += ["--readonly"]
     if cpu:
         cmd += ["--cpu", cpu]
     k = SLOTS.acquire(SLOTS.n if exclusive else 1)
@@ -528,6 +530,58 @@ def t_trace():
     check(all(isinstance(s, int) for s in seqs) and seqs == sorted(seqs), "hw seq numbers not increasing")
     check(run.records[-1].get("trace_dropped") == 0, "end.trace_dropped %r" % run.records[-1].get("trace_dropped"))
     figure("trace=hw", "%d hw records, ops %s" % (len(hw), {k: len(v) for k, v in sorted(ops.items())}))
+
+
+def console_text(run):
+    check(run.console and os.path.exists(run.console), "no console capture (%s)" % run.why())
+    with open(run.console, "rb") as f:
+        con = f.read().decode("utf-8", "replace")
+    return re.sub(r"\x1b\[[0-9;=]*[A-Za-z]", "", con).replace("\r", "")
+
+
+def console_only_checks(run, why_words):
+    """The run could not log: it said so on the console, carried on and powered off."""
+    con = console_text(run)
+    check(run.qemu_exit == 0, "QEMU exit %r: no power-off (%s)" % (run.qemu_exit, run.why()))
+    check("continuing on the console only" in con, "console never says it continues console-only (%s)" % run.why())
+    check(any(w in con for w in why_words), "console does not name the cause (%s): %s" % (
+        " or ".join(why_words), [l for l in con.splitlines() if l.startswith("log:")]))
+    check("measure:" in con and "efiperf: run ok; log (console only)" in con,
+          "the run did not carry on to its end console-only (%s)" % run.why())
+    return [l for l in con.splitlines() if l.startswith("log:")]
+
+
+@test("x86_64.readonly_volume_console_only", "x86_64")
+def t_readonly():
+    d = test_dir("x86_64.readonly")
+    img = make_image("x86_64", d, cfg_text("x86_64", SMALL))
+    before = image_logs(img)
+    run = boot("x86_64", img, d, readonly=True)
+    check(run.jsonl_count == 0, "a log was written to a write-protected volume")
+    lines = console_only_checks(run, ["write-protected"])
+    check(image_logs(img) == before, "the image changed although attached read-only")
+    figure("read-only volume", lines[0] if lines else "")
+
+
+@test("x86_64.full_volume_console_only", "x86_64")
+def t_full():
+    d = test_dir("x86_64.full")
+    img = make_image("x86_64", d, cfg_text("x86_64", SMALL))
+    p = sh(["mdir", "-i", img, "::/"])
+    m = re.search(r"([0-9 ]+) bytes free", p.stdout)
+    check(m, "cannot read free space of the image: %s" % p.stdout)
+    free = int(m.group(1).replace(" ", ""))
+    filler = os.path.join(d, "filler.bin")
+    with open(filler, "wb") as f:
+        f.truncate(free)
+    p = sh(["mcopy", "-i", img, filler, "::/filler.bin"])
+    check(p.returncode == 0, "cannot fill the image: %s" % p.stderr)
+    os.remove(filler)
+    m = re.search(r"([0-9 ]+) bytes free", sh(["mdir", "-i", img, "::/"]).stdout)
+    check(m and int(m.group(1).replace(" ", "")) == 0, "image not full after filling")
+    run = boot("x86_64", img, d)
+    lines = console_only_checks(run, ["volume full"])
+    figure("full volume", lines[0] if lines else "")
 
 
 def shell_boot(arch, name, shell_args):
