@@ -44,6 +44,12 @@ void arch_irq_restore(uint64_t saved);
  * MOVs of 64-byte blocks; aarch64: LDP/STP of 64-byte blocks. */
 void arch_copy(void *dst, const void *src, uint64_t bytes);
 
+/* The identity fields this arch reports, in order, and the name of its time base
+ * ("TSC", "CNTVCT_EL0"). */
+extern const struct cpu_ident_field arch_ident_fields[];
+extern const uint32_t arch_nident_fields;
+extern const char arch_timer_name[];
+
 /* Fill ci from the CPU through hw (cpuid / MIDR, microcode, timer frequency, PMU probes). */
 void arch_cpu_info(const struct hw *hw, struct cpu_info *ci);
 

@@ -7,6 +7,7 @@
 #ifndef EFIPERF_CPUINFO_H
 #define EFIPERF_CPUINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CPUINFO_MAX_PROBES 16
@@ -34,6 +35,15 @@ struct cpu_info {
 	const char *tsc_source;  /* "cpuid-0x15", "cpuid-0x16", "calibrated-stall", "CNTFRQ_EL0" */
 	struct cpu_probe probe[CPUINFO_MAX_PROBES];
 	int nprobes;
+};
+
+/* One identity field of the report (x86: family, model, stepping; aarch64: the MIDR_EL1
+ * fields and CurrentEL): each arch lists its own in a table (arch_ident_fields, arch/arch.h),
+ * the report prints whatever the table names. */
+struct cpu_ident_field {
+	const char *key;   /* JSON key and console label */
+	size_t offset;     /* offsetof(struct cpu_info, <uint32_t field>) */
+	int hex;           /* print as 0x... */
 };
 
 /* Append a probe line (silently ignored past CPUINFO_MAX_PROBES). */

@@ -252,7 +252,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);
 		rep_line("usage: efiperf.efi [key=value ...] [--help]; keys (also in %s):", CFG_PATH);
-		rep_line("%s", help);
+		for (char *line = help, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl) {
+				rep_line("%s", line);
+				break;
+			}
+			rep_line("%.*s", (int)(nl - line), line);
+		}
 		return finish();
 	}
 

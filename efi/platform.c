@@ -54,17 +54,14 @@ void platform_report(const struct platform *p)
 	json_str(j, "vendor", c->vendor);
 	json_str(j, "brand", c->brand);
 	json_hex(j, "signature", c->signature);
-	if (c->arch[0] == 'x') {
-		json_u64(j, "family", c->family);
-		json_u64(j, "model", c->model);
-		json_u64(j, "stepping", c->stepping);
-	} else {
-		json_hex(j, "implementer", c->implementer);
-		json_u64(j, "variant", c->variant);
-		json_u64(j, "architecture", c->architecture);
-		json_hex(j, "partnum", c->partnum);
-		json_u64(j, "revision", c->revision);
-		json_u64(j, "current_el", c->current_el);
+	char ident[160];
+	struct strbuf sb;
+	sb_init(&sb, ident, sizeof(ident));
+	for (uint32_t i = 0; i < arch_nident_fields; i++) {
+		const struct cpu_ident_field *f = &arch_ident_fields[i];
+		uint32_t v = *(const uint32_t *)((const char *)c + f->offset);
+		json_u64(j, f->key, v);
+		sb_printf(&sb, f->hex ? "%s%s 0x%x" : "%s%s %u", i ? ", " : "", f->key, v);
 	}
 	if (c->microcode_valid)
 		json_hex(j, "microcode", c->microcode);
@@ -83,25 +80,22 @@ void platform_report(const struct platform *p)
 	json_close(j);
 
 	json_obj(j, "timer");
-	json_str(j, "counter", c->arch[0] == 'x' ? "TSC" : "CNTVCT_EL0");
+	json_str(j, "counter", arch_timer_name);
 	json_bool(j, "invariant", c->tsc_invariant);
 	json_u64(j, "hz", p->timer_hz);
 	json_str(j, "source", p->timer_source);
 	json_close(j);
 
 	rep_line("cpu:        %s %s, %s", c->arch, c->vendor, c->brand[0] ? c->brand : "(no brand string)");
-	if (c->arch[0] == 'x')
-		rep_line("            family 0x%x model 0x%x stepping %u (CPUID.1:EAX 0x%x), microcode %s0x%llx",
-			 c->family, c->model, c->stepping, c->signature, c->microcode_valid ? "" : "unreadable ",
+	if (c->microcode_valid)
+		rep_line("            %s; signature 0x%x; microcode 0x%llx", ident, c->signature,
 			 (unsigned long long)c->microcode);
 	else
-		rep_line("            MIDR_EL1 0x%x: implementer 0x%x variant %u arch 0x%x part 0x%x rev %u, CurrentEL EL%u",
-			 c->signature, c->implementer, c->variant, c->architecture, c->partnum, c->revision,
-			 c->current_el);
+		rep_line("            %s; signature 0x%x", ident, c->signature);
 	rep_line("cpus:       %u logical (%u enabled), %u package(s), boot CPU %u%s", p->mp.logical,
 		 p->mp.enabled, p->mp.packages, p->mp.bsp,
 		 p->mp.present ? "" : " (no EFI_MP_SERVICES_PROTOCOL: boot CPU only)");
-	rep_line("timer:      %s %llu Hz (%s)%s", c->arch[0] == 'x' ? "TSC" : "CNTVCT_EL0",
+	rep_line("timer:      %s %llu Hz (%s)%s", arch_timer_name,
 		 (unsigned long long)p->timer_hz, p->timer_source, c->tsc_invariant ? ", invariant" : ", NOT invariant");
 	firmware(j);
 

@@ -35,6 +35,18 @@ void arch_irq_restore(uint64_t saved)
 	__asm__ volatile("msr daif, %0" : : "r"(saved) : "memory");
 }
 
+/* MIDR_EL1 fields (Arm ARM D23.2 MIDR_EL1) and CurrentEL. */
+const struct cpu_ident_field arch_ident_fields[] = {
+	{ "implementer", offsetof(struct cpu_info, implementer), 1 },
+	{ "variant", offsetof(struct cpu_info, variant), 0 },
+	{ "architecture", offsetof(struct cpu_info, architecture), 1 },
+	{ "partnum", offsetof(struct cpu_info, partnum), 1 },
+	{ "revision", offsetof(struct cpu_info, revision), 0 },
+	{ "current_el", offsetof(struct cpu_info, current_el), 0 },
+};
+const uint32_t arch_nident_fields = sizeof(arch_ident_fields) / sizeof(arch_ident_fields[0]);
+const char arch_timer_name[] = "CNTVCT_EL0";
+
 void arch_cpu_info(const struct hw *hw, struct cpu_info *ci)
 {
 	arm_cpu_info(hw, ci);

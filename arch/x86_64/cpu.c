@@ -85,6 +85,14 @@ void arch_irq_restore(uint64_t saved)
 		__asm__ volatile("sti" ::: "memory");
 }
 
+const struct cpu_ident_field arch_ident_fields[] = {
+	{ "family", offsetof(struct cpu_info, family), 1 },
+	{ "model", offsetof(struct cpu_info, model), 1 },
+	{ "stepping", offsetof(struct cpu_info, stepping), 0 },
+};
+const uint32_t arch_nident_fields = sizeof(arch_ident_fields) / sizeof(arch_ident_fields[0]);
+const char arch_timer_name[] = "TSC";
+
 void arch_cpu_info(const struct hw *hw, struct cpu_info *ci)
 {
 	x86_cpu_info(hw, ci);

@@ -52,3 +52,13 @@ void *memmove(void *dst, const void *src, size_t n)
 			d[i - 1] = s[i - 1];
 	return dst;
 }
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}

@@ -612,6 +612,21 @@ def t_args_override():
     figure("shell arguments", "cmdline %r, origin %s" % (run.records[0].get("cmdline"), cfg.get("origin")))
 
 
+@test("x86_64.help_lists_every_key", "x86_64")
+def t_help():
+    run = shell_boot("x86_64", "help", "--help")
+    run.expect_ok()
+    text = run.text()
+    check("usage: efiperf.efi" in text, "no usage line in the .txt log")
+    keys = list(run.records[0]["config"].get("origin", {}))
+    check(len(keys) >= 5, "run.config.origin lists too few keys: %s" % keys)
+    for k in keys:
+        check(re.search(r"^\s*%s\b.*\(default [^)]*\)$" % re.escape(k), text, re.M),
+              "--help does not list key %r with its default on one whole line" % k)
+    check(not run.of("measurement"), "--help ran the measurement")
+    figure("--help", "%d keys listed" % len(keys))
+
+
 @test("x86_64.bad_argument_named", "x86_64")
 def t_args_bad():
     run = shell_boot("x86_64", "args_bad", "copy_passes=2 copy_pases=3")
