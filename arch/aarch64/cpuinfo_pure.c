@@ -138,4 +138,12 @@ void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 	struct core_set s = { .pmu = &pmu_armv8_pmuv3 };
 	if (pmu_armv8_pmuv3.probe(hw, &s) == 0 || s.probe[0])
 		cpuinfo_probe(ci, "PMUv3", "%s", s.probe);
+
+	/* PMSWINC_EL0 is write-only: an MRS of it is UNDEFINED (Arm ARM D23, PMSWINC_EL0
+	 * "Accessing PMSWINC_EL0"), so the read must come back as a recovered synchronous
+	 * exception. Checks the CPU and efiperf's fault recovery on every boot. */
+	st = hw_sysreg_read(hw, SYSREG_PMSWINC_EL0, &v);
+	cpuinfo_probe(ci, "PMSWINC_EL0 read", "%s%s", hw_status_name(st),
+		      st == HW_FAULT_SYNC ? " (write-only, as the Arm ARM specifies)"
+					  : " (the Arm ARM specifies UNDEFINED for a read)");
 }

@@ -668,6 +668,11 @@ def t_a64_platform():
     probe = plat.get("probes", {}).get("PMUv3")
     check(isinstance(probe, str) and probe.startswith("PMUv3"), "probes.PMUv3 is %r, not a PMUv3 version" % probe)
     check(plat.get("core_pmu", {}).get("name") == "Arm PMUv3", "core_pmu.name %r" % plat.get("core_pmu", {}).get("name"))
+    swinc = plat.get("probes", {}).get("PMSWINC_EL0 read")
+    check(isinstance(swinc, str) and swinc.startswith("sync-exception"),
+          "probes[PMSWINC_EL0 read] is %r: the UNDEFINED read was not recovered as a sync exception" % swinc)
+    check(plat.get("exceptions", {}).get("vectors_registered") == 1, "exceptions %r" % plat.get("exceptions"))
+    check((run.records[-1].get("faults_recovered") or 0) >= 1, "end.faults_recovered %r" % run.records[-1].get("faults_recovered"))
     figure("aarch64 platform", "MIDR %s implementer %s partnum %s EL%s; PMUv3 probe: %s" % (
         cpu.get("signature"), cpu.get("implementer"), cpu.get("partnum"), cpu.get("current_el"), probe))
 
