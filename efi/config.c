@@ -21,6 +21,7 @@
 
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
+static const char *const onoff_names[] = { "off", "on", NULL };
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
@@ -40,6 +41,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_LOOP_ITERATIONS] = { "loop_iterations", CFG_T_UINT, "N", NULL,
 				  10000000, 1000, 1000000000, 0, FIELD(loop_iterations),
 				  "iterations of the known instruction-count loop" },
+	[CFG_PCIE] = { "pcie", CFG_T_ENUM, "on|off", onoff_names,
+		       1, 0, 0, 0, FIELD(pcie),
+		       "enumerate PCIe config space (ECAM or root bridge I/O)" },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),

@@ -25,6 +25,7 @@ enum cfg_key_id {
 	CFG_COPY_SIZE,       /* copy_size = bytes, K/M/G binary suffixes     (default 64M)      */
 	CFG_COPY_PASSES,     /* copy_passes = 1..1000                        (default 3)        */
 	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
+	CFG_PCIE,            /* pcie = on | off                              (default on)       */
 	CFG_NKEYS
 };
 
@@ -34,6 +35,7 @@ struct efiperf_config {
 	uint64_t copy_size;        /* bytes; multiple of 64, 4 KiB .. 16 GiB */
 	uint32_t copy_passes;
 	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
+	uint32_t pcie;             /* 1: enumerate PCIe config space */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "arch/hw_trace.h"
 #include "efi/config.h"
+#include "efi/discovery.h"
 #include "efi/exceptions.h"
 #include "efi/hw_efi.h"
 #include "efi/measure.h"
@@ -38,6 +39,7 @@ static char cmdline_note[96];
 static struct hw_trace tracer;
 static uint64_t t_start;
 static struct platform plat;
+static struct discovery disc;
 
 /* --- configuration: file, then arguments ----------------------------------------------- */
 
@@ -233,8 +235,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	EFI_TIME now;
 	if (RT->GetTime(&now, NULL) != EFI_SUCCESS)
 		now = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
+	/* ACPI and SMBIOS first: the SMBIOS serial names the log files. */
+	discovery_firmware(&disc);
 	if (have_volume)
-		rep_open_logs(NULL, &now);
+		rep_open_logs(disc.serial, &now);
 	run_record();
 
 	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
@@ -276,7 +280,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
+	discovery_report(&disc, &plat.mp);
 	trace_drain();
+	if (cfg.pcie) {
+		discovery_pcie(&hw, &disc);
+		trace_drain();
+	}
 
 	measure_copy(&hw, &plat, &cfg);
 	trace_drain();

@@ -6,7 +6,8 @@
 #include "efi/fmt.h"
 
 #define LINE_BYTES 512
-#define RECORD_BYTES 32768
+#define RECORD_BYTES (256u * 1024u)  /* pool: an acpi record of a 1024-CPU machine is ~40 KiB */
+#define RECORD_FALLBACK_BYTES 16384
 #define EARLY_BYTES 16384
 #define CONSOLE_CHUNK 128
 
@@ -18,7 +19,9 @@ static char early[EARLY_BYTES];
 static struct strbuf early_sb = { early, sizeof(early), 0, 0 };
 static int failed;
 
-static char record_mem[RECORD_BYTES];
+static char record_fallback[RECORD_FALLBACK_BYTES];
+static char *record_mem;
+static size_t record_cap;
 static struct strbuf record_sb;
 static struct json record;
 
@@ -101,7 +104,16 @@ const char *rep_log_stem(void) { return logs_ok ? stem : NULL; }
 
 struct json *rep_begin(const char *type)
 {
-	sb_init(&record_sb, record_mem, sizeof(record_mem));
+	if (!record_mem) {
+		/* Pool memory, not a static array: gnu-efi's linker script stores .bss in the file. */
+		record_mem = AllocatePool(RECORD_BYTES);
+		record_cap = RECORD_BYTES;
+		if (!record_mem) {
+			record_mem = record_fallback;
+			record_cap = sizeof(record_fallback);
+		}
+	}
+	sb_init(&record_sb, record_mem, record_cap);
 	json_begin(&record, &record_sb);
 	json_str(&record, "type", type);
 	return &record;
@@ -112,7 +124,7 @@ void rep_end(void)
 	json_end(&record);
 	if (record_sb.overflow || record.error) {
 		/* Never write a truncated or malformed record: say what was lost instead. */
-		sb_init(&record_sb, record_mem, sizeof(record_mem));
+		sb_init(&record_sb, record_mem, record_cap);
 		json_begin(&record, &record_sb);
 		json_str(&record, "type", "error");
 		json_str(&record, "where", "report");

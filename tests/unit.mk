@@ -17,7 +17,8 @@ HOST_CC  := gcc
 FUZZ_CC  := clang
 EXTRA_SRC ?=
 
-EFI_PURE  := ../efi/fmt.c ../efi/jsonl.c ../efi/config.c ../efi/config_value.c
+# Pure efi/ files are the ones that do not include <efi.h> (the firmware glue does).
+EFI_PURE  := $(shell grep -L '^\#include <efi' ../efi/*.c)
 PURE_SRC  := $(wildcard ../pmu/*.c) $(wildcard ../arch/*.c) $(wildcard ../tests/model/*.c) \
              $(EFI_PURE) $(wildcard ../arch/x86_64/*_pure.c ../arch/aarch64/*_pure.c)
 PURE_OBJ  := $(patsubst ../%.c,$(B)/obj/%.o,$(PURE_SRC))
@@ -81,9 +82,12 @@ FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I.. \
 
 fuzz-build: $(FUZZ_BINS)
 
-$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(EFI_PURE) $(wildcard ../efi/*.h)
+# Sources a target needs beyond EFI_PURE, by its name without "fuzz_".
+FUZZ_EXTRA_pcie := ../tests/model/pci_model.c
+
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(EFI_PURE) $(wildcard ../efi/*.h) $(FUZZ_EXTRA_pcie)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(EFI_PURE) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(EFI_PURE) $(FUZZ_EXTRA_$*) -o $@
 
 # Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
 # (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/firmware_tables.h"
+#include "efi/memranges.h"
+
+#define MAX_RANGES 512
+
+static struct memrange ranges[MAX_RANGES];
+static int nranges;
+
+static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
+{
+	return CompareGuid((EFI_GUID *)a, (EFI_GUID *)b) == 0;
+}
+
+static int snapshot_memory_map(void)
+{
+	UINTN size = 0, key, dsize;
+	UINT32 dver;
+	EFI_MEMORY_DESCRIPTOR *map = NULL;
+	EFI_STATUS st = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+	if (st != EFI_BUFFER_TOO_SMALL)
+		return -1;
+	size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR);  /* the allocation below may add descriptors */
+	map = AllocatePool(size);
+	if (!map)
+		return -1;
+	st = BS->GetMemoryMap(&size, map, &key, &dsize, &dver);
+	if (st != EFI_SUCCESS) {
+		FreePool(map);
+		return -1;
+	}
+	nranges = 0;
+	for (UINTN off = 0; off + dsize <= size && nranges < MAX_RANGES; off += dsize) {
+		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + off);
+		ranges[nranges].start = d->PhysicalStart;
+		ranges[nranges].end = d->PhysicalStart + d->NumberOfPages * EFI_PAGE_SIZE;
+		nranges++;
+	}
+	FreePool(map);
+	return 0;
+}
+
+int fw_tables_find(struct fw_tables *t)
+{
+	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID, smbios3 = SMBIOS3_TABLE_GUID;
+	*t = (struct fw_tables){ 0 };
+	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *c = &ST->ConfigurationTable[i];
+		uint64_t addr = (uint64_t)(uintptr_t)c->VendorTable;
+		if (guid_eq(&c->VendorGuid, &acpi20)) {
+			t->rsdp = addr;
+			t->rsdp_acpi20 = 1;
+		} else if (guid_eq(&c->VendorGuid, &AcpiTableGuid) && !t->rsdp_acpi20) {
+			t->rsdp = addr;
+		} else if (guid_eq(&c->VendorGuid, &smbios3)) {
+			t->smbios = addr;
+			t->smbios3 = 1;
+		} else if (guid_eq(&c->VendorGuid, &SMBIOSTableGuid) && !t->smbios3) {
+			t->smbios = addr;
+		}
+	}
+	int r = snapshot_memory_map();
+	t->memmap_ranges = nranges;
+	return r;
+}
+
+static const void *map_identity(void *ctx, uint64_t addr, uint64_t len)
+{
+	(void)ctx;
+	if (!addr || !memranges_cover(ranges, nranges, addr, len))
+		return NULL;
+	return (const void *)(uintptr_t)addr;
+}
+
+struct physmem fw_physmem(void)
+{
+	return (struct physmem){ .map = map_identity, .ctx = NULL };
+}

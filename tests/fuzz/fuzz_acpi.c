@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libFuzzer target: efi/acpi*.c over an arbitrary memory image.
+ *   bytes 0..7   RSDP offset into the image (little-endian, taken modulo the image size)
+ *   byte  8      bit 0: fix the checksums of the RSDP, of the root table and of every table it
+ *                lists before parsing, so mutations reach the table parsers instead of
+ *                stopping at validation (the parser re-validates everything anyway)
+ *   bytes 9..    the image, at physical address FUZZ_BASE
+ * Checks beyond not crashing: counts stay within their arrays, every defect string is
+ * terminated, and the JSON record is valid JSON whenever it fit in its buffer.
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "efi/acpi.h"
+#include "../unit/json_check.h"
+
+#define FUZZ_BASE   0x7f000000ull    /* tests/unit/acpi_synth.h SYN_BASE: its images are seeds */
+#define HDR         9
+#define FIX_SUMS    0x01
+
+static struct acpi_info info;
+static char json_buf[1 << 18];
+
+static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static void fix(uint8_t *p, size_t n, size_t at)
+{
+	uint8_t s = 0;
+	p[at] = 0;
+	for (size_t i = 0; i < n; i++)
+		s = (uint8_t)(s + p[i]);
+	p[at] = (uint8_t)(0x100 - s);
+}
+
+/* Fixes the checksum of the table at physical addr when its Length fits in the image. */
+static uint8_t *fix_table(uint8_t *img, size_t size, uint64_t addr)
+{
+	if (addr < FUZZ_BASE || addr - FUZZ_BASE > size || size - (addr - FUZZ_BASE) < ACPI_HEADER_LEN)
+		return NULL;
+	uint8_t *t = img + (addr - FUZZ_BASE);
+	uint32_t len = rd32(t + 4);
+	if (len < ACPI_HEADER_LEN || len > size - (addr - FUZZ_BASE))
+		return NULL;
+	fix(t, len, 9);
+	return t;
+}
+
+static void fix_all(uint8_t *img, size_t size, size_t rsdp)
+{
+	if (size - rsdp < 36)
+		return;
+	uint8_t *r = img + rsdp;
+	fix(r, 20, 8);
+	fix(r, 36, 32);
+	uint64_t roots[2] = { rd64(r + 24), rd32(r + 16) };
+	for (int k = 0; k < 2; k++) {
+		uint8_t *t = fix_table(img, size, roots[k]);
+		if (!t)
+			continue;
+		unsigned e = k == 0 ? 8 : 4;
+		uint32_t n = (rd32(t + 4) - ACPI_HEADER_LEN) / e;
+		for (uint32_t i = 0; i < n && i < 2 * ACPI_MAX_TABLES; i++)
+			fix_table(img, size, e == 8 ? rd64(t + 36 + 8 * i) : rd32(t + 36 + 4 * i));
+		fix_table(img, size, roots[k]);   /* a table may overlap its root: redo the root */
+	}
+}
+
+static void check_str(const char *s, size_t cap)
+{
+	assert(memchr(s, '\0', cap) != NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size <= HDR)
+		return 0;
+	size_t n = size - HDR;
+	uint8_t *img = malloc(n);   /* exact size: ASan sees any read past the image */
+	if (!img)
+		return 0;
+	memcpy(img, data + HDR, n);
+	size_t rsdp = (size_t)(rd64(data) % n);
+	if (data[8] & FIX_SUMS)
+		fix_all(img, n, rsdp);
+	struct physmem_buf b = { .data = img, .base = FUZZ_BASE, .size = n };
+	struct physmem pm = { .map = physmem_buf_map, .ctx = &b };
+
+	int rc = acpi_parse(&pm, FUZZ_BASE + rsdp, &info);
+	assert(rc == 0 || rc == -1);
+	assert(rc == 0 || info.defect[0]);
+	assert(info.ntables <= ACPI_MAX_TABLES && info.nmcfg <= ACPI_MAX_MCFG);
+	assert(info.madt.ncpu <= ACPI_MAX_CPU_IDS && info.srat.ncpu <= ACPI_MAX_SRAT_CPUS);
+	assert(info.srat.nmem <= ACPI_MAX_SRAT_MEM && info.apmt.nnodes <= ACPI_MAX_APMT);
+	for (uint32_t i = 0; i < info.ntables; i++) {
+		check_str(info.table[i].defect, ACPI_DEFECT_LEN);
+		assert(info.table[i].valid || info.table[i].defect[0]);
+		assert(!info.table[i].parsed || info.table[i].valid);
+	}
+	check_str(info.root_note, ACPI_DEFECT_LEN);
+
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, json_buf, sizeof(json_buf));
+	json_begin(&j, &sb);
+	acpi_to_json(&info, &j);
+	json_end(&j);
+	assert(!j.error);
+	if (!sb.overflow)
+		assert(json_check_object(json_buf, sb.len));
+	free(img);
+	return 0;
+}
