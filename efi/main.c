@@ -278,6 +278,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		hw = hw_trace_wrap(&tracer, hw, ring, TRACE_ENTRIES);
 	}
 
+	plat.smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);

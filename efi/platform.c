@@ -69,6 +69,19 @@ void platform_report(const struct platform *p)
 		json_null(j, "microcode");
 	json_close(j);
 
+	if (p->smbios && p->smbios->system.present) {
+		const struct smbios_info *sm = p->smbios;
+		json_obj(j, "system");
+		json_str(j, "manufacturer", sm->system.manufacturer);
+		json_str(j, "product", sm->system.product);
+		json_str(j, "serial", sm->system.serial);
+		json_str(j, "bios_vendor", sm->bios.present ? sm->bios.vendor : NULL);
+		json_str(j, "bios_version", sm->bios.present ? sm->bios.version : NULL);
+		json_close(j);
+	} else {
+		json_null(j, "system");
+	}
+
 	json_obj(j, "topology");
 	json_bool(j, "mp_services", p->mp.present);
 	json_u64(j, "logical_cpus", p->mp.logical);

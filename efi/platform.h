@@ -10,6 +10,7 @@
 #include "arch/cpuinfo.h"
 #include "efi/mp.h"
 #include "pmu/core_counters.h"
+#include "efi/smbios.h"
 
 struct platform {
 	struct cpu_info cpu;
@@ -20,6 +21,7 @@ struct platform {
 	const char *timer_source;
 	int exc_vectors;        /* exception vectors registered for fault recovery */
 	const char *exc_why;    /* why fewer than all, or NULL */
+	const struct smbios_info *smbios;  /* parsed SMBIOS, or NULL: system and BIOS identity */
 };
 
 void platform_discover(const struct hw *hw, struct platform *p);

@@ -77,6 +77,9 @@ def register(m):
         system = smb.get("system", {})
         for k, v in (("manufacturer", "efiperf-lab"), ("product", "qa-box"), ("serial", serial)):
             check(system.get(k) == v, "SMBIOS system.%s %r, QEMU was given %r" % (k, system.get(k), v))
+        psys = run.one("platform").get("system") or {}
+        check(psys.get("serial") == serial and psys.get("product") == "qa-box" and psys.get("bios_vendor"),
+              "platform.system %s lacks the SMBIOS identity" % psys)
         check(os.path.basename(run.jsonl).startswith(serial + "-"),
               "log %s is not named by the SMBIOS serial %s" % (os.path.basename(run.jsonl), serial))
         figure("discovery x86_64", "tables %s; MADT %s; MCFG %s; FADT PM timer %s; log %s" % (
@@ -151,6 +154,21 @@ def register(m):
         devs = [ids for t, ids in found.values() if t == "Endpoint"]
         check(devs and CXL_DEVICE_IDS <= devs[0], "CXL type 3 DVSEC IDs %s, the spec requires %s (found %s)" % (devs, CXL_DEVICE_IDS, found))
         figure("CXL DVSECs", "; ".join("%s %s ids %s" % (b, t, sorted(i)) for b, (t, i) in sorted(found.items())))
+
+    @test("x86_64.pcie_without_mcfg_root_bridge_io", "x86_64")
+    def t_no_mcfg():
+        # i440fx (-M pc) has no PCI Express and publishes no MCFG: efiperf must fall back to
+        # EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL and still list the chipset's functions.
+        run, _ = disc_boot("x86_64", "no_mcfg", extra=["-M", "pc"])
+        acpi = run.one("acpi")
+        check("MCFG" not in [t["sig"] for t in acpi.get("tables", [])], "the pc machine published an MCFG")
+        scan = run.one("pcie_scan")
+        check(scan.get("method", "").startswith("EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL"), "pcie_scan.method %r" % scan.get("method"))
+        ids = [r.get("vendor_device") for r in pcie_records(run)]
+        # i440FX host bridge 8086:1237 and PIIX3 ISA bridge 8086:7000 (QEMU hw/pci-host/i440fx.c)
+        check("8086:1237" in ids and "8086:7000" in ids, "i440fx functions missing: %s" % ids)
+        check(scan.get("read_errors") == 0, "config reads failed through the root bridge protocol: %s" % scan)
+        figure("no MCFG (-M pc)", "%d functions via %s" % (len(ids), scan.get("method")))
 
     @test("aarch64.pcie_through_mcfg", "aarch64")
     def t_a64_pcie():
