@@ -46,7 +46,7 @@ SYSROOT  := build/sysroot-aarch64
 EFIINC   := $(SYSROOT)/usr/include/efi
 EFILIB   := $(SYSROOT)/usr/lib
 PICOLIBC := /usr/lib/picolibc/aarch64-linux-gnu
-ARCH_CFLAGS := --specs=$(PICOLIBC)/picolibc.specs -I$(EFIINC) -I$(EFIINC)/aarch64 -I$(EFIINC)/protocol
+ARCH_CFLAGS := -mno-outline-atomics --specs=$(PICOLIBC)/picolibc.specs -I$(EFIINC) -I$(EFIINC)/aarch64 -I$(EFIINC)/protocol
 # -Bsymbolic: crt0's ImageBase relocation needs it; -lefi before -lc: both define memset/memcpy.
 LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined --no-warn-rwx-segments \
             --defsym=EFI_SUBSYSTEM=0xa -T $(EFILIB)/elf_aarch64_efi.lds

@@ -32,6 +32,10 @@ int arch_fault_fixup(void *system_context, hw_status st);
 /* The saved instruction pointer in that context (for reporting a fault that was not ours). */
 uintptr_t arch_fault_ip(void *system_context);
 
+/* SMIs since reset: Intel MSR_SMI_COUNT (0x34, SDM Vol.4 Table 2-20); HW_FAULT_GP where the
+ * CPU has no such MSR, HW_UNSUPPORTED on aarch64 (no SMM). */
+hw_status arch_smi_count(const struct hw *hw, uint64_t *count);
+
 /* Free-running time base: x86 TSC (RDTSC), aarch64 CNTVCT_EL0. Ticks. */
 uint64_t arch_timer_read(void);
 

@@ -22,6 +22,7 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const cpus_names[] = { "boot", "all", NULL };
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
@@ -44,6 +45,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_PCIE] = { "pcie", CFG_T_ENUM, "on|off", onoff_names,
 		       1, 0, 0, 0, FIELD(pcie),
 		       "enumerate PCIe config space (ECAM or root bridge I/O)" },
+	[CFG_CPUS] = { "cpus", CFG_T_ENUM, "boot|all", cpus_names,
+		       CFG_CPUS_BOOT, 0, 0, 0, FIELD(cpus),
+		       "CPUs the measurement kernels run on, all at once" },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),

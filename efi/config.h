@@ -18,6 +18,7 @@
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
+enum cfg_cpus { CFG_CPUS_BOOT, CFG_CPUS_ALL };
 
 enum cfg_key_id {
 	CFG_EXIT,            /* exit = return | shutdown | reboot            (default return)   */
@@ -26,6 +27,7 @@ enum cfg_key_id {
 	CFG_COPY_PASSES,     /* copy_passes = 1..1000                        (default 3)        */
 	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
 	CFG_PCIE,            /* pcie = on | off                              (default on)       */
+	CFG_CPUS,            /* cpus = boot | all                            (default boot)     */
 	CFG_NKEYS
 };
 
@@ -36,6 +38,7 @@ struct efiperf_config {
 	uint32_t copy_passes;
 	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
 	uint32_t pcie;             /* 1: enumerate PCIe config space */
+	uint32_t cpus;             /* enum cfg_cpus */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

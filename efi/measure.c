@@ -6,6 +6,7 @@
 #include "efi/report.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
+#include "efi/window.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
@@ -57,82 +58,166 @@ static void counters_text(const struct core_set *s)
 	}
 }
 
-/* One quiesced window: counters on, copy, counters off. Returns elapsed ticks. */
-static uint64_t copy_window(const struct hw *hw, struct core_set *s, void *dst, const void *src, uint64_t bytes)
+/* The copy kernel's arguments for one CPU: its own buffers. */
+struct copy_arg { uint64_t *src, *dst; uint64_t bytes; };
+
+static uint64_t copy_kernel(void *p)
 {
-	uint64_t flags = arch_irq_disable();
-	if (s->pmu)
-		s->pmu->start(hw, s);
-	uint64_t t0 = arch_timer_read();
-	arch_copy(dst, src, bytes);
-	uint64_t t1 = arch_timer_read();
-	if (s->pmu)
-		s->pmu->stop(hw, s);
-	arch_irq_restore(flags);
-	if (s->pmu)
-		s->pmu->restore(hw, s);
-	return t1 - t0;
+	struct copy_arg *a = p;
+	arch_copy(a->dst, a->src, a->bytes);
+	return 0;
+}
+
+/* The boot CPU's core counters, attached to a window. */
+struct core_window { const struct hw *hw; struct core_set *s; };
+
+static void counters_start(void *ctx)
+{
+	struct core_window *c = ctx;
+	if (c->s->pmu)
+		c->s->pmu->start(c->hw, c->s);
+}
+
+static void counters_stop(void *ctx)
+{
+	struct core_window *c = ctx;
+	if (c->s->pmu)
+		c->s->pmu->stop(c->hw, c->s);
+}
+
+/* The CPUs a measurement runs on (config `cpus`): the boot CPU, or every enabled CPU. */
+static int select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus)
+{
+	if (cfg->cpus == CFG_CPUS_BOOT || !p->mp.present) {
+		cpus[0] = (struct window_cpu){ .cpu = p->mp.bsp };
+		return 1;
+	}
+	int n = 0;
+	for (uint32_t c = 0; c < p->mp.logical && n < WINDOW_MAX_CPUS; c++)
+		cpus[n++] = (struct window_cpu){ .cpu = c };
+	return n;
+}
+
+static void free_args(struct copy_arg *args, int n, uint64_t size)
+{
+	for (int i = 0; i < n; i++) {
+		free_bytes(args[i].src, size);
+		free_bytes(args[i].dst, size);
+	}
+}
+
+static void window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
+{
+	json_obj(j, key);
+	json_u64(j, "ticks", w->span_ticks);
+	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
+	json_bool(j, "interrupts_masked", w->masked);
+	if (w->smi_status == HW_OK)
+		json_u64(j, "smi_delta", w->smi_delta);
+	else
+		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+	json_close(j);
 }
 
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
 {
+	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	static struct copy_arg args[WINDOW_MAX_CPUS];
 	uint64_t size = cfg->copy_size;
-	uint64_t *src = alloc_bytes(size), *dst = alloc_bytes(size);
-	if (!src || !dst) {
-		free_bytes(src, size);
-		free_bytes(dst, size);
-		rep_error("measurement.copy", "cannot allocate 2 x %llu bytes for the copy buffers (copy_size)",
-			  (unsigned long long)size);
-		return -1;
-	}
-	for (uint64_t i = 0; i < size / 8; i++) {
-		src[i] = FILL_PATTERN * (i + 1);
-		dst[i] = 0;
+	int n = select_cpus(p, cfg, cpus);
+	for (int i = 0; i < n; i++) {
+		args[i] = (struct copy_arg){ alloc_bytes(size), alloc_bytes(size), size };
+		cpus[i].arg = &args[i];
+		if (!args[i].src || !args[i].dst) {
+			free_args(args, i + 1, size);
+			rep_error("measurement.copy", "cannot allocate 2 x %llu bytes for each of %d CPUs (copy_size, cpus)",
+				  (unsigned long long)size, n);
+			return -1;
+		}
+		for (uint64_t k = 0; k < size / 8; k++) {
+			args[i].src[k] = FILL_PATTERN * (k + 1 + (uint64_t)i);
+			args[i].dst[k] = 0;
+		}
 	}
 	/* STREAM counts a copy as read + write: bytes moved = 2 x buffer (anchors.md, STREAM). */
 	uint64_t moved = 2 * size, best_ns = ~0ull, total_ns = 0;
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "copy");
-	json_str(j, "cpu", "boot");
-	json_str(j, "window", "interrupts masked");
+	json_u64(j, "cpus", (uint64_t)n);
+	json_str(j, "window", "interrupts masked (TPL_HIGH_LEVEL on the boot CPU)");
 	json_u64(j, "buffer_bytes", size);
-	json_u64(j, "bytes_moved_per_pass", moved);
+	json_u64(j, "bytes_moved_per_pass", moved * (uint64_t)n);
 	json_u64(j, "timer_hz", p->timer_hz);
+	struct window_spec spec = { .kernel = copy_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
+	struct window_result floor;
+	window_noise_floor(hw, &spec, &floor);
+	window_json(j, "noise_floor", &floor, p->timer_hz);
 	json_arr(j, "passes");
-	rep_line("measure:    copy %llu bytes, %u passes, interrupts masked, boot CPU", (unsigned long long)size,
-		 cfg->copy_passes);
+	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
+		 (unsigned long long)size, n, cfg->copy_passes);
+	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
 		struct core_set s = p->core;
-		uint64_t ticks = copy_window(hw, &s, dst, src, size);
-		uint64_t ns = metric_ticks_to_ns(ticks, p->timer_hz);
-		uint64_t gbps = metric_gbps_milli(moved, ns);
+		struct core_window cw = { hw, &s };
+		struct window_counters wc = { counters_start, counters_stop, &cw };
+		spec.counters = &wc;
+		struct window_result w;
+		if (window_run(hw, &spec, &w) != 0) {
+			json_close(j);
+			rep_end();
+			if (s.pmu)
+				s.pmu->restore(hw, &s);
+			free_args(args, n, size);
+			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
+			return -1;
+		}
+		if (s.pmu)
+			s.pmu->restore(hw, &s);
+		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
+		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
 		char rate[32];
 		fmt_milli(rate, sizeof(rate), gbps);
 		json_obj(j, NULL);
 		json_u64(j, "pass", pass);
-		json_u64(j, "ticks", ticks);
+		json_u64(j, "ticks", w.span_ticks);
 		json_u64(j, "ns", ns);
 		json_milli(j, "gbps", gbps);
+		json_bool(j, "interrupts_masked", w.masked);
+		if (w.smi_status == HW_OK)
+			json_u64(j, "smi_delta", w.smi_delta);
+		else
+			json_str(j, "smi_delta", hw_status_name(w.smi_status));
+		json_arr(j, "per_cpu");
+		for (int i = 0; i < n; i++) {
+			uint64_t cns = metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz);
+			json_obj(j, NULL);
+			json_u64(j, "cpu", cpus[i].cpu);
+			json_u64(j, "ns", cns);
+			json_milli(j, "gbps", metric_gbps_milli(moved, cns));
+			json_close(j);
+		}
+		json_close(j);
 		counters_json(j, &s);
 		json_close(j);
-		rep_line("  pass %u:   %llu ns, %s GB/s", pass, (unsigned long long)ns, rate);
+		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
 		counters_text(&s);
 		if (ns < best_ns)
 			best_ns = ns;
 		total_ns += ns;
 	}
 	json_close(j);
-	int bad = memcmp(src, dst, size) != 0;
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= memcmp(args[i].src, args[i].dst, size) != 0;
 	json_u64(j, "best_ns", best_ns);
-	json_milli(j, "best_gbps", metric_gbps_milli(moved, best_ns));
-	json_milli(j, "mean_gbps", metric_gbps_milli(moved * cfg->copy_passes, total_ns));
+	json_milli(j, "best_gbps", metric_gbps_milli(moved * (uint64_t)n, best_ns));
+	json_milli(j, "mean_gbps", metric_gbps_milli(moved * (uint64_t)n * cfg->copy_passes, total_ns));
 	json_bool(j, "verified", !bad);
 	rep_end();
 	char rate[32];
-	fmt_milli(rate, sizeof(rate), metric_gbps_milli(moved, best_ns));
-	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer, STREAM convention)", rate);
-	free_bytes(src, size);
-	free_bytes(dst, size);
+	fmt_milli(rate, sizeof(rate), metric_gbps_milli(moved * (uint64_t)n, best_ns));
+	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer per CPU, STREAM convention)", rate);
+	free_args(args, n, size);
 	if (bad) {
 		rep_error("measurement.copy", "destination differs from source after the copy kernel");
 		return -1;

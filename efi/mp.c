@@ -62,3 +62,39 @@ hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg)
 	EFI_STATUS st = mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, 0, &c, NULL);
 	return st == EFI_SUCCESS ? HW_OK : HW_ERROR;
 }
+
+static VOID EFIAPI pending_trampoline(VOID *arg)
+{
+	struct mp_pending *p = arg;
+	p->fn(p->arg);
+}
+
+hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p)
+{
+	*p = (struct mp_pending){ .fn = fn, .arg = arg };
+	if (!mpi.present)
+		return HW_UNSUPPORTED;
+	if (cpu >= mpi.logical || cpu == mpi.bsp)
+		return HW_BAD_ARG;
+	EFI_EVENT ev;
+	if (BS->CreateEvent(0, 0, NULL, NULL, &ev) != EFI_SUCCESS)
+		return HW_ERROR;
+	if (mp->StartupThisAP(mp, pending_trampoline, cpu, ev, 0, p, NULL) != EFI_SUCCESS) {
+		BS->CloseEvent(ev);
+		return HW_ERROR;
+	}
+	p->event = ev;
+	p->started = 1;
+	return HW_OK;
+}
+
+hw_status mp_wait(struct mp_pending *p)
+{
+	if (!p->started)
+		return HW_BAD_ARG;
+	UINTN index;
+	EFI_STATUS st = BS->WaitForEvent(1, (EFI_EVENT *)&p->event, &index);
+	BS->CloseEvent(p->event);
+	p->started = 0;
+	return st == EFI_SUCCESS ? HW_OK : HW_ERROR;
+}

@@ -24,4 +24,15 @@ int mp_init(struct mp_info *info);
  * CPU, HW_UNSUPPORTED without MP services (except cpu == boot CPU). */
 hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg);
 
+/* Non-blocking: start fn(arg) on AP `cpu` and return at once; mp_wait() waits for it.
+ * The struct must stay alive until mp_wait() returns. */
+struct mp_pending {
+	void *event;             /* EFI_EVENT signalled when the AP's procedure returns */
+	hw_cpu_fn fn;
+	void *arg;
+	int started;
+};
+hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p);
+hw_status mp_wait(struct mp_pending *p);
+
 #endif

@@ -35,6 +35,14 @@ void arch_irq_restore(uint64_t saved)
 	__asm__ volatile("msr daif, %0" : : "r"(saved) : "memory");
 }
 
+/* No SMM on Arm: there is no SMI count to read. */
+hw_status arch_smi_count(const struct hw *hw, uint64_t *count)
+{
+	(void)hw;
+	*count = 0;
+	return HW_UNSUPPORTED;
+}
+
 /* MIDR_EL1 fields (Arm ARM D23.2 MIDR_EL1) and CurrentEL. */
 const struct cpu_ident_field arch_ident_fields[] = {
 	{ "implementer", offsetof(struct cpu_info, implementer), 1 },

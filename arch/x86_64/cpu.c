@@ -63,6 +63,18 @@ const struct hw_ops arch_cpu_ops = {
 	.mmio_write64 = op_mmio_write64,
 };
 
+/* MSR_SMI_COUNT [31:0]: SMIs since reset (SDM Vol.4 Table 2-20, Nehalem and later). */
+#define MSR_SMI_COUNT 0x00000034u
+#define SMI_COUNT_MASK 0xFFFFFFFFull
+
+hw_status arch_smi_count(const struct hw *hw, uint64_t *count)
+{
+	uint64_t v = 0;
+	hw_status st = hw_rdmsr(hw, MSR_SMI_COUNT, &v);
+	*count = v & SMI_COUNT_MASK;
+	return st;
+}
+
 uint64_t arch_timer_read(void)
 {
 	uint32_t lo, hi;

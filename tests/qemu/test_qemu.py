@@ -758,7 +758,9 @@ def run_one(name, arch, fn, broken):
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import discovery_tests  # noqa: E402  (registers the issue-3 tests into TESTS)
+import window_tests  # noqa: E402
 discovery_tests.register(sys.modules[__name__])
+window_tests.register(sys.modules[__name__])
 
 
 def main():

@@ -16,7 +16,7 @@
 
 #define FNAME "efiperf.cfg"
 #define MAX_ARGS 16
-#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie)"
+#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus)"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;
@@ -166,24 +166,24 @@ static void to_json(char *buf, size_t n)
 
 static void test_json(void **state)
 {
-	char buf[640];
+	char buf[768];
 	char *const argv[] = { "trace=hw", "copy_size=4K" };
 	(void)state;
 	cfg_defaults(&cfg);
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
-		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
-		"\"pcie\":\"default\"}}");
+		"\"pcie\":\"default\",\"cpus\":\"default\"}}");
 
 	assert_int_equal(parse_args("exit = shutdown\n\ncopy_passes = 1000\npcie = off\n", 2, argv), 0);
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
-		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
-		"\"pcie\":\"efiperf.cfg:4\"}}");
+		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\"}}");
 
 	/* a field holding no valid choice is written as null, never as a wrong name */
 	cfg_defaults(&cfg);
@@ -209,6 +209,8 @@ static void test_help(void **state)
 		"1000..1000000000 (default 10000000)\n",
 		"  pcie            = on|off ",
 		"(default on)\n",
+		"  cpus            = boot|all ",
+		"(default boot)\n",
 	};
 	(void)state;
 	sb_init(&sb, buf, sizeof(buf));
