@@ -58,6 +58,8 @@ struct hw_ops {
 	hw_status (*mmio_read64)(void *ctx, uint64_t addr, uint64_t *val);
 	hw_status (*mmio_write32)(void *ctx, uint64_t addr, uint32_t val);
 	hw_status (*mmio_write64)(void *ctx, uint64_t addr, uint64_t val);
+	/* x86 I/O port space (e.g. the ACPI PM timer block); HW_UNSUPPORTED elsewhere. */
+	hw_status (*io_read32)(void *ctx, uint16_t port, uint32_t *val);
 	hw_status (*pci_read32)(void *ctx, struct hw_pci_addr a, uint16_t off, uint32_t *val);
 	hw_status (*pci_write32)(void *ctx, struct hw_pci_addr a, uint16_t off, uint32_t val);
 	/* Run fn(arg) on logical CPU `cpu` (0 = boot CPU) and wait for it to return. */
@@ -93,6 +95,8 @@ static inline hw_status hw_mmio_write32(const struct hw *h, uint64_t a, uint32_t
 { return HW_CALL(h, mmio_write32, a, v); }
 static inline hw_status hw_mmio_write64(const struct hw *h, uint64_t a, uint64_t v)
 { return HW_CALL(h, mmio_write64, a, v); }
+static inline hw_status hw_io_read32(const struct hw *h, uint16_t port, uint32_t *v)
+{ return HW_CALL(h, io_read32, port, v); }
 static inline hw_status hw_pci_read32(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint32_t *v)
 { return HW_CALL(h, pci_read32, a, off, v); }
 static inline hw_status hw_pci_write32(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint32_t v)

@@ -114,6 +114,13 @@ static hw_status tr_sysreg_write(void *ctx, uint32_t enc, uint64_t val)
 	return record_reg(t, HWT_SYSREG_WRITE, hw_sysreg_write(&t->inner, enc, val), enc, val);
 }
 
+static hw_status tr_io_read32(void *ctx, uint16_t port, uint32_t *val)
+{
+	struct hw_trace *t = ctx;
+	hw_status st = hw_io_read32(&t->inner, port, val);
+	return record_reg(t, HWT_IO_READ32, st, port, READ_VAL(st, val));
+}
+
 static hw_status tr_mmio_read32(void *ctx, uint64_t addr, uint32_t *val)
 {
 	struct hw_trace *t = ctx;
@@ -176,6 +183,7 @@ static const struct hw_ops hw_trace_ops = {
 	.sysreg_read = tr_sysreg_read,
 	.sysreg_write = tr_sysreg_write,
 	.mmio_read32 = tr_mmio_read32,
+	.io_read32 = tr_io_read32,
 	.mmio_read64 = tr_mmio_read64,
 	.mmio_write32 = tr_mmio_write32,
 	.mmio_write64 = tr_mmio_write64,
@@ -219,6 +227,7 @@ const char *hw_trace_op_name(uint8_t op)
 		[HWT_PCI_READ32] = "pci_read32",
 		[HWT_PCI_WRITE32] = "pci_write32",
 		[HWT_RUN_ON_CPU] = "run_on_cpu",
+		[HWT_IO_READ32] = "io_read32",
 	};
 	if (op < sizeof(names) / sizeof(names[0]) && names[op])
 		return names[op];

@@ -15,14 +15,15 @@
 enum hw_trace_op {
 	HWT_CPUID, HWT_RDMSR, HWT_WRMSR, HWT_RDPMC, HWT_SYSREG_READ, HWT_SYSREG_WRITE,
 	HWT_MMIO_READ32, HWT_MMIO_READ64, HWT_MMIO_WRITE32, HWT_MMIO_WRITE64,
-	HWT_PCI_READ32, HWT_PCI_WRITE32, HWT_RUN_ON_CPU,
+	HWT_PCI_READ32, HWT_PCI_WRITE32, HWT_RUN_ON_CPU, HWT_IO_READ32,
 };
 
 struct hw_trace_entry {
 	uint64_t seq;           /* 0, 1, 2 ... over the whole run (gaps = dropped entries) */
 	uint8_t op;             /* enum hw_trace_op */
 	uint8_t status;         /* hw_status */
-	uint32_t reg;           /* MSR index, PMC index, sysreg encoding, cpuid leaf, PCI offset, CPU */
+	uint32_t reg;           /* MSR index, PMC index, sysreg encoding, cpuid leaf, PCI offset, CPU,
+				   I/O port */
 	uint32_t sub;           /* cpuid subleaf; PCI seg<<16|bus<<8|dev<<3|func */
 	uint64_t addr;          /* MMIO address */
 	uint64_t val;           /* value written or read (cpuid: eax | ebx<<32) */

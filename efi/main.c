@@ -279,6 +279,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	plat.smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
+	plat.fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);

@@ -4,12 +4,14 @@
 #include "efi/platform.h"
 #include "efi/report.h"
 #include "efi/timer.h"
+#include "efi/pmtimer.h"
 #include "efi/volume.h"
 #include "efi/exceptions.h"
 #include "arch/arch.h"
 
 #define CALIBRATE_STALL_US 20000u
 #define CALIBRATE_TRIES 5
+#define PMTIMER_CALIBRATE_MS 100u
 #define PCI_VENDOR_DEVICE 0x00u
 #define PCI_VENDOR_NONE 0xFFFFu
 
@@ -21,12 +23,20 @@ void platform_discover(const struct hw *hw, struct platform *p)
 {
 	arch_cpu_info(hw, &p->cpu);
 	mp_init(&p->mp);
+	/* CPUID 0x15/0x16 (or CNTFRQ_EL0) when the CPU says; else the ACPI PM timer over 100 ms
+	 * (issue 6); else gBS->Stall. The Stall measurement is kept beside as a cross-check. */
 	p->timer_hz = p->cpu.tsc_hz;
 	p->timer_source = p->cpu.tsc_source;
 	if (!p->timer_hz) {
-		p->timer_hz = timer_calibrate_hz(CALIBRATE_STALL_US, CALIBRATE_TRIES);
+		p->timer_hz = timer_calibrate_pmtimer(hw, p->fadt, PMTIMER_CALIBRATE_MS, &p->pm_why);
+		p->timer_source = "calibrated against the ACPI PM timer (FADT), 100 ms";
+	}
+	p->stall_hz = timer_calibrate_hz(CALIBRATE_STALL_US, CALIBRATE_TRIES);
+	if (!p->timer_hz) {
+		p->timer_hz = p->stall_hz;
 		p->timer_source = "calibrated against gBS->Stall";
 	}
+	p->stall_ppm = pmtimer_ppm(p->stall_hz, p->timer_hz);
 	p->core_known = core_probe(hw, &p->core) == 0;
 	pci_st = hw_pci_read32(hw, host_bridge, PCI_VENDOR_DEVICE, &pci_id);
 }
@@ -97,6 +107,10 @@ void platform_report(const struct platform *p)
 	json_bool(j, "invariant", c->tsc_invariant);
 	json_u64(j, "hz", p->timer_hz);
 	json_str(j, "source", p->timer_source);
+	if (p->pm_why)
+		json_str(j, "pm_timer", p->pm_why);
+	json_u64(j, "stall_hz", p->stall_hz);
+	json_i64(j, "stall_ppm", p->stall_ppm);
 	json_close(j);
 
 	rep_line("cpu:        %s %s, %s", c->arch, c->vendor, c->brand[0] ? c->brand : "(no brand string)");
@@ -110,6 +124,8 @@ void platform_report(const struct platform *p)
 		 p->mp.present ? "" : " (no EFI_MP_SERVICES_PROTOCOL: boot CPU only)");
 	rep_line("timer:      %s %llu Hz (%s)%s", arch_timer_name,
 		 (unsigned long long)p->timer_hz, p->timer_source, c->tsc_invariant ? ", invariant" : ", NOT invariant");
+	rep_line("            gBS->Stall measures %llu Hz (%lld ppm)%s%s", (unsigned long long)p->stall_hz,
+		 (long long)p->stall_ppm, p->pm_why ? "; PM timer: " : "", p->pm_why ? p->pm_why : "");
 	firmware(j);
 
 	json_obj(j, "exceptions");

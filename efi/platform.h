@@ -11,6 +11,7 @@
 #include "efi/mp.h"
 #include "pmu/core_counters.h"
 #include "efi/smbios.h"
+#include "efi/acpi.h"
 
 struct platform {
 	struct cpu_info cpu;
@@ -22,6 +23,10 @@ struct platform {
 	int exc_vectors;        /* exception vectors registered for fault recovery */
 	const char *exc_why;    /* why fewer than all, or NULL */
 	const struct smbios_info *smbios;  /* parsed SMBIOS, or NULL: system and BIOS identity */
+	const struct acpi_fadt *fadt;      /* parsed FADT, or NULL: its PM timer calibrates the TSC */
+	uint64_t stall_hz;      /* the same timer measured against gBS->Stall (cross-check) */
+	int64_t stall_ppm;      /* stall_hz against timer_hz, parts per million */
+	const char *pm_why;     /* why the PM timer could not calibrate, or NULL */
 };
 
 void platform_discover(const struct hw *hw, struct platform *p);

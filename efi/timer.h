@@ -10,4 +10,13 @@
  * firmware timer interrupts. */
 uint64_t timer_calibrate_hz(uint32_t stall_us, int tries);
 
+struct acpi_fadt;
+struct hw;
+
+/* Ticks per second of arch_timer_read() measured against the ACPI PM timer the FADT describes
+ * (I/O port or MMIO, 24 or 32 bits; 3.579545 MHz, ACPI 6.5 4.8.3.3) over at least `ms`
+ * milliseconds. Returns 0 with *why set when there is no usable PM timer or it does not
+ * advance. */
+uint64_t timer_calibrate_pmtimer(const struct hw *hw, const struct acpi_fadt *f, uint32_t ms, const char **why);
+
 #endif

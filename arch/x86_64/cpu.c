@@ -51,6 +51,13 @@ static hw_status op_mmio_write32(void *ctx, uint64_t a, uint32_t v)
 static hw_status op_mmio_write64(void *ctx, uint64_t a, uint64_t v)
 { (void)ctx; if (a & 7) return HW_BAD_ARG; *(volatile uint64_t *)(uintptr_t)a = v; return HW_OK; }
 
+static hw_status op_io_read32(void *ctx, uint16_t port, uint32_t *v)
+{
+	(void)ctx;
+	__asm__ volatile("inl %w1, %0" : "=a"(*v) : "Nd"(port));
+	return HW_OK;
+}
+
 const struct hw_ops arch_cpu_ops = {
 	.name = "x86_64",
 	.cpuid = op_cpuid,
@@ -61,6 +68,7 @@ const struct hw_ops arch_cpu_ops = {
 	.mmio_read64 = op_mmio_read64,
 	.mmio_write32 = op_mmio_write32,
 	.mmio_write64 = op_mmio_write64,
+	.io_read32 = op_io_read32,
 };
 
 /* MSR_SMI_COUNT [31:0]: SMIs since reset (SDM Vol.4 Table 2-20, Nehalem and later). */

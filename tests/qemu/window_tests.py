@@ -26,3 +26,16 @@ def register(m):
             check(p.get("ns", 0) >= max(c["ns"] for c in per), "window span %s shorter than a CPU's own time" % p.get("ns"))
         figure("all CPUs (-smp 4)", "best %s GB/s aggregate; noise floor %s ns; per CPU %s" % (
             meas.get("best_gbps"), nf.get("ns"), [(c["cpu"], c["gbps"]) for c in meas["passes"][0]["per_cpu"]]))
+
+    @test("x86_64.tsc_calibrated_against_pm_timer", "x86_64")
+    def t_pm_timer():
+        # QEMU TCG's Icelake-Server enumerates no CPUID 0x15 crystal: the TSC must be calibrated
+        # against the FADT's ACPI PM timer (100 ms) and cross-checked with gBS->Stall.
+        run = m.default_boot("x86_64")
+        run.expect_ok()
+        t = run.one("platform").get("timer") or {}
+        check("ACPI PM timer" in (t.get("source") or ""), "timer.source %r" % t.get("source"))
+        check(t.get("hz", 0) > 0 and t.get("stall_hz", 0) > 0, "timer %s" % t)
+        # Both run on the emulator's clock: they agree to well within 2% even under TCG.
+        check(abs(t.get("stall_ppm", 10 ** 9)) < 20000, "Stall disagrees with the PM timer by %s ppm" % t.get("stall_ppm"))
+        figure("TSC calibration", "%s Hz via %s; gBS->Stall %s Hz (%s ppm)" % (t.get("hz"), t.get("source"), t.get("stall_hz"), t.get("stall_ppm")))

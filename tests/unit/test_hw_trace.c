@@ -202,11 +202,12 @@ static void test_op_names(void **state)
 	static const char *const want[] = {
 		"cpuid", "rdmsr", "wrmsr", "rdpmc", "sysreg_read", "sysreg_write", "mmio_read32",
 		"mmio_read64", "mmio_write32", "mmio_write64", "pci_read32", "pci_write32", "run_on_cpu",
+		"io_read32",
 	};
 	(void)state;
-	for (uint8_t op = HWT_CPUID; op <= HWT_RUN_ON_CPU; op++)
+	for (uint8_t op = HWT_CPUID; op <= HWT_IO_READ32; op++)
 		assert_string_equal(hw_trace_op_name(op), want[op]);
-	assert_string_equal(hw_trace_op_name(HWT_RUN_ON_CPU + 1), "unknown");
+	assert_string_equal(hw_trace_op_name(HWT_IO_READ32 + 1), "unknown");
 	assert_string_equal(hw_trace_op_name(255), "unknown");
 }
 
