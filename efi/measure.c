@@ -233,39 +233,60 @@ static void loop_json(struct json *j, const char *key, const struct known_loop_r
 	json_close(j);
 }
 
+/* The masked loop is repeated: a quiesced window must count the same every time. */
+#define LOOP_MASKED_REPEATS 10
+
+/* One run of the known loop with the core counters started around it. */
+static void loop_once(const struct hw *hw, const struct platform *p, uint64_t iterations, int masked,
+		      struct known_loop_result *r)
+{
+	struct core_set s = p->core;
+	if (s.pmu && s.pmu->start(hw, &s) != HW_OK) {
+		fmt_snprintf(r->why, sizeof(r->why), "core counters could not be started");
+		s.pmu->restore(hw, &s);
+		return;
+	}
+	arch_known_loop(hw, &s, iterations, masked, r);
+	if (s.pmu) {
+		s.pmu->stop(hw, &s);
+		s.pmu->restore(hw, &s);
+	}
+}
+
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
 {
-	struct known_loop_result r[2] = { 0 };  /* [0] interrupts masked, [1] unmasked */
-	for (int k = 0; k < 2; k++) {
-		struct core_set s = p->core;
-		if (s.pmu && s.pmu->start(hw, &s) != HW_OK) {
-			fmt_snprintf(r[k].why, sizeof(r[k].why), "core counters could not be started");
-			s.pmu->restore(hw, &s);
-			continue;
-		}
-		arch_known_loop(hw, &s, cfg->loop_iterations, k == 0, &r[k]);
-		if (s.pmu) {
-			s.pmu->stop(hw, &s);
-			s.pmu->restore(hw, &s);
-		}
-	}
+	struct known_loop_result masked[LOOP_MASKED_REPEATS] = { 0 }, unmasked = { 0 };
+	for (int k = 0; k < LOOP_MASKED_REPEATS; k++)
+		loop_once(hw, p, cfg->loop_iterations, 1, &masked[k]);
+	loop_once(hw, p, cfg->loop_iterations, 0, &unmasked);
+	const struct known_loop_result *r0 = &masked[0];
 	struct json *j = rep_begin("loop");
 	json_str(j, "counter", "instructions retired");
 	json_u64(j, "iterations", cfg->loop_iterations);
-	json_bool(j, "valid", r[0].valid && r[1].valid);
-	if (r[0].valid) {
-		json_u64(j, "expected", r[0].expected);
-		loop_json(j, "masked", &r[0]);
-		if (r[1].valid)
-			loop_json(j, "unmasked", &r[1]);
+	json_bool(j, "valid", r0->valid && unmasked.valid);
+	if (r0->valid) {
+		uint64_t lo = ~0ull, hi = 0;
+		json_u64(j, "expected", r0->expected);
+		loop_json(j, "masked", r0);
+		json_arr(j, "masked_repeats");
+		for (int k = 0; k < LOOP_MASKED_REPEATS; k++) {
+			json_u64(j, NULL, masked[k].counted);
+			lo = masked[k].counted < lo ? masked[k].counted : lo;
+			hi = masked[k].counted > hi ? masked[k].counted : hi;
+		}
+		json_close(j);
+		json_u64(j, "masked_spread", hi - lo);
+		if (unmasked.valid)
+			loop_json(j, "unmasked", &unmasked);
 		rep_line("loop:       %llu iterations: expected %llu instructions, counted %llu with interrupts masked "
-			 "(%lld extra), %llu unmasked (%lld extra)",
-			 (unsigned long long)cfg->loop_iterations, (unsigned long long)r[0].expected,
-			 (unsigned long long)r[0].counted, (long long)(r[0].counted - r[0].expected),
-			 (unsigned long long)r[1].counted, (long long)(r[1].counted - r[1].expected));
+			 "(%lld extra; spread %llu over %d repeats), %llu unmasked (%lld extra)",
+			 (unsigned long long)cfg->loop_iterations, (unsigned long long)r0->expected,
+			 (unsigned long long)r0->counted, (long long)(r0->counted - r0->expected),
+			 (unsigned long long)(hi - lo), LOOP_MASKED_REPEATS, (unsigned long long)unmasked.counted,
+			 (long long)(unmasked.counted - unmasked.expected));
 	} else {
-		json_str(j, "why", r[0].why);
-		rep_line("loop:       not run: %s", r[0].why);
+		json_str(j, "why", r0->why);
+		rep_line("loop:       not run: %s", r0->why);
 	}
 	rep_end();
 	return 0;

@@ -719,6 +719,9 @@ def t_a64_loop():
         mk, um = lp.get("masked", {}), lp.get("unmasked", {})
         check(mk.get("counted") == exp and mk.get("extra") == 0,
               "%d iterations, interrupts masked: counted %r expected %d (extra %r)" % (n, mk.get("counted"), exp, mk.get("extra")))
+        reps = lp.get("masked_repeats") or []
+        check(len(reps) == 10 and all(c == exp for c in reps) and lp.get("masked_spread") == 0,
+              "%d iterations: the quiesced window must count the same 10 times (0 noise): %s" % (n, reps))
         check(isinstance(um.get("extra"), int) and um["extra"] > 0,
               "%d iterations, interrupts unmasked: extra %r, expected > 0 (timer ticks)" % (n, um.get("extra")))
         check(um.get("counted") - exp == um["extra"], "unmasked extra %r != counted - expected" % um["extra"])
