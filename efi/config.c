@@ -15,7 +15,7 @@
 #define COPY_BLOCK_BYTES 64u   /* the copy kernels move whole 64-byte blocks (arch/arch.h) */
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
-#define TEXT_MAX 96u            /* scratch for lists and descriptions */
+#define TEXT_MAX 200u           /* scratch for lists and descriptions (the key list) */
 #define HELP_NAME_WIDTH 15      /* longest key name: loop_iterations */
 #define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
 
@@ -48,6 +48,21 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CPUS] = { "cpus", CFG_T_ENUM, "boot|all", cpus_names,
 		       CFG_CPUS_BOOT, 0, 0, 0, FIELD(cpus),
 		       "CPUs the measurement kernels run on, all at once" },
+	[CFG_MMIO_BDF] = { "mmio_bdf", CFG_T_BDF, "BDF|none", NULL,
+			   CFG_BDF_NONE, 0, 0, 0, FIELD(mmio_bdf),
+			   "PCI function whose memory BAR the MMIO kernel reads" },
+	[CFG_MMIO_BAR] = { "mmio_bar", CFG_T_UINT, "N", NULL,
+			   0, 0, 5, 0, FIELD(mmio_bar),
+			   "BAR index of mmio_bdf (a 64-bit BAR is named by its low half)" },
+	[CFG_MMIO_BYTES] = { "mmio_bytes", CFG_T_BYTES, "BYTES", NULL,
+			     64 * KIB, 8, 1 * GIB, 8, FIELD(mmio_bytes),
+			     "bytes of the BAR the MMIO kernel reads (capped at the BAR size)" },
+	[CFG_MMIO_WRITE] = { "mmio_write", CFG_T_ENUM, "off|on", onoff_names,
+			     0, 0, 0, 0, FIELD(mmio_write),
+			     "also write the BAR (destroys its contents)" },
+	[CFG_DMA_ENGINE] = { "dma_engine", CFG_T_BDF, "BDF|none", NULL,
+			     CFG_BDF_NONE, 0, 0, 0, FIELD(dma_engine),
+			     "PCI function of a DMA engine (QEMU edu) for a DMA round trip" },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
@@ -290,10 +305,15 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j)
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
 		const struct cfg_key *k = &cfg_keys[i];
 		uint64_t v = field_get(c, k);
-		if (k->type == CFG_T_ENUM)
+		char text[24];
+		if (k->type == CFG_T_ENUM) {
 			json_str(j, k->name, cfg_choice_name(k, v));  /* null if the field holds no choice */
-		else
+		} else if (k->type == CFG_T_BDF) {
+			cfg_value_format(text, sizeof(text), k, v);
+			json_str(j, k->name, v == CFG_BDF_NONE ? NULL : text);
+		} else {
 			json_u64(j, k->name, v);
+		}
 	}
 	json_obj(j, "origin");
 	for (size_t i = 0; i < CFG_NKEYS; i++)

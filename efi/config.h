@@ -16,6 +16,11 @@
 #include <stdint.h>
 #include "efi/jsonl.h"
 
+/* PCI function values (mmio_bdf, dma_engine): segment << 16 | bus << 8 | device << 3 |
+ * function, or CFG_BDF_NONE when not set. */
+#define CFG_BDF_NONE UINT64_MAX
+#define CFG_BDF(seg, bus, dev, fn) ((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (fn))
+
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
 enum cfg_cpus { CFG_CPUS_BOOT, CFG_CPUS_ALL };
@@ -28,6 +33,11 @@ enum cfg_key_id {
 	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
 	CFG_PCIE,            /* pcie = on | off                              (default on)       */
 	CFG_CPUS,            /* cpus = boot | all                            (default boot)     */
+	CFG_MMIO_BDF,        /* mmio_bdf = SSSS:BB:DD.F | none               (default none)     */
+	CFG_MMIO_BAR,        /* mmio_bar = 0..5                              (default 0)        */
+	CFG_MMIO_BYTES,      /* mmio_bytes = bytes, multiple of 8, 8..1G     (default 64K)      */
+	CFG_MMIO_WRITE,      /* mmio_write = off | on                        (default off)      */
+	CFG_DMA_ENGINE,      /* dma_engine = SSSS:BB:DD.F | none             (default none)     */
 	CFG_NKEYS
 };
 
@@ -39,6 +49,11 @@ struct efiperf_config {
 	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
 	uint32_t pcie;             /* 1: enumerate PCIe config space */
 	uint32_t cpus;             /* enum cfg_cpus */
+	uint64_t mmio_bdf;         /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint32_t mmio_bar;
+	uint64_t mmio_bytes;
+	uint32_t mmio_write;
+	uint64_t dma_engine;       /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 
@@ -46,7 +61,7 @@ struct efiperf_config {
 struct cfg_error {
 	char where[64];    /* "\efiperf\efiperf.cfg:7" or "argument 2" */
 	char key[32];      /* the key as written (truncated), "" when the line has none */
-	char message[128]; /* what is wrong, with the accepted values or range */
+	char message[256]; /* what is wrong, with the accepted values or range */
 };
 struct cfg_errors {
 	int count;                 /* errors found (may exceed CFG_MAX_ERRORS; extra not stored) */

@@ -61,6 +61,8 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k)
 	if (k->type == CFG_T_ENUM) {
 		for (size_t i = 0; k->choices[i]; i++)
 			sb_printf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
+	} else if (k->type == CFG_T_BDF) {
+		sb_puts(&sb, "none, or a PCI function SSSS:BB:DD.F or BB:DD.F in hex");
 	} else if (k->type == CFG_T_BYTES) {
 		char lo[24], hi[24];
 		fmt_bytes(lo, sizeof(lo), k->min);
@@ -86,8 +88,46 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 		fmt_snprintf(buf, n, "%s", cfg_choice_name(k, v));
 	else if (k->type == CFG_T_BYTES)
 		fmt_bytes(buf, n, v);
+	else if (k->type == CFG_T_BDF && v == CFG_BDF_NONE)
+		fmt_snprintf(buf, n, "none");
+	else if (k->type == CFG_T_BDF)
+		fmt_snprintf(buf, n, "%04x:%02x:%02x.%x", (unsigned)(v >> 16) & 0xFFFF, (unsigned)(v >> 8) & 0xFF,
+			     (unsigned)(v >> 3) & 0x1F, (unsigned)v & 0x7);
 	else
 		fmt_snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
+/* "SSSS:BB:DD.F" or "BB:DD.F", hex fields; -1 on any other shape or an out-of-range field
+ * (device 0..0x1f, function 0..7: PCI Express Base 6.0 7.2.2). */
+static int parse_bdf(const char *v, size_t n, uint64_t *out)
+{
+	uint64_t f[4] = { 0 };
+	int nf = 0, digits = 0;
+	char seps[4] = { 0 };
+	for (size_t i = 0; i <= n; i++) {
+		char ch = i < n ? lower(v[i]) : 0;
+		int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+		if (d >= 0 && digits < 4 && nf < 4) {
+			f[nf] = f[nf] * 16 + (uint64_t)d;
+			digits++;
+			continue;
+		}
+		if (!digits || nf >= 4 || (ch && ch != ':' && ch != '.'))
+			return -1;
+		seps[nf++] = ch;
+		digits = 0;
+	}
+	uint64_t seg = 0, bus, dev, fn;
+	if (nf == 4 && seps[0] == ':' && seps[1] == ':' && seps[2] == '.')
+		seg = f[0], bus = f[1], dev = f[2], fn = f[3];
+	else if (nf == 3 && seps[0] == ':' && seps[1] == '.')
+		bus = f[0], dev = f[1], fn = f[2];
+	else
+		return -1;
+	if (seg > 0xFFFF || bus > 0xFF || dev > 0x1F || fn > 7)
+		return -1;
+	*out = CFG_BDF(seg, bus, dev, fn);
+	return 0;
 }
 
 /* ---- values -------------------------------------------------------------------------------- */
@@ -150,6 +190,17 @@ int cfg_value_parse(const struct cfg_key *k, const char *v, size_t n, uint64_t *
 			}
 		}
 		fmt_snprintf(msg, msgsz, "%s is not one of: %s", shown, accepted);
+		return -1;
+	}
+
+	if (k->type == CFG_T_BDF) {
+		if (equal_n(v, n, "none", 0)) {
+			*out = CFG_BDF_NONE;
+			return 0;
+		}
+		if (parse_bdf(v, n, out) == 0)
+			return 0;
+		fmt_snprintf(msg, msgsz, "%s is not a PCI function (accepted: %s)", shown, accepted);
 		return -1;
 	}
 

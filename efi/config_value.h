@@ -10,12 +10,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "efi/config.h"
 
 enum cfg_type {
 	CFG_T_ENUM,   /* one of choices[] (the value is its index) */
 	CFG_T_UINT,   /* decimal or 0x hex, min..max */
 	CFG_T_BYTES,  /* as CFG_T_UINT plus a K/M/G (KiB/MiB/GiB) suffix, a multiple of `multiple` */
+	CFG_T_BDF,    /* a PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex), or "none" (CFG_BDF_NONE) */
 };
+
 
 struct cfg_key {
 	const char *name;

@@ -15,6 +15,8 @@
 #include "efi/exceptions.h"
 #include "efi/hw_efi.h"
 #include "efi/measure.h"
+#include "efi/mmio_measure.h"
+#include "efi/dma_engine.h"
 #include "efi/platform.h"
 #include "efi/report.h"
 #include "efi/volume.h"
@@ -290,6 +292,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	measure_copy(&hw, &plat, &cfg);
+	trace_drain();
+	measure_mmio(&hw, &plat, &cfg);
+	trace_drain();
+	measure_dma_engine(&hw, &plat, &cfg);
 	trace_drain();
 	measure_loop(&hw, &plat, &cfg);
 	return finish();

@@ -21,6 +21,11 @@
 #define IA32_PERF_GLOBAL_CTRL      0x0000038Fu /* PMCn enable [n], fixed enable [32+n] */
 #define IA32_PERF_GLOBAL_OVF_CTRL  0x00000390u
 #define IA32_X2APIC_APICID         0x00000802u /* #GP unless the local APIC is in x2APIC mode */
+/* Architectural perfmon (SDM Vol.3B 20.2; reference §4.1, §5.1: K-pe.h, K-msr) */
+#define IA32_PERFEVTSEL0           0x00000186u /* + i: event select of general counter i */
+#define IA32_A_PMC0                0x000004C1u /* + i: full-width alias of IA32_PMCi */
+#define IA32_FIXED_CTR3            0x0000030Cu /* TOPDOWN.SLOTS (Ice Lake+) */
+#define IA32_PERF_METRICS          0x00000329u /* 8 x 8-bit TopDown fractions of SLOTS */
 
 #define APIC_BASE_EN               (1ull << 11)
 #define APIC_BASE_EXTD             (1ull << 10)
@@ -32,15 +37,49 @@
 /* IA32_PERF_GLOBAL_CTRL: fixed counter i enable is bit 32 + i (SDM Vol.3B 20.2.2) */
 #define PERF_GLOBAL_CTRL_FIXED_SHIFT 32u
 
-/* RDPMC ECX: bit 30 selects the fixed-function counters (SDM Vol.2B RDPMC) */
+/* IA32_FIXED_CTR_CTRL per-counter field bit 2: AnyThread (perfmon v3+, SDM Vol.3B 20.2.3) */
+#define FIXED_CTR_CTRL_ANY         0x4u
+/* IA32_PERF_GLOBAL_CTRL / _STATUS bit 48: PERF_METRICS enable / overflow (K-pe.h
+ * GLOBAL_CTRL_EN_PERF_METRICS, GLOBAL_STATUS_PERF_METRICS_OVF_BIT) */
+#define PERF_GLOBAL_CTRL_EN_PERF_METRICS 48u
+/* IA32_PERF_CAPABILITIES: FW_WRITE [13] (IA32_A_PMCx usable), PERF_METRICS available [15]
+ * (SDM Vol.3B 20.2.4 / 20.3.9.3; K-msr PERF_CAP_METRICS_IDX) */
+#define PERF_CAP_FW_WRITE          (1ull << 13)
+#define PERF_CAP_PERF_METRICS      (1ull << 15)
+
+/* IA32_PERFEVTSELx fields (SDM Vol.3B Figure 20-6; reference §5.1 "Raw EVTSEL layout") */
+#define EVTSEL_EVENT_SHIFT         0u  /* [7:0] */
+#define EVTSEL_UMASK_SHIFT         8u  /* [15:8] */
+#define EVTSEL_USR                 (1ull << 16)
+#define EVTSEL_OS                  (1ull << 17)
+#define EVTSEL_EDGE_SHIFT          18u
+#define EVTSEL_INT                 (1ull << 20) /* PMI on overflow: never set, efiperf polls */
+#define EVTSEL_ANY_SHIFT           21u /* AnyThread (Intel, v3+); reserved on AMD */
+#define EVTSEL_EN                  (1ull << 22)
+#define EVTSEL_INV_SHIFT           23u
+#define EVTSEL_CMASK_SHIFT         24u /* [31:24] */
+
+/* RDPMC ECX: bit 30 selects the fixed-function counters (SDM Vol.2B RDPMC), bit 29
+ * IA32_PERF_METRICS (K-pe.h INTEL_PMC_FIXED_RDPMC_METRICS; seed 002 RDPMC_METRIC) */
 #define RDPMC_FIXED                (1u << 30)
+#define RDPMC_METRICS              (1u << 29)
+#define FIXED_CTR_SLOTS            3u  /* fixed counter 3 = SLOTS (seed 002 FIXED_COUNTER_SLOTS) */
 
 /* --- CPUID (SDM Vol.2A CPUID) ---------------------------------------------------------- */
 #define CPUID_VENDOR_MAXLEAF       0x00000000u
 #define CPUID_SIGNATURE            0x00000001u /* EAX: stepping[3:0] model[7:4] family[11:8]
                                                   ext model[19:16] ext family[27:20] */
-#define CPUID_ARCH_PERFMON         0x0000000Au /* EAX version[7:0] nGP[15:8] width[23:16];
-                                                  EDX nFixed[4:0] width[12:5] */
+#define CPUID_ARCH_PERFMON         0x0000000Au /* EAX version[7:0] nGP[15:8] width[23:16]
+                                                  EBX-vector length[31:24]; EBX bit = event
+                                                  NOT available; ECX fixed bitmap (v5+);
+                                                  EDX nFixed[4:0] width[12:5] AnyThread
+                                                  deprecated[15] */
+#define CPUID_EXT_FEATURES         0x00000007u /* sub 0 EDX[15]: hybrid part */
+#define CPUID_HYBRID               0x0000001Au /* EAX[31:24] core type: 0x20 Atom, 0x40 Core */
+#define CPUID_1_ECX_PDCM           (1u << 15)  /* IA32_PERF_CAPABILITIES exists */
+#define CPUID_7_EDX_HYBRID         (1u << 15)
+#define CPUID_0A_EDX_ANY_DEPRECATED (1u << 15)
+#define CPUID_1A_CORE_TYPE_CORE    0x40u
 #define CPUID_EXT_TOPOLOGY         0x0000000Bu
 #define CPUID_TSC_CRYSTAL          0x00000015u /* EAX denominator, EBX numerator, ECX crystal Hz */
 #define CPUID_PROC_FREQ            0x00000016u /* EAX base MHz */

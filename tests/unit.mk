@@ -39,9 +39,13 @@ $(B)/obj/%.o: ../%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# Extra libraries of one test: LIBS_test_<name> (e.g. an outside oracle library).
+LIBS_test_cha_pfm := -lpfm
+LIBS_test_core_pfm := -lpfm
+
 $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) $(EXTRA_SRC) -lcmocka -o $@
+	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) $(EXTRA_SRC) -lcmocka $(LIBS_test_$*) -o $@
 
 -include $(PURE_OBJ:.o=.d) $(TESTS:=.d)
 
@@ -84,6 +88,7 @@ fuzz-build: $(FUZZ_BINS)
 
 # Sources a target needs beyond EFI_PURE, by its name without "fuzz_".
 FUZZ_EXTRA_pcie := ../tests/model/pci_model.c
+FUZZ_EXTRA_cha_event := ../pmu/intel_cha_encode.c ../pmu/intel_cha_events.c ../pmu/intel_cha_platforms.c
 
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(EFI_PURE) $(wildcard ../efi/*.h) $(FUZZ_EXTRA_pcie)
 	@mkdir -p $(dir $@)

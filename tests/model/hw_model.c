@@ -5,7 +5,8 @@
  * rdpmc, when enabled with hw_model_rdpmc(): the counter index selects an MSR of the model,
  * following RDPMC's ECX encoding (Intel SDM Vol.2B RDPMC):
  *   ECX bit 30 set   -> fixed counter ECX[7:0]: IA32_FIXED_CTR0 (0x309) + ECX[7:0]
- *   ECX bit 30 clear -> general-purpose counter ECX: IA32_PMC0 (0xC1) + ECX
+ *   ECX bit 29 set   -> IA32_PERF_METRICS (0x329) (K-pe.h INTEL_PMC_FIXED_RDPMC_METRICS)
+ *   otherwise        -> general-purpose counter ECX: IA32_PMC0 (0xC1) + ECX
  * so a test defines the counter once, as an MSR, and reads it either way. An index whose MSR
  * is not defined faults with #GP, as RDPMC does for an invalid counter.
  * MMIO and PCI config space are not modelled (HW_UNSUPPORTED).
@@ -17,7 +18,9 @@
 
 #define IA32_PMC0 0xC1u
 #define IA32_FIXED_CTR0 0x309u
+#define IA32_PERF_METRICS 0x329u
 #define RDPMC_FIXED_SELECT (1u << 30)
+#define RDPMC_METRICS_SELECT (1u << 29)
 #define RDPMC_FIXED_INDEX_MASK 0xffu
 
 void hw_model_init(struct hw_model *m)
@@ -92,6 +95,8 @@ void hw_model_tick(struct hw_model *m, unsigned n)
 		/* n steps at once: modulo 2^64 then the width mask, as n single steps would wrap */
 		r->value = wrap(r, r->value + r->step * n);
 	}
+	if (m->tick_hook)
+		m->tick_hook(m, n, m->tick_arg);
 }
 
 static hw_status reg_read(struct hw_model *m, uint8_t space, uint32_t id, uint64_t *val, hw_status fault)
@@ -111,6 +116,8 @@ static hw_status reg_write(struct hw_model *m, uint8_t space, uint32_t id, uint6
 	r->value = wrap(r, val);
 	if (m->nlog < HW_MODEL_MAX_LOG)
 		m->log[m->nlog++] = (struct hw_model_write){ .space = space, .id = id, .value = val };
+	if (m->on_write)
+		m->on_write(m, space, id, val);
 	return HW_OK;
 }
 
@@ -146,7 +153,7 @@ static hw_status model_rdpmc(void *ctx, uint32_t counter, uint64_t *val)
 	if (!m->rdpmc_enabled)
 		return HW_FAULT_UD;
 	uint32_t msr = counter & RDPMC_FIXED_SELECT ? IA32_FIXED_CTR0 + (counter & RDPMC_FIXED_INDEX_MASK)
-						    : IA32_PMC0 + counter;
+		       : counter & RDPMC_METRICS_SELECT ? IA32_PERF_METRICS : IA32_PMC0 + counter;
 	return reg_read(m, HWM_MSR, msr, val, HW_FAULT_GP);
 }
 

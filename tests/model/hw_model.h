@@ -9,6 +9,8 @@
  * - cpuid: a table of (leaf, subleaf) -> registers; missing leaves read as zeros (as CPUs do
  *   above their max leaf... callers check max leaf first).
  * - rdpmc: faults with #UD unless enabled with hw_model_rdpmc().
+ * - on_write (optional): called after every write that took effect, so a test can model a
+ *   register whose value derives from others (PERF_METRICS from SLOTS, IBS re-arm).
  * - Every write is logged so tests can check sequences and that state was restored.
  */
 #ifndef EFIPERF_HW_MODEL_H
@@ -49,6 +51,14 @@ struct hw_model {
 	/* When set, cpuid(leaf) stores value into MSR msr (if defined), as CPUID.1 loads the
 	 * microcode revision into IA32_BIOS_SIGN_ID on real CPUs. */
 	struct { int set; uint32_t leaf, msr; uint64_t value; } cpuid_effect;
+	/* Optional: called by hw_model_tick() after the counters advanced, for registers whose
+	 * advance depends on more than an enable predicate (e.g. uncore boxes counting scripted
+	 * traffic by event, tests/model/cha_model.c). */
+	void (*tick_hook)(struct hw_model *m, unsigned n, void *arg);
+	void *tick_arg;
+	/* Optional: called after every write that took effect (see above). */
+	void (*on_write)(struct hw_model *m, uint8_t space, uint32_t id, uint64_t value);
+	void *user;            /* for on_write */
 };
 
 void hw_model_init(struct hw_model *m);

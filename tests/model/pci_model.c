@@ -5,6 +5,9 @@
  * place bytes where the specification says they live.
  */
 #include "tests/model/pci_model.h"
+
+#define PCI_MODEL_BAR0 0x10u  /* first Base Address Register (PCI 3.0 6.2.5.1) */
+#define PCI_MODEL_HEADER_TYPE 0x0Eu
 #include "efi/pcie_regs.h"
 
 #include <string.h>
@@ -79,9 +82,27 @@ static hw_status cfg_write(struct pci_model *m, struct hw_pci_addr a, uint16_t o
 	if ((off & PCI_DWORD_MASK) || off >= PCI_MODEL_CFG_SIZE)
 		return HW_BAD_ARG;
 	struct pci_model_func *f = pci_model_find(m, a);
-	if (f)
-		pci_model_w32(f, off, v);
-	return HW_OK;     /* writes to a missing function are dropped, as on hardware */
+	if (!f)
+		return HW_OK;     /* writes to a missing function are dropped, as on hardware */
+	/* BARs: only the address bits above the size are writable; an unimplemented BAR is
+	 * hardwired to zero (PCI 3.0 6.2.5.1). Type 0 headers have 6 BARs, type 1 (bridges) 2. */
+	unsigned bar = (off - PCI_MODEL_BAR0) / 4;
+	unsigned nbars = (f->cfg[PCI_MODEL_HEADER_TYPE] & 0x7F) == 1 ? 2 : PCI_MODEL_BARS;
+	if (off >= PCI_MODEL_BAR0 && bar < nbars)
+		v = (v & f->bar_wmask[bar]) | (pci_model_r32(f, off) & ~f->bar_wmask[bar]);
+	pci_model_w32(f, off, v);
+	return HW_OK;
+}
+
+void pci_model_set_bar(struct pci_model_func *f, unsigned i, uint64_t base, uint64_t size, uint32_t flags)
+{
+	uint64_t mask = ~(size - 1);
+	pci_model_w32(f, PCI_MODEL_BAR0 + 4 * i, (uint32_t)(base & mask) | flags);
+	f->bar_wmask[i] = (uint32_t)mask & 0xFFFFFFF0u;
+	if ((flags & 0x6u) == 0x4u && i + 1 < PCI_MODEL_BARS) {
+		pci_model_w32(f, PCI_MODEL_BAR0 + 4 * (i + 1), (uint32_t)(base >> 32));
+		f->bar_wmask[i + 1] = (uint32_t)(mask >> 32);
+	}
 }
 
 static hw_status pm_pci_read32(void *ctx, struct hw_pci_addr a, uint16_t off, uint32_t *v)

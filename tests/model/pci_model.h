@@ -23,9 +23,14 @@
 #define PCI_MODEL_MAX_FUNCS 64
 #define PCI_MODEL_CFG_SIZE 4096
 
+#define PCI_MODEL_BARS 6
+
 struct pci_model_func {
 	struct hw_pci_addr addr;
 	uint8_t cfg[PCI_MODEL_CFG_SIZE];
+	/* BAR register i keeps its read-only bits (type, size) as hardware does: a write stores
+	 * (value & bar_wmask[i]) | (current & ~bar_wmask[i]). 0 = plain register (no BAR). */
+	uint32_t bar_wmask[PCI_MODEL_BARS];
 };
 
 struct pci_model {
@@ -74,5 +79,9 @@ void pci_model_add_ext_cap(struct pci_model_func *f, uint16_t off, uint16_t id, 
 /* A DVSEC at off (extended capability 0x23, version 1): both headers. */
 void pci_model_add_dvsec(struct pci_model_func *f, uint16_t off, uint16_t vendor, uint8_t rev,
 			 uint16_t length, uint16_t dvsec_id);
+
+/* A memory BAR at index i: base (aligned to size), size a power of two >= 16, flags = the
+ * low type bits (0x4 64-bit, 0x8 prefetchable). A 64-bit BAR also claims index i + 1. */
+void pci_model_set_bar(struct pci_model_func *f, unsigned i, uint64_t base, uint64_t size, uint32_t flags);
 
 #endif

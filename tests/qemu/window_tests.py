@@ -39,3 +39,73 @@ def register(m):
         # Both run on the emulator's clock: they agree to well within 2% even under TCG.
         check(abs(t.get("stall_ppm", 10 ** 9)) < 20000, "Stall disagrees with the PM timer by %s ppm" % t.get("stall_ppm"))
         figure("TSC calibration", "%s Hz via %s; gBS->Stall %s Hz (%s ppm)" % (t.get("hz"), t.get("source"), t.get("stall_hz"), t.get("stall_ppm")))
+
+    def ivshmem_boot(name, cfg_extra, fill=True):
+        import os
+        import struct
+        d = m.test_dir("x86_64.%s" % name)
+        backing = os.path.join(d, "ivshmem.bin")
+        size = 1 << 20
+        data = b"".join(struct.pack("<Q", (0x0123456789ABCDEF * (i + 1)) & (2 ** 64 - 1)) for i in range(size // 8)) if fill else bytes(size)
+        with open(backing, "wb") as f:
+            f.write(data)
+        cfg = dict({"copy_size": "4K", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000",
+                    "mmio_bdf": "00:05.0", "mmio_bar": "2", "mmio_bytes": "64K"}, **cfg_extra)
+        img = m.make_image("x86_64", d, m.cfg_text("x86_64", cfg))
+        run = m.boot("x86_64", img, d, extra=[
+            "-object", "memory-backend-file,id=ivm,share=on,mem-path=%s,size=1M" % backing,
+            "-device", "ivshmem-plain,memdev=ivm,addr=0x5"])
+        return run, backing, data
+
+    @test("x86_64.mmio_reads_ivshmem_bar", "x86_64")
+    def t_mmio():
+        import struct
+        run, _, data = ivshmem_boot("mmio", {})
+        run.expect_ok()
+        ms = {r["kernel"]: r for r in run.of("measurement") if r.get("kernel", "").startswith("mmio_")}
+        check(set(ms) == {"mmio_read64", "mmio_read32"}, "MMIO kernels run: %s (writes must be off by default)" % sorted(ms))
+        n = 64 * 1024
+        want64 = sum(struct.unpack("<%dQ" % (n // 8), data[:n])) & (2 ** 64 - 1)
+        want32 = sum(struct.unpack("<%dI" % (n // 4), data[:n])) & (2 ** 64 - 1)
+        for k, want in (("mmio_read64", want64), ("mmio_read32", want32)):
+            r = ms[k]
+            check(int(r["checksum"], 16) == want, "%s checksum %s, the BAR's backing file gives 0x%x" % (k, r["checksum"], want))
+            check(r.get("bar_size") == 1 << 20 and r.get("bytes") == n and r.get("interrupts_masked") is True, "%s record %s" % (k, r))
+            check(r.get("ns", 0) > 0 and float(r.get("ns_per_access", 0)) > 0, "%s timing %s" % (k, r))
+        figure("MMIO ivshmem BAR2", "read64 %s ns/access, read32 %s ns/access, checksums match the backing file" % (
+            ms["mmio_read64"]["ns_per_access"], ms["mmio_read32"]["ns_per_access"]))
+
+    @test("x86_64.mmio_write_only_when_asked", "x86_64")
+    def t_mmio_write():
+        import struct
+        run, backing, _ = ivshmem_boot("mmio_write", {"mmio_write": "on"}, fill=False)
+        run.expect_ok()
+        w = [r for r in run.of("measurement") if r.get("kernel") == "mmio_write64"]
+        check(len(w) == 1 and w[0].get("verified") is True, "mmio_write64 record %s" % w)
+        with open(backing, "rb") as f:
+            got = f.read(64 * 1024)
+        words = struct.unpack("<%dQ" % (len(got) // 8), got)
+        bad = [i for i, v in enumerate(words) if v != (0x9E3779B97F4A7C15 * (i + 1)) & (2 ** 64 - 1)]
+        check(not bad, "the shared memory behind BAR2 does not hold the written pattern at %d words (first %s)" % (len(bad), bad[:3]))
+
+    @test("x86_64.mmio_refuses_absent_bar", "x86_64")
+    def t_mmio_absent():
+        run, _, _ = ivshmem_boot("mmio_absent", {"mmio_bar": "4"})
+        check(run.rc == 1 and run.qemu_exit == 0, "qemu.sh exit %s, QEMU exit %s: expected status error and power-off" % (run.rc, run.qemu_exit))
+        errs = [e for e in run.of("error") if e.get("where") == "mmio"]
+        check(errs and "0000:00:05.0 BAR4" in errs[0]["message"], "no error naming the BAR: %s" % run.of("error"))
+
+    @test("x86_64.dma_engine_edu_roundtrip", "x86_64")
+    def t_edu():
+        d = m.test_dir("x86_64.edu")
+        cfg = {"copy_size": "4K", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000", "dma_engine": "00:06.0"}
+        img = m.make_image("x86_64", d, m.cfg_text("x86_64", cfg))
+        run = m.boot("x86_64", img, d, extra=["-device", "edu,addr=0x6"])
+        run.expect_ok()
+        r = [x for x in run.of("measurement") if x.get("kernel") == "dma_engine_roundtrip"]
+        check(len(r) == 1, "no dma_engine_roundtrip record")
+        r = r[0]
+        check(r.get("engine") == "QEMU edu" and r.get("verified") is True and r.get("bytes") == 2048, "edu round trip %s" % r)
+        # edu's DMA mask is 28 bits (QEMU docs/specs/edu.rst): the host buffers must be below 256 MiB
+        check(int(r["host_src"], 16) < 1 << 28 and int(r["host_dst"], 16) < 1 << 28, "host buffers beyond the edu DMA mask: %s" % r)
+        figure("edu DMA", "2048 bytes: host->device %s ns, device->host %s ns, verified" % (r.get("to_device_ns"), r.get("from_device_ns")))

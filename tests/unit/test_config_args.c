@@ -16,7 +16,7 @@
 
 #define FNAME "efiperf.cfg"
 #define MAX_ARGS 16
-#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus)"
+#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine)"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;
@@ -166,24 +166,26 @@ static void to_json(char *buf, size_t n)
 
 static void test_json(void **state)
 {
-	char buf[768];
+	char buf[1280];
 	char *const argv[] = { "trace=hw", "copy_size=4K" };
 	(void)state;
 	cfg_defaults(&cfg);
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
-		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
-		"\"pcie\":\"default\",\"cpus\":\"default\"}}");
+		"\"pcie\":\"default\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
+		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\"}}");
 
 	assert_int_equal(parse_args("exit = shutdown\n\ncopy_passes = 1000\npcie = off\n", 2, argv), 0);
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
-		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
-		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\"}}");
+		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
+		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\"}}");
 
 	/* a field holding no valid choice is written as null, never as a wrong name */
 	cfg_defaults(&cfg);
@@ -194,7 +196,7 @@ static void test_json(void **state)
 
 static void test_help(void **state)
 {
-	char buf[1024];
+	char buf[2048];
 	struct strbuf sb;
 	static const char *const lines[] = {
 		"  exit            = return|shutdown|reboot ",
@@ -211,6 +213,16 @@ static void test_help(void **state)
 		"(default on)\n",
 		"  cpus            = boot|all ",
 		"(default boot)\n",
+		"  mmio_bdf        = BDF|none ",
+		"(default none)\n",
+		"  mmio_bar        = N ",
+		"0..5 (default 0)\n",
+		"  mmio_bytes      = BYTES ",
+		"8..1G, a multiple of 8 (default 64K)\n",
+		"  mmio_write      = off|on ",
+		"(default off)\n",
+		"  dma_engine      = BDF|none ",
+		"(default none)\n",
 	};
 	(void)state;
 	sb_init(&sb, buf, sizeof(buf));

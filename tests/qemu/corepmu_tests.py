@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""QEMU tests of the x86 core PMU backend (issue 5): the backend chooser and what each emulated
+CPU lacks. Registered into test_qemu.py's runner with register(m), m = that module (helpers
+boot, make_image, cfg_text, check, figure, test, test_dir, SMALL).
+
+The oracle is what QEMU TCG is known to emulate (README "What QEMU can and cannot show"):
+Intel models report CPUID.0AH perfmon version 0 (no architectural perfmon), QEMU's EPYC models
+do not set the IBS bit (CPUID 8000_0001:ECX[10]), and unknown MSRs read as 0. So every run must
+pick the vendor's backend, say what is missing in plain words, report TopDown and IBS as not
+measured with the reason, and end ok (no crash, every register put back).
+
+Expected wiring (pmu/x86_corepmu.h), config keys:
+  core_events = <event strings separated by spaces>   (default: empty)
+  topdown     = on | off                               (default: off)
+  ibs         = off | fetch | op                       (default: off)
+  ibs_period  = N (bytes-style integer, 0x..)          (default: 0x10000)
+  ibs_count   = cycles | ops                           (default: cycles)
+Records (one per measured CPU and window; `cpu` = MP services processor number):
+  `corepmu`        once per CPU after probe: cpu + corepmu_json_probe() fields
+                   {backend, vendor, family, model, smt, ..., topdown{method, level, rule|why},
+                   lacks[]}
+  `core_counters`  cpu, kernel + corepmu_json_counters(): {backend, ticks, counters[{event,
+                   config, state, before, after, reads, delta | why}]}
+  `topdown`        cpu, kernel + corepmu_json_topdown(): {method, valid, why | level, slots,
+                   ratio{...}, slots_by_category{...}, raw{read_path, ...}}
+  `ibs`            cpu, kernel + corepmu_json_ibs(): {mode, present, why | period, count, ...}
+"""
+
+CORE_CFG = {"copy_size": "4M", "copy_passes": "1", "loop_iterations": "1000", "topdown": "on",
+            "ibs": "op", "ibs_period": "0x10000"}
+# Intel: CPUID.0AH version 0 under TCG. AMD: no IBS in CPUID; legacy or PerfCtrExtCore counters.
+MODELS = {
+    "Skylake-Server": ("intel-arch-perfmon", "INST_RETIRED.ANY_P cpu/event=0x0e,umask=0x1,cmask=1,inv=1/",
+                       ("architectural perfmon",), "AMD only"),
+    "Icelake-Server": ("intel-arch-perfmon", "INST_RETIRED.ANY_P UOPS_ISSUED.ANY",
+                       ("architectural perfmon",), "AMD only"),
+    "EPYC-Rome": ("amd-core", "ex_ret_instr core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/",
+                  ("no IBS",), "8000_0001:ECX[10]"),
+    "EPYC-Milan": ("amd-core", "ex_ret_instr ls_not_halted_cyc", ("no IBS",), "8000_0001:ECX[10]"),
+}
+
+
+def register(m):
+    check, figure, test = m.check, m.figure, m.test
+
+    def cp_boot(model, name, extra_cfg=None):
+        backend, events, _, _ = MODELS[model]
+        d = m.test_dir("x86_64.corepmu.%s.%s" % (model, name))
+        cfg = dict(CORE_CFG, core_events=events, **(extra_cfg or {}))
+        run = m.boot("x86_64", m.make_image("x86_64", d, m.cfg_text("x86_64", cfg)), d, cpu=model)
+        run.expect_ok()
+        return run
+
+    def backend_test(model):
+        def fn():
+            backend, events, lack_words, ibs_why = MODELS[model]
+            run = cp_boot(model, "backend")
+            probes = run.of("corepmu")
+            check(probes, "no corepmu record")
+            p = probes[0]
+            check(p.get("backend") == backend, "%s: backend %r, expected %r" % (model, p.get("backend"), backend))
+            lacks = p.get("lacks") or []
+            for w in lack_words:
+                check(any(w in l for l in lacks), "%s: lacks %s does not mention %r" % (model, lacks, w))
+            td = (p.get("topdown") or {})
+            check(td.get("method") is not None or td.get("why"), "%s: topdown neither chosen nor explained: %s" % (model, td))
+            # core counters: every listed event is there; nothing absent or faulted without a why,
+            # nothing counted with a zero delta (absent counters are never zero counts)
+            cc = run.of("core_counters")
+            check(cc, "no core_counters record")
+            names = [c.get("event") for c in cc[0].get("counters", [])]
+            for ev in events.split():
+                check(ev in names, "%s: event %s missing from core_counters %s" % (model, ev, names))
+            for c in cc[0]["counters"]:
+                st = c.get("state")
+                check(st in ("counted", "not-advancing", "absent", "faulted"), "unknown state %r" % st)
+                if st == "counted":
+                    check(isinstance(c.get("delta"), int) and c["delta"] > 0, "counted with delta %r" % c.get("delta"))
+                else:
+                    check("delta" not in c, "%s %s carries a delta" % (c.get("event"), st))
+                if st in ("absent", "faulted"):
+                    check(c.get("why"), "%s %s without why" % (c.get("event"), st))
+            tds = run.of("topdown")
+            check(tds and tds[0].get("valid") is False and tds[0].get("why"),
+                  "%s: topdown record should be not valid with a why: %s" % (model, tds[:1]))
+            ibs = run.of("ibs")
+            check(ibs and ibs[0].get("present") is False and ibs_why in (ibs[0].get("why") or ""),
+                  "%s: ibs record %s, expected not present because %r" % (model, ibs[:1], ibs_why))
+            figure("corepmu " + model, "%s; lacks %s; topdown: %s; ibs: %s" % (
+                p.get("backend"), lacks, tds[0].get("why"), ibs[0].get("why")))
+        return fn
+
+    for model in MODELS:
+        test("x86_64.corepmu_backend[%s]" % model, "x86_64")(backend_test(model))
+
+    @test("x86_64.corepmu_trace_hw[EPYC-Rome]", "x86_64")
+    def t_trace():
+        run = cp_boot("EPYC-Rome", "trace", {"trace": "hw", "pcie": "off"})
+        hw = run.of("hw")
+        check(hw, "no hw records with trace = hw")
+        cpuid_leaves = {int(r["reg"], 16) for r in hw if r.get("op") == "cpuid"}
+        for leaf in (0x80000001, 0x80000022):
+            check(leaf in cpuid_leaves, "CPUID 0x%x (AMD core PMU enumeration) not traced: %s" %
+                  (leaf, sorted(hex(x) for x in cpuid_leaves)))
+        probe = run.of("corepmu")[0]
+        ctl0 = 0xC0010200 if probe.get("perfctr_core") else 0xC0010000   # PERF_CTL0 / PerfEvtSel0
+        writes = [(int(r["reg"], 16), int(r["val"], 16)) for r in hw if r.get("op") == "wrmsr"]
+        sels = [v for reg, v in writes if reg == ctl0]
+        # programmed (EN bit 22, USR|OS, ex_ret_instr 0xC0) and later restored to what was read
+        check(any(v & 0x4300FF == 0x4300C0 for v in sels), "no PERF_CTL0 programming of ex_ret_instr in %s" % [hex(v) for v in sels])
+        reads = [int(r["val"], 16) for r in hw if r.get("op") == "rdmsr" and int(r["reg"], 16) == ctl0]
+        check(reads and sels and sels[-1] == reads[0], "PERF_CTL0 not restored: first read %s, last write %s" % (
+            [hex(v) for v in reads[:1]], [hex(v) for v in sels[-1:]]))
+        check(not any(reg in (0xC0011030, 0xC0011033, 0xC001103A) for reg, _ in writes),
+              "IBS registers written although CPUID says there is no IBS")
+        figure("corepmu trace EPYC-Rome", "%d hw records, PERF_CTL0 writes %s" % (len(hw), [hex(v) for v in sels]))
+
+    @test("x86_64.corepmu_bad_event_named", "x86_64")
+    def t_bad_event():
+        d = m.test_dir("x86_64.corepmu.bad_event")
+        cfg = dict(CORE_CFG, core_events="cpu/event=0xC0,cmask=256/")
+        run = m.boot("x86_64", m.make_image("x86_64", d, m.cfg_text("x86_64", cfg)), d, cpu="Skylake-Server")
+        errs = run.of("error")
+        check(any("cmask" in (e.get("message") or "") and "core_events" in (e.get("message") or "") for e in errs),
+              "an out-of-range cmask must be an error naming core_events and cmask: %s" % errs)
+        check(run.records[-1].get("status") == "error", "end status %r" % run.records[-1].get("status"))

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* PCI function values in the config (mmio_bdf, dma_engine): "SSSS:BB:DD.F", "BB:DD.F", "none".
+ * Device 0..0x1F and function 0..7 (PCI Express Base 6.0 7.2.2). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "efi/config.h"
+
+static struct efiperf_config cfg;
+static struct cfg_errors errs;
+
+static int parse(const char *text)
+{
+	cfg_defaults(&cfg);
+	memset(&errs, 0, sizeof(errs));
+	return cfg_parse_text(&cfg, text, strlen(text), "efiperf.cfg", &errs);
+}
+
+static void test_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(cfg.mmio_bdf, 0);  /* static storage before defaults */
+	cfg_defaults(&cfg);
+	assert_true(cfg.mmio_bdf == CFG_BDF_NONE && cfg.dma_engine == CFG_BDF_NONE);
+	assert_int_equal(parse("mmio_bdf = 0000:00:04.0\n"), 0);
+	assert_true(cfg.mmio_bdf == CFG_BDF(0, 0, 4, 0));
+	assert_int_equal(parse("mmio_bdf = 1a:1F.7\n"), 0);      /* segment 0, hex, any case */
+	assert_true(cfg.mmio_bdf == CFG_BDF(0, 0x1a, 0x1f, 7));
+	assert_int_equal(parse("dma_engine = 000a:e0:00.0\n"), 0);
+	assert_true(cfg.dma_engine == CFG_BDF(0xa, 0xe0, 0, 0));
+	assert_int_equal(parse("dma_engine = none\n"), 0);
+	assert_true(cfg.dma_engine == CFG_BDF_NONE);
+}
+
+static void test_rejects(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"mmio_bdf = 00:20.0\n",        /* device 0x20 > 0x1f */
+		"mmio_bdf = 00:01.8\n",        /* function 8 > 7 */
+		"mmio_bdf = 100:01.0\n",       /* bus 0x100 > 0xff */
+		"mmio_bdf = 00:01\n",          /* no function */
+		"mmio_bdf = 0:0:0:0.0\n",      /* too many fields */
+		"mmio_bdf = 00.01:0\n",        /* separators swapped */
+		"mmio_bdf = 0x00:01.0\n",      /* not hex digits only */
+		"mmio_bdf = 10000:00:01.0\n",  /* segment > 0xffff */
+		"mmio_bdf = \n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(bad[i]), 1);
+		assert_string_equal(errs.e[0].key, "mmio_bdf");
+		assert_string_equal(errs.e[0].where, "efiperf.cfg:1");
+	}
+	parse("mmio_bdf = 00:20.0\n");
+	assert_string_equal(errs.e[0].message,
+			    "'00:20.0' is not a PCI function (accepted: none, or a PCI function SSSS:BB:DD.F or BB:DD.F in hex)");
+}
+
+static void test_json_and_help(void **state)
+{
+	(void)state;
+	char buf[2048];
+	struct strbuf sb;
+	struct json j;
+	parse("mmio_bdf = 0000:00:04.0\n");
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	cfg_to_json(&cfg, &j);
+	json_end(&j);
+	assert_non_null(strstr(buf, "\"mmio_bdf\":\"0000:00:04.0\""));
+	assert_non_null(strstr(buf, "\"dma_engine\":null"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_json_and_help),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

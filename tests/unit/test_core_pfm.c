@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Outside oracle: libpfm4 (Debian libpfm4-dev, linked -lpfm through LIBS_test_core_pfm in
+ * tests/unit.mk). Every named Intel and AMD core event of pmu/intel_core_events.c and
+ * pmu/amd_core_events.c is encoded by libpfm4 for each PMU model of its generation
+ * (pfm_get_os_event_encoding, PFM_OS_NONE) and must give the same register value as efiperf's
+ * encoder (x86_event_parse) plus USR|OS|EN. libpfm4 also sets INT (bit 20, "force APIC",
+ * reference §6), which efiperf never sets because it polls: that one bit is masked out.
+ * The per-event features (cmask, inv, edge, AnyThread, host, guest) are compared the same way
+ * against libpfm4's modifiers (:c= :i= :e= :t= :h= :g=).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <perfmon/pfmlib.h>
+
+#include "pmu/x86_event.h"
+#include "pmu/x86_msr.h"
+
+static const struct { uint8_t gen; const char *pmus[3]; } gen_pmus[] = {
+	{ X86_GEN_ARCH, { "skl", "icl", NULL } },
+	{ X86_GEN_SNB, { "snb", "hsw", "bdw" } },
+	{ X86_GEN_SKL, { "skl", NULL, NULL } },
+	{ X86_GEN_ICL, { "icl", NULL, NULL } },
+	{ X86_GEN_ZEN, { "amd64_fam17h_zen2", "amd64_fam19h_zen3", NULL } },
+};
+
+static int compared, failures;
+
+static int pfm_encode(const char *pmu, const char *ev, uint64_t *code)
+{
+	char s[256];
+	snprintf(s, sizeof(s), "%s::%s", pmu, ev);
+	pfm_pmu_encode_arg_t a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	int r = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &a);
+	if (r != PFM_SUCCESS)
+		return r;
+	*code = a.codes[0];
+	free(a.codes);
+	return a.count == 1 ? PFM_SUCCESS : PFM_ERR_INVAL;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);  /* encode for PMUs this host does not have */
+	return pfm_initialize() == PFM_SUCCESS ? 0 : -1;
+}
+
+/* efiperf's value for `text` on a CPU of gens, as programmed (fields | USR | OS | EN). */
+static uint64_t ours(uint8_t vendor, uint8_t gens, const char *text)
+{
+	struct x86_event_caps caps = { .vendor = vendor, .gens = (uint8_t)(gens | (vendor == X86_EV_INTEL ? X86_GEN_ARCH : 0)),
+				       .any_ok = 1 };
+	struct x86_event ev;
+	char err[160];
+	if (x86_event_parse(text, strlen(text), &caps, &ev, err, sizeof(err))) {
+		print_error("efiperf rejects %s: %s\n", text, err);
+		fail();
+	}
+	return ev.config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
+}
+
+static void compare(const char *pmu, const char *pfm_ev, uint64_t mine, const char *what)
+{
+	uint64_t code = 0;
+	int r = pfm_encode(pmu, pfm_ev, &code);
+	if (r != PFM_SUCCESS) {
+		print_error("libpfm4 %s::%s: %s (%s)\n", pmu, pfm_ev, pfm_strerror(r), what);
+		failures++;
+		return;
+	}
+	compared++;
+	if ((code & ~EVTSEL_INT) != mine) {
+		print_error("%s on %s: efiperf 0x%llx, libpfm4 %s 0x%llx\n", what, pmu, (unsigned long long)mine,
+			    pfm_ev, (unsigned long long)(code & ~EVTSEL_INT));
+		failures++;
+	}
+}
+
+static void table(uint8_t vendor, const struct x86_named_event *t, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int pmus = 0;
+		for (unsigned g = 0; g < sizeof(gen_pmus) / sizeof(gen_pmus[0]); g++) {
+			if (!(t[i].gens & gen_pmus[g].gen))
+				continue;
+			for (int p = 0; p < 3 && gen_pmus[g].pmus[p]; p++) {
+				const char *pmu = gen_pmus[g].pmus[p];
+				uint64_t dummy;
+				const char *pfm = t[i].pfm;
+				if (t[i].pfm_alt && pfm_encode(pmu, pfm, &dummy) != PFM_SUCCESS)
+					pfm = t[i].pfm_alt;
+				compare(pmu, pfm, ours(vendor, gen_pmus[g].gen, t[i].name), t[i].name);
+				pmus++;
+			}
+		}
+		if (!pmus) {
+			print_error("%s: no libpfm4 PMU model for its generations 0x%x\n", t[i].name, t[i].gens);
+			failures++;
+		}
+	}
+}
+
+static void test_named_events_equal_libpfm4(void **state)
+{
+	(void)state;
+	compared = failures = 0;
+	table(X86_EV_INTEL, intel_core_events, intel_core_nevents);
+	int intel = compared;
+	table(X86_EV_AMD, amd_core_events, amd_core_nevents);
+	printf("libpfm4 oracle: %d encodings compared (%d Intel over %u named events, %d AMD over %u), %d mismatches\n",
+	       compared, intel, intel_core_nevents, compared - intel, amd_core_nevents, failures);
+	assert_int_equal(failures, 0);
+	assert_true(compared >= (int)(intel_core_nevents + amd_core_nevents));
+}
+
+/* Raw field syntax and every per-event feature, against libpfm4's modifiers. */
+static const struct { uint8_t vendor, gen; const char *pmu, *mine, *pfm; } feature_cases[] = {
+	{ X86_EV_INTEL, X86_GEN_SKL, "skl", "cpu/event=0x0E,umask=0x01,cmask=1,inv=1,edge=1/", "UOPS_ISSUED:ANY:c=1:i=1:e=1" },
+	{ X86_EV_INTEL, X86_GEN_SKL, "skl", "cpu/UOPS_ISSUED.ANY,cmask=255/", "UOPS_ISSUED:ANY:c=255" },
+	{ X86_EV_INTEL, X86_GEN_SKL, "skl", "cpu/event=0x0E,umask=0x01,any=1/", "UOPS_ISSUED:ANY:t=1" },
+	{ X86_EV_INTEL, X86_GEN_SKL, "skl", "cpu/INST_RETIRED.ANY_P,inv=1,cmask=3/", "INST_RETIRED:ANY_P:i=1:c=3" },
+	{ X86_EV_INTEL, X86_GEN_ICL, "icl", "cpu/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1/", "INST_RETIRED:ANY_P:c=1:i=1:e=1" },
+	{ X86_EV_INTEL, X86_GEN_ICL, "icl", "cpu/event=0x0d,umask=0x01,cmask=1,edge=1/", "INT_MISC:CLEARS_COUNT" },
+	{ X86_EV_AMD, X86_GEN_ZEN, "amd64_fam19h_zen3", "core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/", "RETIRED_INSTRUCTIONS:c=1:i=1:e=1:h=1:u=1:k=1" },
+	{ X86_EV_AMD, X86_GEN_ZEN, "amd64_fam19h_zen3", "core/event=0xC0,guest=1/", "RETIRED_INSTRUCTIONS:g=1:u=1:k=1" },
+	{ X86_EV_AMD, X86_GEN_ZEN, "amd64_fam19h_zen3", "core/event=0x1CF,umask=0x1,cmask=255/", "TAGGED_IBS_OPS:IBS_TAGGED_OPS:c=255" },
+	{ X86_EV_AMD, X86_GEN_ZEN, "amd64_fam17h_zen2", "cpu/ex_ret_fused_instr,edge=1,cmask=2/", "RETIRED_FUSED_INSTRUCTIONS:e=1:c=2" },
+	{ X86_EV_AMD, X86_GEN_ZEN, "amd64_fam17h_zen2", "core/event=0x1D0,inv=1,cmask=4,host=1,guest=1/", "RETIRED_FUSED_INSTRUCTIONS:i=1:c=4:h=1:g=1:u=1:k=1" },
+};
+
+static void test_event_features_equal_libpfm4(void **state)
+{
+	(void)state;
+	compared = failures = 0;
+	for (unsigned i = 0; i < sizeof(feature_cases) / sizeof(feature_cases[0]); i++)
+		compare(feature_cases[i].pmu, feature_cases[i].pfm,
+			ours(feature_cases[i].vendor, feature_cases[i].gen, feature_cases[i].mine), feature_cases[i].mine);
+	printf("libpfm4 oracle: %d per-event feature encodings compared, %d mismatches\n", compared, failures);
+	assert_int_equal(failures, 0);
+	assert_int_equal(compared, (int)(sizeof(feature_cases) / sizeof(feature_cases[0])));
+}
+
+/* libpfm4 refuses what the hardware field cannot hold; efiperf refuses it naming the field. */
+static void test_out_of_range_rejected_by_both(void **state)
+{
+	(void)state;
+	uint64_t code;
+	assert_int_not_equal(pfm_encode("amd64_fam19h_zen3", "RETIRED_INSTRUCTIONS:c=256", &code), PFM_SUCCESS);
+	struct x86_event_caps caps = { .vendor = X86_EV_AMD, .gens = X86_GEN_ZEN };
+	struct x86_event ev;
+	char err[160];
+	const char *s = "core/event=0xC0,cmask=256/";
+	assert_int_equal(x86_event_parse(s, strlen(s), &caps, &ev, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cmask"));
+	assert_int_not_equal(pfm_encode("icl", "UOPS_ISSUED:ANY:t=1", &code), PFM_SUCCESS);
+	struct x86_event_caps icl = { .vendor = X86_EV_INTEL, .gens = X86_GEN_ICL, .any_ok = 0 };
+	s = "cpu/UOPS_ISSUED.ANY,any=1/";
+	assert_int_equal(x86_event_parse(s, strlen(s), &icl, &ev, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "any"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_named_events_equal_libpfm4),
+		cmocka_unit_test(test_event_features_equal_libpfm4),
+		cmocka_unit_test(test_out_of_range_rejected_by_both),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
