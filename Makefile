@@ -63,7 +63,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz deps clean
+.PHONY: all image run test unit fuzz events deps clean
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -106,6 +106,11 @@ unit:
 
 fuzz:
 	$(Q)$(MAKE) -C tests -f unit.mk fuzz
+
+# Every named uncore event of every platform: platform, name, perf-style string, raw values.
+events:
+	$(Q)boot/deps.sh --check test
+	$(Q)$(MAKE) --no-print-directory -C tests -f events.mk run
 
 deps:
 	$(Q)boot/deps.sh all

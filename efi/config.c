@@ -23,6 +23,8 @@ static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL }
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
 static const char *const cpus_names[] = { "boot", "all", NULL };
+static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
+static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
@@ -63,6 +65,30 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_DMA_ENGINE] = { "dma_engine", CFG_T_BDF, "BDF|none", NULL,
 			     CFG_BDF_NONE, 0, 0, 0, FIELD(dma_engine),
 			     "PCI function of a DMA engine (QEMU edu) for a DMA round trip" },
+	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on", onoff_names,
+		      0, 0, 0, 0, FIELD(cha),
+		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy kernel" },
+	[CFG_CHA_COUNT] = { "cha_count", CFG_T_UINT, "N", NULL,
+			    0, 0, 256, 0, FIELD(cha_count),
+			    "CHAs per socket; 0 discovers them (set it where discovery fails)" },
+	[CFG_CHA_EVENTS] = { "cha_events", CFG_T_TEXT, "EVENTS", NULL,
+			     0, 0, 0, 0, FIELD(cha_events),
+			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set" },
+	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
+			      0, 0, 0, 0, FIELD(core_events),
+			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names" },
+	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on", onoff_names,
+			  0, 0, 0, 0, FIELD(topdown),
+			  "Intel TopDown level 1 (and 2 where the CPU has it)" },
+	[CFG_IBS] = { "ibs", CFG_T_ENUM, "off|fetch|op", ibs_names,
+		      0, 0, 0, 0, FIELD(ibs),
+		      "AMD IBS sampling, polled" },
+	[CFG_IBS_PERIOD] = { "ibs_period", CFG_T_UINT, "N", NULL,
+			     0x10000, 0x10, 0x7FFFFF0, 0, FIELD(ibs_period),
+			     "IBS sampling period (validated per CPU: multiple of 16, minimum per family)" },
+	[CFG_IBS_COUNT] = { "ibs_count", CFG_T_ENUM, "cycles|ops", ibs_count_names,
+			    0, 0, 0, 0, FIELD(ibs_count),
+			    "what the IBS op period counts" },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
@@ -79,6 +105,25 @@ static void field_set(struct efiperf_config *c, const struct cfg_key *k, uint64_
 	} else {
 		memcpy(f, &v, sizeof(v));
 	}
+}
+
+/* A CFG_T_TEXT value: printable ASCII that fits its field (NUL included). */
+static int text_set(struct efiperf_config *c, const struct cfg_key *k, const char *v, size_t n, char *msg,
+		    size_t msgsz)
+{
+	if (n >= k->size) {
+		fmt_snprintf(msg, msgsz, "value of %zu characters is longer than %zu", n, k->size - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] < ' ' || (unsigned char)v[i] > '~') {
+			fmt_snprintf(msg, msgsz, "character %zu is not printable ASCII", i + 1);
+			return -1;
+		}
+	char *f = (char *)c + k->offset;
+	memcpy(f, v, n);
+	f[n] = 0;
+	return 0;
 }
 
 static uint64_t field_get(const struct efiperf_config *c, const struct cfg_key *k)
@@ -187,6 +232,14 @@ static int apply(struct efiperf_config *c, const char *key, size_t klen, const c
 	seen[id] = pos;
 
 	char msg[sizeof(errs->e[0].message)];
+	if (k->type == CFG_T_TEXT) {
+		if (text_set(c, k, val, vlen, msg, sizeof(msg)) != 0) {
+			add_error(errs, where, key, klen, "%s", msg);
+			return 1;
+		}
+		fmt_snprintf(c->origin[id], sizeof(c->origin[id]), "%s", where);
+		return 0;
+	}
 	uint64_t v;
 	if (cfg_value_parse(k, val, vlen, &v, msg, sizeof(msg)) != 0) {
 		add_error(errs, where, key, klen, "%s", msg);
@@ -202,7 +255,10 @@ static int apply(struct efiperf_config *c, const char *key, size_t klen, const c
 void cfg_defaults(struct efiperf_config *c)
 {
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
-		field_set(c, &cfg_keys[i], cfg_keys[i].def);
+		if (cfg_keys[i].type == CFG_T_TEXT)
+			memset((char *)c + cfg_keys[i].offset, 0, cfg_keys[i].size);
+		else
+			field_set(c, &cfg_keys[i], cfg_keys[i].def);
 		fmt_snprintf(c->origin[i], sizeof(c->origin[i]), "default");
 	}
 }
@@ -304,6 +360,10 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j)
 {
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
 		const struct cfg_key *k = &cfg_keys[i];
+		if (k->type == CFG_T_TEXT) {
+			json_str(j, k->name, (const char *)c + k->offset);
+			continue;
+		}
 		uint64_t v = field_get(c, k);
 		char text[24];
 		if (k->type == CFG_T_ENUM) {

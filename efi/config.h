@@ -38,6 +38,14 @@ enum cfg_key_id {
 	CFG_MMIO_BYTES,      /* mmio_bytes = bytes, multiple of 8, 8..1G     (default 64K)      */
 	CFG_MMIO_WRITE,      /* mmio_write = off | on                        (default off)      */
 	CFG_DMA_ENGINE,      /* dma_engine = SSSS:BB:DD.F | none             (default none)     */
+	CFG_CHA,             /* cha = off | on                               (default off)      */
+	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
+	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
+	CFG_CORE_EVENTS,     /* core_events = text                           (default empty)    */
+	CFG_TOPDOWN,         /* topdown = off | on                           (default off)      */
+	CFG_IBS,             /* ibs = off | fetch | op                       (default off)      */
+	CFG_IBS_PERIOD,      /* ibs_period = 0x10..0x7FFFFF0                 (default 0x10000)  */
+	CFG_IBS_COUNT,       /* ibs_count = cycles | ops                     (default cycles)   */
 	CFG_NKEYS
 };
 
@@ -54,6 +62,14 @@ struct efiperf_config {
 	uint64_t mmio_bytes;
 	uint32_t mmio_write;
 	uint64_t dma_engine;       /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint32_t cha;
+	uint32_t cha_count;
+	char cha_events[256];
+	char core_events[256];
+	uint32_t topdown;
+	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
+	uint32_t ibs_period;
+	uint32_t ibs_count;        /* 0 cycles, 1 ops */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

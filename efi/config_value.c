@@ -63,6 +63,8 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k)
 			sb_printf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
 	} else if (k->type == CFG_T_BDF) {
 		sb_puts(&sb, "none, or a PCI function SSSS:BB:DD.F or BB:DD.F in hex");
+	} else if (k->type == CFG_T_TEXT) {
+		sb_printf(&sb, "printable text of at most %zu characters", k->size - 1);
 	} else if (k->type == CFG_T_BYTES) {
 		char lo[24], hi[24];
 		fmt_bytes(lo, sizeof(lo), k->min);
@@ -88,6 +90,8 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 		fmt_snprintf(buf, n, "%s", cfg_choice_name(k, v));
 	else if (k->type == CFG_T_BYTES)
 		fmt_bytes(buf, n, v);
+	else if (k->type == CFG_T_TEXT)
+		fmt_snprintf(buf, n, "empty");
 	else if (k->type == CFG_T_BDF && v == CFG_BDF_NONE)
 		fmt_snprintf(buf, n, "none");
 	else if (k->type == CFG_T_BDF)

@@ -17,6 +17,7 @@ enum cfg_type {
 	CFG_T_UINT,   /* decimal or 0x hex, min..max */
 	CFG_T_BYTES,  /* as CFG_T_UINT plus a K/M/G (KiB/MiB/GiB) suffix, a multiple of `multiple` */
 	CFG_T_BDF,    /* a PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex), or "none" (CFG_BDF_NONE) */
+	CFG_T_TEXT,   /* printable text, stored NUL-terminated in a char[size] field; default empty */
 };
 
 

@@ -17,6 +17,8 @@
 #include "efi/measure.h"
 #include "efi/mmio_measure.h"
 #include "efi/dma_engine.h"
+#include "efi/cha_run.h"
+#include "efi/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/report.h"
 #include "efi/volume.h"
@@ -285,6 +287,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);
+	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz);
 	trace_drain();
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
@@ -292,6 +295,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 
 	measure_copy(&hw, &plat, &cfg);
+	trace_drain();
+	measure_cha(&hw, &plat, &disc, &cfg);
 	trace_drain();
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();

@@ -7,6 +7,7 @@
 #include "arch/arch.h"
 #include "pmu/metrics.h"
 #include "efi/window.h"
+#include "efi/corepmu_run.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
@@ -58,29 +59,55 @@ static void counters_text(const struct core_set *s)
 	}
 }
 
-/* The copy kernel's arguments for one CPU: its own buffers. */
-struct copy_arg { uint64_t *src, *dst; uint64_t bytes; };
+/* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
+ * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
+#define COPY_CHUNK_BYTES (1u << 20)
+
+/* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */
+struct copy_arg {
+	uint64_t *src, *dst;
+	uint64_t bytes;
+	void (*tick)(void *ctx);
+	void *tick_ctx;
+};
 
 static uint64_t copy_kernel(void *p)
 {
 	struct copy_arg *a = p;
-	arch_copy(a->dst, a->src, a->bytes);
+	for (uint64_t off = 0; off < a->bytes; off += COPY_CHUNK_BYTES) {
+		uint64_t n = a->bytes - off < COPY_CHUNK_BYTES ? a->bytes - off : COPY_CHUNK_BYTES;
+		arch_copy((char *)a->dst + off, (const char *)a->src + off, n);
+		if (a->tick)
+			a->tick(a->tick_ctx);
+	}
 	return 0;
 }
 
-/* The boot CPU's core counters, attached to a window. */
-struct core_window { const struct hw *hw; struct core_set *s; };
+/* The boot CPU's core counters, attached to a window: the fixed/PMUv3 set and, on x86, the
+ * core PMU of issue 5 (started inside, stopped first, so each restores what it found). */
+struct core_window { const struct hw *hw; struct core_set *s; struct corepmu *cp; };
 
 static void counters_start(void *ctx)
 {
 	struct core_window *c = ctx;
 	if (c->s->pmu)
 		c->s->pmu->start(c->hw, c->s);
+	if (c->cp)
+		corepmu_run_start(c->hw, c->cp);
+}
+
+static void counters_tick(void *ctx)
+{
+	struct core_window *c = ctx;
+	if (c->cp)
+		corepmu_run_tick(c->hw, c->cp);
 }
 
 static void counters_stop(void *ctx)
 {
 	struct core_window *c = ctx;
+	if (c->cp)
+		corepmu_run_stop(c->hw, c->cp);
 	if (c->s->pmu)
 		c->s->pmu->stop(c->hw, c->s);
 }
@@ -126,7 +153,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	uint64_t size = cfg->copy_size;
 	int n = select_cpus(p, cfg, cpus);
 	for (int i = 0; i < n; i++) {
-		args[i] = (struct copy_arg){ alloc_bytes(size), alloc_bytes(size), size };
+		args[i] = (struct copy_arg){ .src = alloc_bytes(size), .dst = alloc_bytes(size), .bytes = size };
 		cpus[i].arg = &args[i];
 		if (!args[i].src || !args[i].dst) {
 			free_args(args, i + 1, size);
@@ -158,21 +185,32 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
 		struct core_set s = p->core;
-		struct core_window cw = { hw, &s };
+		struct core_window cw = { hw, &s, p->corepmu };
 		struct window_counters wc = { counters_start, counters_stop, &cw };
 		spec.counters = &wc;
+		for (int i = 0; i < n; i++)  /* the boot CPU ticks the counters between chunks */
+			if (cpus[i].cpu == p->mp.bsp) {
+				args[i].tick = counters_tick;
+				args[i].tick_ctx = &cw;
+			}
 		struct window_result w;
 		if (window_run(hw, &spec, &w) != 0) {
 			json_close(j);
 			rep_end();
+			if (p->corepmu)
+				corepmu_restore(hw, p->corepmu);
 			if (s.pmu)
 				s.pmu->restore(hw, &s);
 			free_args(args, n, size);
 			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
 			return -1;
 		}
+		if (p->corepmu)
+			corepmu_run_report(hw, p->corepmu, "copy", pass);
 		if (s.pmu)
 			s.pmu->restore(hw, &s);
+		for (int i = 0; i < n; i++)
+			args[i].tick = NULL;
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
 		char rate[32];

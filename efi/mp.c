@@ -30,8 +30,10 @@ int mp_init(struct mp_info *info)
 				uint32_t k = 0;
 				while (k < np && pkgs[k] != pi.Location.Package)
 					k++;
-				if (k == np && np < MP_MAX_PACKAGES)
+				if (k == np && np < MP_MAX_PACKAGES) {
+					mpi.package_cpu[np] = (uint32_t)i;
 					pkgs[np++] = pi.Location.Package;
+				}
 			}
 			mpi.packages = np ? np : 1;
 		}

@@ -15,6 +15,8 @@ struct mp_info {
 	uint32_t enabled;        /* of which enabled */
 	uint32_t packages;       /* distinct EFI_CPU_PHYSICAL_LOCATION.Package values */
 	uint32_t bsp;            /* processor number of the boot CPU */
+	uint32_t package_cpu[64];/* a CPU of package k, packages in the order first seen (boot CPU's
+				    package first when it is CPU 0) */
 };
 
 /* Locate the protocol and fill info. Returns 0 when present, -1 when not (info says 1 CPU). */

@@ -13,6 +13,8 @@
 #include "efi/smbios.h"
 #include "efi/acpi.h"
 
+struct corepmu;
+
 struct platform {
 	struct cpu_info cpu;
 	struct mp_info mp;
@@ -27,6 +29,7 @@ struct platform {
 	uint64_t stall_hz;      /* the same timer measured against gBS->Stall (cross-check) */
 	int64_t stall_ppm;      /* stall_hz against timer_hz, parts per million */
 	const char *pm_why;     /* why the PM timer could not calibrate, or NULL */
+	struct corepmu *corepmu;  /* x86 core PMU (efi/corepmu_run.h), or NULL */
 };
 
 void platform_discover(const struct hw *hw, struct platform *p);

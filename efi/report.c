@@ -19,11 +19,20 @@ static char early[EARLY_BYTES];
 static struct strbuf early_sb = { early, sizeof(early), 0, 0 };
 static int failed;
 
-static char record_fallback[RECORD_FALLBACK_BYTES];
-static char *record_mem;
-static size_t record_cap;
-static struct strbuf record_sb;
-static struct json record;
+/* Records may nest (e.g. a window's counter records are written while its `measurement`
+ * record is still open): each level has its own buffer; an inner record is written, and
+ * flushed, before the outer one. */
+#define REC_DEPTH 3
+struct rec {
+	char *mem;
+	size_t cap;
+	struct strbuf sb;
+	struct json j;
+	char type[32];
+};
+static char record_fallback[REC_DEPTH][RECORD_FALLBACK_BYTES];
+static struct rec recs[REC_DEPTH];
+static int rec_level;   /* records open */
 
 static void console(const char *s, size_t n)
 {
@@ -104,36 +113,47 @@ const char *rep_log_stem(void) { return logs_ok ? stem : NULL; }
 
 struct json *rep_begin(const char *type)
 {
-	if (!record_mem) {
+	if (rec_level >= REC_DEPTH)
+		rec_level = REC_DEPTH - 1;  /* a bug in a caller: the innermost level is reused */
+	struct rec *r = &recs[rec_level++];
+	if (!r->mem) {
 		/* Pool memory, not a static array: gnu-efi's linker script stores .bss in the file. */
-		record_mem = AllocatePool(RECORD_BYTES);
-		record_cap = RECORD_BYTES;
-		if (!record_mem) {
-			record_mem = record_fallback;
-			record_cap = sizeof(record_fallback);
+		r->mem = AllocatePool(RECORD_BYTES);
+		r->cap = RECORD_BYTES;
+		if (!r->mem) {
+			r->mem = record_fallback[r - recs];
+			r->cap = RECORD_FALLBACK_BYTES;
 		}
 	}
-	sb_init(&record_sb, record_mem, record_cap);
-	json_begin(&record, &record_sb);
-	json_str(&record, "type", type);
-	return &record;
+	sb_init(&r->sb, r->mem, r->cap);
+	json_begin(&r->j, &r->sb);
+	json_str(&r->j, "type", type);
+	fmt_snprintf(r->type, sizeof(r->type), "%s", type);
+	return &r->j;
 }
 
 void rep_end(void)
 {
-	json_end(&record);
-	if (record_sb.overflow || record.error) {
+	if (!rec_level)
+		return;
+	struct rec *r = &recs[rec_level - 1];
+	json_end(&r->j);
+	if (r->sb.overflow || r->j.error) {
 		/* Never write a truncated or malformed record: say what was lost instead. */
-		sb_init(&record_sb, record_mem, record_cap);
-		json_begin(&record, &record_sb);
-		json_str(&record, "type", "error");
-		json_str(&record, "where", "report");
-		json_str(&record, "message", "record larger than the record buffer; dropped");
-		json_end(&record);
+		char msg[128];
+		fmt_snprintf(msg, sizeof(msg), "'%s' record %s; dropped", r->type,
+			     r->sb.overflow ? "larger than the record buffer" : "malformed (JSON nesting or misuse)");
+		sb_init(&r->sb, r->mem, r->cap);
+		json_begin(&r->j, &r->sb);
+		json_str(&r->j, "type", "error");
+		json_str(&r->j, "where", "report");
+		json_str(&r->j, "message", msg);
+		json_end(&r->j);
 		failed = 1;
 	}
-	sb_putc(&record_sb, '\n');
-	log_write(LOG_JSONL, record_sb.buf, record_sb.len);
+	sb_putc(&r->sb, '\n');
+	log_write(LOG_JSONL, r->sb.buf, r->sb.len);
+	rec_level--;
 }
 
 void rep_error(const char *where, const char *fmt, ...)

@@ -31,7 +31,7 @@ hw_status x86_restore(const struct hw *hw, const struct x86_saveset *s);
 /* 1 and *value when msr is in the set. */
 int x86_saved(const struct x86_saveset *s, uint32_t msr, uint64_t *value);
 
-#define X86_CTR_NAME 48
+#define X86_CTR_NAME 96  /* a full perf-style string: core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/ */
 
 struct x86_ctr {
 	char event[X86_CTR_NAME];   /* as the user / the table named it */

@@ -54,7 +54,7 @@ struct x86_event_caps {
 	uint32_t arch_unavail; /* CPUID.0AH:EBX */
 };
 
-#define X86_EVENT_NAME 48
+#define X86_EVENT_NAME 96   /* a full perf-style string, e.g. core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/ */
 
 struct x86_event {
 	char name[X86_EVENT_NAME]; /* the text as given (truncated) */

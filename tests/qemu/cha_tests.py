@@ -18,7 +18,10 @@ perf-style strings or named events separated by ';' (empty: the platform's defau
 """
 
 SMALL = {"copy_size": "4K", "copy_passes": "1", "loop_iterations": "1000", "pcie": "off"}
-MODELS = {"Skylake-Server": "SKX", "Cascadelake-Server": "SKX", "Icelake-Server": "ICX"}
+# QEMU's Icelake-Server reports model 0x86 (ATOM_TREMONT_D's number in Linux intel-family.h),
+# not Ice Lake-SP's 0x6A; the ICX table is exercised with the model QEMU is told to report.
+ICX_QEMU = "Icelake-Server,model=106"
+MODELS = {"Skylake-Server": "SKX", "Cascadelake-Server": "SKX", ICX_QEMU: "ICX"}
 # reference 1.1 / 2.1: CPU model -> platform and its CAPID device
 PLATFORM_OF_MODEL = {0x55: ("SKX", "8086:2083"), 0x6A: ("ICX", "8086:345b"), 0x6C: ("ICX", "8086:345b")}
 NCHA = 4
@@ -42,7 +45,7 @@ def register(m):
     def cha_boot(model, name, cfg):
         d = m.test_dir("x86_64.cha.%s.%s" % (name, model))
         img = m.make_image("x86_64", d, m.cfg_text("x86_64", dict(SMALL, **cfg)))
-        return m.boot("x86_64", img, d, cpu=model)
+        return m.boot("x86_64", img, d, cpu=model)  # "Name,prop=value" passes through to -cpu
 
     def expected_platform(model):
         ident, _ = m.qmp_cpu_identity(model)
@@ -114,4 +117,15 @@ def register(m):
         return fn
 
     test("x86_64.cha_sequence_trace[Skylake-Server]", "x86_64")(sequence("Skylake-Server"))
-    test("x86_64.cha_sequence_trace[Icelake-Server]", "x86_64")(sequence("Icelake-Server"))
+    test("x86_64.cha_sequence_trace[Icelake-Server,model=106]", "x86_64")(sequence(ICX_QEMU))
+
+    @test("x86_64.cha_refuses_unknown_model[Icelake-Server]", "x86_64")
+    def t_unknown_model():
+        # stock Icelake-Server: model 0x86 has no CHA table; a clear error, no guess
+        ident, _ = m.qmp_cpu_identity("Icelake-Server")
+        check(ident["model"] not in PLATFORM_OF_MODEL, "QEMU's Icelake-Server now reports model 0x%x" % ident["model"])
+        run = cha_boot("Icelake-Server", "unknown", {"cha": "on", "cha_count": str(NCHA)})
+        cha = run.one("cha")
+        check(cha.get("status") == "error" and not cha.get("platform"), "cha record %s" % cha)
+        check("0x%x" % ident["model"] in (cha.get("why") or "").lower(), "cha.why %r does not name model 0x%x" % (cha.get("why"), ident["model"]))
+        check(run.records[-1].get("status") == "error" and run.qemu_exit == 0, "the run must end in error and power off")

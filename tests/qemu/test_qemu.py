@@ -342,11 +342,18 @@ def model_boot(model):
 
 # ---- the QEMU oracle for CPU identities -----------------------------------------------------
 def qmp_cpu_identity(model):
-    """family/model/stepping/vendor of a QEMU x86 CPU model, from query-cpu-model-expansion."""
+    """family/model/stepping/vendor of a QEMU x86 CPU model, from query-cpu-model-expansion.
+    model may carry properties as on the command line: "Icelake-Server,model=106"."""
     last = None
+    name, _, rest = model.partition(",")
+    props_in = {}
+    for kv in filter(None, rest.split(",")):
+        k, _, v = kv.partition("=")
+        props_in[k] = int(v, 0) if v.lstrip("-").isdigit() or v.startswith("0x") else v
+    spec = {"name": name, "props": props_in} if props_in else {"name": name}
     for etype in ("full", "static"):
         cmds = [{"execute": "qmp_capabilities"},
-                {"execute": "query-cpu-model-expansion", "arguments": {"type": etype, "model": {"name": model}}},
+                {"execute": "query-cpu-model-expansion", "arguments": {"type": etype, "model": spec}},
                 {"execute": "quit"}]
         p = subprocess.run(["qemu-system-x86_64", "-machine", "none", "-nodefaults", "-nographic",
                             "-accel", "tcg", "-qmp", "stdio"],
@@ -762,8 +769,12 @@ def run_one(name, arch, fn, broken):
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import discovery_tests  # noqa: E402  (registers the issue-3 tests into TESTS)
 import window_tests  # noqa: E402
+import cha_tests  # noqa: E402
+import corepmu_tests  # noqa: E402
 discovery_tests.register(sys.modules[__name__])
 window_tests.register(sys.modules[__name__])
+cha_tests.register(sys.modules[__name__])
+corepmu_tests.register(sys.modules[__name__])
 
 
 def main():

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* PCI function values in the config (mmio_bdf, dma_engine): "SSSS:BB:DD.F", "BB:DD.F", "none".
- * Device 0..0x1F and function 0..7 (PCI Express Base 6.0 7.2.2). */
+/* Typed config values: PCI functions (mmio_bdf, dma_engine: "SSSS:BB:DD.F", "BB:DD.F", "none";
+ * device 0..0x1F and function 0..7, PCI Express Base 6.0 7.2.2) and text (cha_events,
+ * core_events). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -75,12 +76,39 @@ static void test_json_and_help(void **state)
 	assert_non_null(strstr(buf, "\"dma_engine\":null"));
 }
 
+/* CFG_T_TEXT (cha_events, core_events): printable text kept as written, bounded. */
+static void test_text(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("core_events = cpu/event=0xc0,umask=0x0/ INST_RETIRED.ANY_P # two\n"), 0);
+	assert_string_equal(cfg.core_events, "cpu/event=0xc0,umask=0x0/ INST_RETIRED.ANY_P");
+	assert_string_equal(cfg.cha_events, "");
+	char line[400];
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "cha_events = ", 13);
+	line[sizeof(line) - 2] = '\n';
+	line[sizeof(line) - 1] = 0;
+	assert_int_equal(parse(line), 1);
+	assert_string_equal(errs.e[0].key, "cha_events");
+	assert_string_equal(errs.e[0].message, "value of 385 characters is longer than 255");
+	assert_int_equal(parse("cha_events = a\x01b\n"), 1);
+	assert_string_equal(errs.e[0].message, "character 2 is not printable ASCII");
+	char *argv[] = { "core_events=cpu/event=0x3c/" };
+	int help = 0;
+	cfg_defaults(&cfg);
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_args(&cfg, 1, argv, &help, &errs), 0);
+	assert_string_equal(cfg.core_events, "cpu/event=0x3c/");
+	assert_string_equal(cfg.origin[CFG_CORE_EVENTS], "argument 1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_json_and_help),
+		cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
