@@ -11,17 +11,24 @@
 #define PCI_DEV_SHIFT 3u
 #define HALF_SHIFT 32u   /* cpuid: two 32-bit registers per 64-bit value */
 
-/* Next free entry filled with seq/op/status, or NULL when the ring is full (counted dropped). */
+/* Next free entry filled with seq/op/status, or NULL when the ring is full (counted dropped).
+ * CPUs of a window may record at the same time: reserving a slot is done under a spinlock;
+ * the slot is then the caller's alone (entries are only drained between windows). */
 static struct hw_trace_entry *record(struct hw_trace *t, enum hw_trace_op op, hw_status st)
 {
+	while (__atomic_test_and_set(&t->lock, __ATOMIC_ACQUIRE))
+		;
 	uint64_t seq = t->seq++;
+	struct hw_trace_entry *e = NULL;
 	if (t->count >= t->cap) {
 		t->dropped++;
-		return NULL;
+	} else {
+		e = &t->ring[(t->head + t->count) % t->cap];
+		t->count++;
 	}
-	struct hw_trace_entry *e = &t->ring[(t->head + t->count) % t->cap];
-	t->count++;
-	*e = (struct hw_trace_entry){ .seq = seq, .op = (uint8_t)op, .status = (uint8_t)st };
+	__atomic_clear(&t->lock, __ATOMIC_RELEASE);
+	if (e)
+		*e = (struct hw_trace_entry){ .seq = seq, .op = (uint8_t)op, .status = (uint8_t)st };
 	return e;
 }
 

@@ -37,6 +37,7 @@ struct hw_trace {
 	size_t head, count;     /* oldest entry, entries held */
 	uint64_t seq;           /* next sequence number */
 	uint64_t dropped;       /* accesses not recorded because the ring was full */
+	uint8_t lock;           /* spinlock for reserving entries (several CPUs in a window) */
 };
 
 /* Set up t to record accesses made through the returned struct hw, forwarding to inner. */

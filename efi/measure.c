@@ -83,33 +83,47 @@ static uint64_t copy_kernel(void *p)
 	return 0;
 }
 
-/* The boot CPU's core counters, attached to a window: the fixed/PMUv3 set and, on x86, the
- * core PMU of issue 5 (started inside, stopped first, so each restores what it found). */
-struct core_window { const struct hw *hw; struct core_set *s; struct corepmu *cp; };
+/* Counters attached to a copy window: the boot CPU's fixed/PMUv3 set (started before the
+ * barrier opens, stopped after every CPU finished) and, on x86, each CPU's core PMU of issue 5
+ * (started and stopped on its own CPU around its kernel, so it nests inside and each restores
+ * what it found). */
+struct core_cpu { const struct hw *hw; struct corepmu *cp; };
+struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; };
 
 static void counters_start(void *ctx)
 {
 	struct core_window *c = ctx;
 	if (c->s->pmu)
 		c->s->pmu->start(c->hw, c->s);
-	if (c->cp)
-		corepmu_run_start(c->hw, c->cp);
-}
-
-static void counters_tick(void *ctx)
-{
-	struct core_window *c = ctx;
-	if (c->cp)
-		corepmu_run_tick(c->hw, c->cp);
 }
 
 static void counters_stop(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->cp)
-		corepmu_run_stop(c->hw, c->cp);
 	if (c->s->pmu)
 		c->s->pmu->stop(c->hw, c->s);
+}
+
+static void cpu_counters_start(void *ctx, int i)
+{
+	struct core_window *c = ctx;
+	if (c->cpu[i].cp)
+		corepmu_run_start(c->hw, c->cpu[i].cp);
+}
+
+static void cpu_counters_stop(void *ctx, int i)
+{
+	struct core_window *c = ctx;
+	if (c->cpu[i].cp)
+		corepmu_run_stop(c->hw, c->cpu[i].cp);
+}
+
+/* Between copy chunks, on the CPU copying. */
+static void counters_tick(void *ctx)
+{
+	struct core_cpu *c = ctx;
+	if (c->cp)
+		corepmu_run_tick(c->hw, c->cp);
 }
 
 /* The CPUs a measurement runs on (config `cpus`): the boot CPU, or every enabled CPU. */
@@ -130,6 +144,16 @@ static void free_args(struct copy_arg *args, int n, uint64_t size)
 	for (int i = 0; i < n; i++) {
 		free_bytes(args[i].src, size);
 		free_bytes(args[i].dst, size);
+	}
+}
+
+/* The APs' core PMU states (the boot CPU's belongs to the platform). */
+static void free_cores(struct core_cpu *c, int n, const struct corepmu *boot)
+{
+	for (int i = 0; i < n; i++) {
+		if (c[i].cp && c[i].cp != boot)
+			FreePool(c[i].cp);
+		c[i].cp = NULL;
 	}
 }
 
@@ -175,6 +199,16 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	json_u64(j, "buffer_bytes", size);
 	json_u64(j, "bytes_moved_per_pass", moved * (uint64_t)n);
 	json_u64(j, "timer_hz", p->timer_hz);
+	/* Each CPU's core PMU: the boot CPU's from the platform, the others probed on their CPU. */
+	static struct core_cpu core_cpus[WINDOW_MAX_CPUS];
+	for (int i = 0; i < n; i++) {
+		core_cpus[i] = (struct core_cpu){ hw, NULL };
+		if (p->corepmu)
+			core_cpus[i].cp = cpus[i].cpu == p->mp.bsp ? p->corepmu
+					  : corepmu_setup_on(hw, cfg, p->timer_hz, cpus[i].cpu);
+		args[i].tick = counters_tick;
+		args[i].tick_ctx = &core_cpus[i];
+	}
 	struct window_spec spec = { .kernel = copy_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
 	struct window_result floor;
 	window_noise_floor(hw, &spec, &floor);
@@ -185,32 +219,28 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
 		struct core_set s = p->core;
-		struct core_window cw = { hw, &s, p->corepmu };
-		struct window_counters wc = { counters_start, counters_stop, &cw };
+		struct core_window cw = { hw, &s, core_cpus };
+		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
 		spec.counters = &wc;
-		for (int i = 0; i < n; i++)  /* the boot CPU ticks the counters between chunks */
-			if (cpus[i].cpu == p->mp.bsp) {
-				args[i].tick = counters_tick;
-				args[i].tick_ctx = &cw;
-			}
 		struct window_result w;
 		if (window_run(hw, &spec, &w) != 0) {
 			json_close(j);
 			rep_end();
-			if (p->corepmu)
-				corepmu_restore(hw, p->corepmu);
+			for (int i = 0; i < n; i++)
+				if (core_cpus[i].cp)
+					corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
 			if (s.pmu)
 				s.pmu->restore(hw, &s);
+			free_cores(core_cpus, n, p->corepmu);
 			free_args(args, n, size);
 			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
 			return -1;
 		}
-		if (p->corepmu)
-			corepmu_run_report(hw, p->corepmu, "copy", pass);
+		for (int i = 0; i < n; i++)
+			if (core_cpus[i].cp)
+				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
 		if (s.pmu)
 			s.pmu->restore(hw, &s);
-		for (int i = 0; i < n; i++)
-			args[i].tick = NULL;
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
 		char rate[32];
@@ -255,6 +285,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	char rate[32];
 	fmt_milli(rate, sizeof(rate), metric_gbps_milli(moved * (uint64_t)n, best_ns));
 	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer per CPU, STREAM convention)", rate);
+	free_cores(core_cpus, n, p->corepmu);
 	free_args(args, n, size);
 	if (bad) {
 		rep_error("measurement.copy", "destination differs from source after the copy kernel");

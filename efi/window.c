@@ -8,7 +8,16 @@
 /* Barrier shared by the CPUs of one window (one window at a time). */
 static volatile uint32_t n_ready, n_done, go;
 
-struct cpu_job { const struct window_spec *s; struct window_cpu *c; };
+struct cpu_job { const struct window_spec *s; struct window_cpu *c; int index; };
+
+static void cpu_counters(const struct window_spec *s, int i, int start)
+{
+	const struct window_counters *wc = s->counters;
+	if (wc && start && wc->cpu_start)
+		wc->cpu_start(wc->ctx, i);
+	if (wc && !start && wc->cpu_stop)
+		wc->cpu_stop(wc->ctx, i);
+}
 
 static void spin_until(volatile uint32_t *v, uint32_t want)
 {
@@ -25,9 +34,11 @@ static void run_one(void *p)
 	c->irq_masked = j->s->mask_interrupts;
 	__atomic_add_fetch(&n_ready, 1, __ATOMIC_ACQ_REL);
 	spin_until(&go, 1);
+	cpu_counters(j->s, j->index, 1);
 	c->t0 = arch_timer_read();
 	c->ret = j->s->kernel ? j->s->kernel(c->arg) : 0;
 	c->t1 = arch_timer_read();
+	cpu_counters(j->s, j->index, 0);
 	__atomic_add_fetch(&n_done, 1, __ATOMIC_ACQ_REL);
 	if (j->s->mask_interrupts)
 		arch_irq_restore(flags);
@@ -48,7 +59,7 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 		struct window_cpu *c = &s->cpus[i];
 		c->st = HW_OK;
 		c->t0 = c->t1 = c->ret = 0;
-		jobs[i] = (struct cpu_job){ s, c };
+		jobs[i] = (struct cpu_job){ s, c, i };
 		if (c->cpu == mi.bsp) {
 			bsp_job = i;
 			continue;
@@ -69,9 +80,11 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 		struct window_cpu *c = &s->cpus[bsp_job];
 		c->irq_masked = s->mask_interrupts;
 		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		cpu_counters(s, bsp_job, 1);
 		c->t0 = arch_timer_read();
 		c->ret = s->kernel ? s->kernel(c->arg) : 0;
 		c->t1 = arch_timer_read();
+		cpu_counters(s, bsp_job, 0);
 	} else {
 		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 	}

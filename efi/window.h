@@ -35,6 +35,11 @@ struct window_counters {
 	void (*start)(void *ctx);
 	void (*stop)(void *ctx);
 	void *ctx;
+	/* Per-CPU counters (core PMUs are per CPU): called on each CPU of the window, on that CPU,
+	 * with interrupts masked, right before and right after its kernel; i = its index in
+	 * window_spec.cpus. Optional. */
+	void (*cpu_start)(void *ctx, int i);
+	void (*cpu_stop)(void *ctx, int i);
 };
 
 struct window_spec {

@@ -131,3 +131,22 @@ def register(m):
         check(any("cmask" in (e.get("message") or "") and "core_events" in (e.get("message") or "") for e in errs),
               "an out-of-range cmask must be an error naming core_events and cmask: %s" % errs)
         check(run.records[-1].get("status") == "error", "end status %r" % run.records[-1].get("status"))
+
+    @test("x86_64.corepmu_every_cpu_of_the_window[EPYC-Rome]", "x86_64")
+    def t_all_cpus():
+        # cpus = all: each CPU's core PMU is probed, started and stopped on its own CPU, and
+        # each writes its own records (with trace = hw the recorder takes all CPUs at once)
+        d = m.test_dir("x86_64.corepmu.allcpus")
+        cfg = dict(CORE_CFG, core_events="ex_ret_instr", cpus="all", trace="hw", pcie="off", ibs="off", topdown="off")
+        img = m.make_image("x86_64", d, m.cfg_text("x86_64", cfg))
+        run = m.boot("x86_64", img, d, cpu="EPYC-Rome", smp=4)
+        run.expect_ok()
+        recs = run.of("core_counters")
+        check(sorted(r.get("cpu") for r in recs) == [0, 1, 2, 3], "core_counters for CPUs %s" % [r.get("cpu") for r in recs])
+        for r in recs:
+            names = [c.get("event") for c in r.get("counters", [])]
+            check("ex_ret_instr" in names, "CPU %s counters %s" % (r.get("cpu"), names))
+        seqs = [r["seq"] for r in run.of("hw")]
+        check(seqs == sorted(set(seqs)), "trace sequence numbers repeat or run backwards with 4 CPUs recording")
+        check(run.records[-1].get("trace_dropped") == 0, "trace dropped %s" % run.records[-1].get("trace_dropped"))
+        figure("core PMU on every CPU", "%d core_counters records, %d hw records" % (len(recs), len(seqs)))
