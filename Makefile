@@ -63,7 +63,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz events deps clean
+.PHONY: all image run test unit fuzz events bench deps clean
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -111,6 +111,11 @@ fuzz:
 events:
 	$(Q)boot/deps.sh --check test
 	$(Q)$(MAKE) --no-print-directory -C tests -f events.mk run
+
+# Our memory kernels next to likwid-bench on the host (1 GB, median of 5, ratio per kernel).
+# A benchmark, not a test: it never fails. BENCH_ARGS="--reps 5 --isa avx2 --kernel ntcopy"
+bench:
+	$(Q)$(MAKE) --no-print-directory -C tests -f bench.mk run
 
 deps:
 	$(Q)boot/deps.sh all
