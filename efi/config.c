@@ -15,7 +15,7 @@
 #define COPY_BLOCK_BYTES 64u   /* the copy kernels move whole 64-byte blocks (arch/arch.h) */
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
-#define TEXT_MAX 200u           /* scratch for lists and descriptions (the key list) */
+#define TEXT_MAX 320u           /* scratch for lists and descriptions (the key list) */
 #define HELP_NAME_WIDTH 15      /* longest key name: loop_iterations */
 #define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
 
@@ -89,6 +89,21 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_IBS_COUNT] = { "ibs_count", CFG_T_ENUM, "cycles|ops", ibs_count_names,
 			    0, 0, 0, 0, FIELD(ibs_count),
 			    "what the IBS op period counts" },
+	[CFG_STREAM] = { "stream", CFG_T_ENUM, "off|on", onoff_names,
+			 0, 0, 0, 0, FIELD(stream),
+			 "STREAM-style load/store/ntstore/copy/ntcopy/triad kernels on the cpus" },
+	[CFG_STREAM_SIZE] = { "stream_size", CFG_T_BYTES, "BYTES", NULL,
+			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(stream_size),
+			      "bytes of each array, per CPU" },
+	[CFG_STREAM_PASSES] = { "stream_passes", CFG_T_UINT, "N", NULL,
+				5, 1, 100, 0, FIELD(stream_passes),
+				"passes per kernel (best, average, min and max time are reported)" },
+	[CFG_LATENCY] = { "latency", CFG_T_ENUM, "off|on", onoff_names,
+			  0, 0, 0, 0, FIELD(latency),
+			  "pointer-chase latency curve on the boot CPU" },
+	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
+			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
+			      "largest working set of the latency curve (from 4K, doubling)" },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
@@ -206,6 +221,48 @@ static void add_error(struct cfg_errors *errs, const char *where, const char *ke
 	errs->count++;
 }
 
+/* The known key closest to key[0..n) in edit distance (insert, delete, substitute one
+ * character), when it is at most NEAR_MAX edits away; NULL otherwise. */
+#define NEAR_MAX 2
+#define NEAR_LEN 32
+
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[NEAR_LEN + 1];
+	if (na > NEAR_LEN || nb > NEAR_LEN)
+		return NEAR_LEN;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+static const struct cfg_key *nearest_key(const char *key, size_t n)
+{
+	const struct cfg_key *best = NULL;
+	size_t best_d = NEAR_MAX + 1;
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		size_t d = edit_distance(key, n, cfg_keys[i].name, strlen(cfg_keys[i].name));
+		if (d < best_d) {
+			best_d = d;
+			best = &cfg_keys[i];
+		}
+	}
+	return best;
+}
+
 /* One "key = value" setting found at `where` (position `pos` counted in `unit`s: a line or an
  * argument). seen[] holds the position each key was first set at in this source (0 = not). */
 static int apply(struct efiperf_config *c, const char *key, size_t klen, const char *val, size_t vlen,
@@ -216,12 +273,11 @@ static int apply(struct efiperf_config *c, const char *key, size_t klen, const c
 		if (strlen(cfg_keys[i].name) == klen && memcmp(key, cfg_keys[i].name, klen) == 0)
 			k = &cfg_keys[i];
 	if (!k) {
-		char known[TEXT_MAX];
-		struct strbuf sb;
-		sb_init(&sb, known, sizeof(known));
-		for (size_t i = 0; i < CFG_NKEYS; i++)
-			sb_printf(&sb, "%s%s", i ? ", " : "", cfg_keys[i].name);
-		add_error(errs, where, key, klen, "unknown key (known: %s)", known);
+		const struct cfg_key *near = nearest_key(key, klen);
+		if (near)
+			add_error(errs, where, key, klen, "unknown key (did you mean %s? --help lists every key)", near->name);
+		else
+			add_error(errs, where, key, klen, "unknown key (--help lists every key)");
 		return 1;
 	}
 	size_t id = (size_t)(k - cfg_keys);

@@ -46,6 +46,11 @@ enum cfg_key_id {
 	CFG_IBS,             /* ibs = off | fetch | op                       (default off)      */
 	CFG_IBS_PERIOD,      /* ibs_period = 0x10..0x7FFFFF0                 (default 0x10000)  */
 	CFG_IBS_COUNT,       /* ibs_count = cycles | ops                     (default cycles)   */
+	CFG_STREAM,          /* stream = off | on                            (default off)      */
+	CFG_STREAM_SIZE,     /* stream_size = bytes, multiple of 4K          (default 64M)      */
+	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
+	CFG_LATENCY,         /* latency = off | on                           (default off)      */
+	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
 	CFG_NKEYS
 };
 
@@ -70,6 +75,11 @@ struct efiperf_config {
 	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
 	uint32_t ibs_period;
 	uint32_t ibs_count;        /* 0 cycles, 1 ops */
+	uint32_t stream;
+	uint64_t stream_size;      /* bytes per array per CPU */
+	uint32_t stream_passes;
+	uint32_t latency;
+	uint64_t latency_max;      /* bytes */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

@@ -18,6 +18,7 @@
 #include "efi/mmio_measure.h"
 #include "efi/dma_engine.h"
 #include "efi/cha_run.h"
+#include "efi/stream_measure.h"
 #include "efi/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/report.h"
@@ -297,6 +298,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_copy(&hw, &plat, &cfg);
 	trace_drain();
 	measure_cha(&hw, &plat, &disc, &cfg);
+	trace_drain();
+	measure_stream(&hw, &plat, &cfg);
+	trace_drain();
+	measure_latency(&hw, &plat, &cfg);
 	trace_drain();
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();

@@ -109,3 +109,30 @@ def register(m):
         # edu's DMA mask is 28 bits (QEMU docs/specs/edu.rst): the host buffers must be below 256 MiB
         check(int(r["host_src"], 16) < 1 << 28 and int(r["host_dst"], 16) < 1 << 28, "host buffers beyond the edu DMA mask: %s" % r)
         figure("edu DMA", "2048 bytes: host->device %s ns, device->host %s ns, verified" % (r.get("to_device_ns"), r.get("from_device_ns")))
+
+    def stream_test(arch, isa_suffixes, smp):
+        def fn():
+            d = m.test_dir("%s.stream" % arch)
+            cfg = {"copy_size": "4K", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000", "cpus": "all",
+                   "stream": "on", "stream_size": "1M", "stream_passes": "2", "latency": "on", "latency_max": "1M"}
+            img = m.make_image(arch, d, m.cfg_text(arch, cfg))
+            run = m.boot(arch, img, d, smp=smp)
+            run.expect_ok()
+            st = {r["function"]: r for r in run.of("stream")}
+            check(sorted(st) == sorted(["load", "store", "ntstore", "copy", "ntcopy", "triad"]), "stream functions %s" % sorted(st))
+            streams = {"load": 1, "store": 1, "ntstore": 1, "copy": 2, "ntcopy": 2, "triad": 3}
+            for f, r in st.items():
+                check(r.get("verified") is True and r.get("interrupts_masked") is True, "%s: %s" % (f, r))
+                check(r["kernel"].startswith(f + "_") and r["kernel"].split("_")[-1] in isa_suffixes, "%s kernel %s" % (f, r["kernel"]))
+                # STREAM / likwid application bytes: streams x array bytes per CPU
+                check(r.get("app_bytes_per_pass") == streams[f] * (1 << 20) * r.get("cpus", 0), "%s bytes %s" % (f, r))
+                check(r.get("best_rate_mbps", 0) > 0 and r["min_ns"] <= r["avg_ns"] <= r["max_ns"], "%s timing %s" % (f, r))
+            lat = run.one("latency")
+            pts = lat.get("points", [])
+            check([p_["bytes"] for p_ in pts] == [4096 << i for i in range(9)], "latency sizes %s" % [p_["bytes"] for p_ in pts])
+            check(all(p_.get("cycle_complete") and float(p_.get("ns_per_load", 0)) > 0 for p_ in pts), "latency points %s" % pts)
+            figure("%s STREAM" % arch, ", ".join("%s %s MB/s (%s)" % (f, st[f]["best_rate_mbps"], st[f]["kernel"]) for f in sorted(st)))
+        return fn
+
+    test("x86_64.stream_and_latency_all_cpus", "x86_64")(stream_test("x86_64", ("sse2", "avx2", "avx512"), 4))
+    test("aarch64.stream_and_latency", "aarch64")(stream_test("aarch64", ("neon",), None))

@@ -195,14 +195,14 @@ static void test_line_syntax_errors(void **state)
 {
 	(void)state;
 	expect_rejected("copy_sise = 64M", "copy_sise",
-			"unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine, cha, cha_count, cha_events, core_events, topdown, ibs, ibs_period, ibs_count)");
+			"unknown key (did you mean copy_size? --help lists every key)");
 	expect_rejected("Copy_Size = 64M", "Copy_Size",
-			"unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine, cha, cha_count, cha_events, core_events, topdown, ibs, ibs_period, ibs_count)");
+			"unknown key (did you mean copy_size? --help lists every key)");
 	expect_rejected("copy_size 64M", "", "expected 'key = value'");
 	expect_rejected("copy_passes # = 5", "", "expected 'key = value'");
 	expect_rejected("= 5", "", "expected 'key = value' (no key before '=')");
 	expect_rejected("copy size = 64M", "copy size",
-			"unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine, cha, cha_count, cha_events, core_events, topdown, ibs, ibs_period, ibs_count)");
+			"unknown key (did you mean copy_size? --help lists every key)");
 }
 
 static void test_file_syntax(void **state)
@@ -254,8 +254,7 @@ static void test_error_locations(void **state)
 			       "loop_iterations = 5000\n"
 			       "no equals here\n"), 3);
 	expect_error(0, FNAME ":2", "copy_passes", "'0' is out of range (accepted: 1..1000)");
-	expect_error(1, FNAME ":5", "bogus",
-		     "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine, cha, cha_count, cha_events, core_events, topdown, ibs, ibs_period, ibs_count)");
+	expect_error(1, FNAME ":5", "bogus", "unknown key (--help lists every key)");
 	expect_error(2, FNAME ":7", "", "expected 'key = value'");
 	/* the good lines still applied, with their origins */
 	assert_int_equal(cfg.exit, CFG_EXIT_SHUTDOWN);

@@ -16,7 +16,7 @@
 
 #define FNAME "efiperf.cfg"
 #define MAX_ARGS 16
-#define KNOWN "unknown key (known: exit, trace, copy_size, copy_passes, loop_iterations, pcie, cpus, mmio_bdf, mmio_bar, mmio_bytes, mmio_write, dma_engine, cha, cha_count, cha_events, core_events, topdown, ibs, ibs_period, ibs_count)"
+#define KNOWN "unknown key (did you mean copy_size? --help lists every key)"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;
@@ -166,7 +166,7 @@ static void to_json(char *buf, size_t n)
 
 static void test_json(void **state)
 {
-	char buf[2048];
+	char buf[3072];
 	char *const argv[] = { "trace=hw", "copy_size=4K" };
 	(void)state;
 	cfg_defaults(&cfg);
@@ -174,24 +174,30 @@ static void test_json(void **state)
 	assert_string_equal(buf,
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
 		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
-		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
+		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"default\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
 		"\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
-		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\"}}");
+		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
+		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
+		"\"latency_max\":\"default\"}}");
 
 	assert_int_equal(parse_args("exit = shutdown\n\ncopy_passes = 1000\npcie = off\n", 2, argv), 0);
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
 		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
-		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
+		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
 		"\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
-		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\"}}");
+		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
+		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
+		"\"latency_max\":\"default\"}}");
 
 	/* a field holding no valid choice is written as null, never as a wrong name */
 	cfg_defaults(&cfg);
@@ -202,7 +208,7 @@ static void test_json(void **state)
 
 static void test_help(void **state)
 {
-	char buf[4096];
+	char buf[6144];
 	struct strbuf sb;
 	static const char *const lines[] = {
 		"  exit            = return|shutdown|reboot ",
@@ -245,6 +251,16 @@ static void test_help(void **state)
 		"16..134217712 (default 65536)\n",
 		"  ibs_count       = cycles|ops ",
 		"(default cycles)\n",
+		"  stream          = off|on ",
+		"(default off)\n",
+		"  stream_size     = BYTES ",
+		"4K..16G, a multiple of 4096 (default 64M)\n",
+		"  stream_passes   = N ",
+		"1..100 (default 5)\n",
+		"  latency         = off|on ",
+		"(default off)\n",
+		"  latency_max     = BYTES ",
+		"4K..16G, a multiple of 4096 (default 64M)\n",
 	};
 	(void)state;
 	sb_init(&sb, buf, sizeof(buf));
