@@ -38,6 +38,8 @@ enum cfg_key_id {
 	CFG_MMIO_BYTES,      /* mmio_bytes = bytes, multiple of 8, 8..1G     (default 64K)      */
 	CFG_MMIO_WRITE,      /* mmio_write = off | on                        (default off)      */
 	CFG_DMA_ENGINE,      /* dma_engine = SSSS:BB:DD.F | none             (default none)     */
+	CFG_DMA_BLOCKIO,     /* dma_blockio = SSSS:BB:DD.F | none            (default none)     */
+	CFG_DMA_BYTES,       /* dma_bytes = bytes, multiple of 4K            (default 16M)      */
 	CFG_CHA,             /* cha = off | on                               (default off)      */
 	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
 	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
@@ -67,6 +69,8 @@ struct efiperf_config {
 	uint64_t mmio_bytes;
 	uint32_t mmio_write;
 	uint64_t dma_engine;       /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint64_t dma_blockio;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint64_t dma_bytes;
 	uint32_t cha;
 	uint32_t cha_count;
 	char cha_events[256];

@@ -19,6 +19,7 @@
 #include "efi/dma_engine.h"
 #include "efi/cha_run.h"
 #include "efi/stream_measure.h"
+#include "efi/blockio_measure.h"
 #include "efi/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/report.h"
@@ -306,6 +307,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();
 	measure_dma_engine(&hw, &plat, &cfg);
+	trace_drain();
+	measure_blockio(&plat, &cfg);
 	trace_drain();
 	measure_loop(&hw, &plat, &cfg);
 	return finish();

@@ -15,7 +15,7 @@
 #include "../unit/json_check.h"
 
 #define MAX_ARGS 64
-#define JSON_MAX 1024
+#define JSON_MAX 8192  /* the largest config: two 255-char text keys, each char escaped to 2 bytes */
 
 static void check_terminated(const char *s, size_t cap)
 {

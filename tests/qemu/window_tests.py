@@ -136,3 +136,49 @@ def register(m):
 
     test("x86_64.stream_and_latency_all_cpus", "x86_64")(stream_test("x86_64", ("sse2", "avx2", "avx512"), 4))
     test("aarch64.stream_and_latency", "aarch64")(stream_test("aarch64", ("neon",), None))
+
+    def nvme_disk(d, pattern, size=32 << 20):
+        import os
+        import struct
+        path = os.path.join(d, "disk.raw")
+        magic = 0x2166726570696665   # "efiperf!": efi/dma_pattern.h, written here independently
+        with open(path, "wb") as f:
+            if pattern:
+                step = 1 << 20
+                for base in range(0, size, step):
+                    f.write(struct.pack("<%dQ" % (step // 8), *[((base // 8) + i) ^ magic for i in range(step // 8)]))
+            else:
+                f.truncate(size)
+        return path
+
+    def blockio_boot(name, pattern, bdf="00:07.0"):
+        d = m.test_dir("x86_64.%s" % name)
+        cfg = {"copy_size": "4K", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000",
+               "dma_blockio": bdf, "dma_bytes": "16M"}
+        img = m.make_image("x86_64", d, m.cfg_text("x86_64", cfg))
+        disk = nvme_disk(d, pattern)
+        return m.boot("x86_64", img, d, extra=["-drive", "if=none,id=nvm,format=raw,file=%s" % disk,
+                                               "-device", "nvme,serial=efiperf2,drive=nvm,addr=0x7"])
+
+    @test("x86_64.blockio_nvme_read_verified", "x86_64")
+    def t_blockio():
+        run = blockio_boot("blockio", True)
+        run.expect_ok()
+        r = [x for x in run.of("measurement") if x.get("kernel") == "blockio_read"]
+        check(len(r) == 1, "no blockio_read record")
+        r = r[0]
+        check(r.get("verified") is True and r.get("bytes") == 16 << 20 and r.get("device_bytes") == 32 << 20,
+              "NVMe read %s" % r)
+        check(r.get("ns", 0) > 0 and float(r.get("gbps", 0)) > 0, "timing %s" % r)
+        figure("NVMe Block IO read", "16 MiB in %s ns = %s GB/s, pattern verified" % (r["ns"], r["gbps"]))
+
+    @test("x86_64.blockio_unknown_pattern_and_absent_device", "x86_64")
+    def t_blockio_other():
+        run = blockio_boot("blockio_zero", False)
+        run.expect_ok()
+        r = [x for x in run.of("measurement") if x.get("kernel") == "blockio_read"][0]
+        check(r.get("verified") == "pattern unknown", "a disk of zeros: verified %r" % r.get("verified"))
+        run = blockio_boot("blockio_absent", True, bdf="00:09.0")
+        check(run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s" % (run.rc, run.qemu_exit))
+        errs = [e for e in run.of("error") if e.get("where") == "blockio"]
+        check(errs and "0000:00:09.0" in errs[0]["message"], "no error naming the controller: %s" % run.of("error"))
