@@ -62,6 +62,9 @@ static void counters_text(const struct core_set *s)
 /* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
  * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
 #define COPY_CHUNK_BYTES (1u << 20)
+/* Per-CPU results further than this from the median are flagged (issue 6: "a CPU whose result
+ * is far from the others"). */
+#define OUTLIER_PCT 25u
 
 /* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */
 struct copy_arg {
@@ -255,16 +258,34 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			json_u64(j, "smi_delta", w.smi_delta);
 		else
 			json_str(j, "smi_delta", hw_status_name(w.smi_status));
+		/* A CPU far from the others (more than OUTLIER_PCT from the median rate) is flagged. */
+		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
+		static uint8_t outlier[WINDOW_MAX_CPUS];
+		for (int i = 0; i < n; i++)
+			cpu_gbps[i] = metric_gbps_milli(moved, metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz));
+		uint64_t median = 0;
+		int nout = metric_outliers(cpu_gbps, n, OUTLIER_PCT, outlier, &median);
 		json_arr(j, "per_cpu");
 		for (int i = 0; i < n; i++) {
 			uint64_t cns = metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz);
 			json_obj(j, NULL);
 			json_u64(j, "cpu", cpus[i].cpu);
 			json_u64(j, "ns", cns);
-			json_milli(j, "gbps", metric_gbps_milli(moved, cns));
+			json_milli(j, "gbps", cpu_gbps[i]);
+			json_bool(j, "outlier", outlier[i]);
 			json_close(j);
 		}
 		json_close(j);
+		json_milli(j, "median_cpu_gbps", median);
+		json_u64(j, "outliers", (uint64_t)nout);
+		for (int i = 0; i < n && n > 1; i++)
+			if (outlier[i]) {
+				char r[32], md[32];
+				fmt_milli(r, sizeof(r), cpu_gbps[i]);
+				fmt_milli(md, sizeof(md), median);
+				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
+					 OUTLIER_PCT, md);
+			}
 		counters_json(j, &s);
 		json_close(j);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);

@@ -22,3 +22,31 @@ uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns)
 {
 	return metric_ratio_milli(bytes, ns);
 }
+
+#define PERCENT 100u
+
+int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t *out, uint64_t *median)
+{
+	uint64_t sorted[METRIC_MAX_OUTLIER_N];
+	*median = 0;
+	if (n <= 0 || n > METRIC_MAX_OUTLIER_N)
+		return 0;
+	for (int i = 0; i < n; i++) {       /* insertion sort: n is a CPU count */
+		uint64_t v = vals[i];
+		int k = i;
+		while (k > 0 && sorted[k - 1] > v) {
+			sorted[k] = sorted[k - 1];
+			k--;
+		}
+		sorted[k] = v;
+	}
+	uint64_t med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	*median = med;
+	int flagged = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t d = vals[i] > med ? vals[i] - med : med - vals[i];
+		out[i] = (unsigned __int128)d * PERCENT > (unsigned __int128)med * tolerance_pct;
+		flagged += out[i];
+	}
+	return flagged;
+}

@@ -15,4 +15,10 @@ uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns);
 /* Ratio a/b times 1000, rounded (e.g. instructions per cycle). 0 when b is 0. */
 uint64_t metric_ratio_milli(uint64_t a, uint64_t b);
 
+/* Outliers among n per-CPU results (e.g. GB/s x 1000): out[i] = 1 when vals[i] differs from the
+ * median of vals by more than tolerance_pct percent of it. Returns the number flagged; the
+ * median goes to *median. n <= METRIC_MAX_OUTLIER_N (larger n: nothing is flagged). */
+#define METRIC_MAX_OUTLIER_N 256
+int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t *out, uint64_t *median);
+
 #endif

@@ -24,6 +24,14 @@ def register(m):
             check(sorted(c.get("cpu") for c in per) == [0, 1, 2, 3], "per-CPU results for CPUs %s" % [c.get("cpu") for c in per])
             check(all(c.get("ns", 0) > 0 and float(c.get("gbps", 0)) > 0 for c in per), "a CPU reported no time: %s" % per)
             check(p.get("ns", 0) >= max(c["ns"] for c in per), "window span %s shorter than a CPU's own time" % p.get("ns"))
+            # the outlier flag agrees with its definition (more than 25% from the median)
+            med = float(p.get("median_cpu_gbps", 0))
+            for c in per:
+                far = abs(float(c["gbps"]) - med) > 0.25 * med + 0.0011
+                near = abs(float(c["gbps"]) - med) < 0.25 * med - 0.0011
+                check(not (far and not c.get("outlier")) and not (near and c.get("outlier")),
+                      "CPU %s at %s GB/s vs median %s: outlier %s" % (c["cpu"], c["gbps"], med, c.get("outlier")))
+            check(p.get("outliers") == sum(1 for c in per if c.get("outlier")), "outlier count %s" % p.get("outliers"))
         figure("all CPUs (-smp 4)", "best %s GB/s aggregate; noise floor %s ns; per CPU %s" % (
             meas.get("best_gbps"), nf.get("ns"), [(c["cpu"], c["gbps"]) for c in meas["passes"][0]["per_cpu"]]))
 
