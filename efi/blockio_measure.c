@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/blockio_measure.h"
 #include "efi/dma_pattern.h"
+#include "efi/pcie.h"
 #include "efi/report.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
@@ -42,9 +43,9 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	if (cfg->dma_blockio == CFG_BDF_NONE)
 		return 0;
 	char bdf[16];
-	fmt_snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", (unsigned)(cfg->dma_blockio >> 16) & 0xFFFF,
-		     (unsigned)(cfg->dma_blockio >> 8) & 0xFF, (unsigned)(cfg->dma_blockio >> 3) & 0x1F,
-		     (unsigned)cfg->dma_blockio & 7);
+	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
+				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
+	pcie_bdf_str(a, bdf, sizeof(bdf));
 	EFI_BLOCK_IO *bio = find_blockio(cfg->dma_blockio);
 	if (!bio) {
 		rep_error("blockio", "dma_blockio %s: no Block IO device (whole disk) behind that PCI function", bdf);

@@ -20,6 +20,10 @@
  * function, or CFG_BDF_NONE when not set. */
 #define CFG_BDF_NONE UINT64_MAX
 #define CFG_BDF(seg, bus, dev, fn) ((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (fn))
+#define CFG_BDF_SEG(v) ((uint16_t)((v) >> 16))
+#define CFG_BDF_BUS(v) ((uint8_t)((v) >> 8))
+#define CFG_BDF_DEV(v) ((uint8_t)(((v) >> 3) & 0x1F))
+#define CFG_BDF_FN(v) ((uint8_t)((v) & 0x7))
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };

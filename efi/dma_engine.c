@@ -4,6 +4,7 @@
 #include <string.h>
 #include "efi/dma_engine.h"
 #include "efi/pci_bar.h"
+#include "efi/pcie.h"
 #include "efi/report.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
@@ -18,10 +19,10 @@ int measure_dma_engine(const struct hw *hw, const struct platform *p, const stru
 {
 	if (cfg->dma_engine == CFG_BDF_NONE)
 		return 0;
-	struct hw_pci_addr a = { (uint16_t)(cfg->dma_engine >> 16), (uint8_t)(cfg->dma_engine >> 8),
-				 (uint8_t)((cfg->dma_engine >> 3) & 0x1F), (uint8_t)(cfg->dma_engine & 7) };
+	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_engine), CFG_BDF_BUS(cfg->dma_engine), CFG_BDF_DEV(cfg->dma_engine),
+				 CFG_BDF_FN(cfg->dma_engine) };
 	char bdf[16];
-	fmt_snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", a.segment, a.bus, a.dev, a.func);
+	pcie_bdf_str(a, bdf, sizeof(bdf));
 	uint32_t id = 0xFFFFFFFF, cmd = 0;
 	hw_pci_read32(hw, a, 0, &id);
 	const struct dma_engine *e = dma_engine_find(id & 0xFFFF, id >> 16);

@@ -129,8 +129,7 @@ static void counters_tick(void *ctx)
 		corepmu_run_tick(c->hw, c->cp);
 }
 
-/* The CPUs a measurement runs on (config `cpus`): the boot CPU, or every enabled CPU. */
-static int select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus)
+int measure_select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus)
 {
 	if (cfg->cpus == CFG_CPUS_BOOT || !p->mp.present) {
 		cpus[0] = (struct window_cpu){ .cpu = p->mp.bsp };
@@ -178,7 +177,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	static struct window_cpu cpus[WINDOW_MAX_CPUS];
 	static struct copy_arg args[WINDOW_MAX_CPUS];
 	uint64_t size = cfg->copy_size;
-	int n = select_cpus(p, cfg, cpus);
+	int n = measure_select_cpus(p, cfg, cpus);
 	for (int i = 0; i < n; i++) {
 		args[i] = (struct copy_arg){ .src = alloc_bytes(size), .dst = alloc_bytes(size), .bytes = size };
 		cpus[i].arg = &args[i];

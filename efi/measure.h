@@ -13,6 +13,11 @@
 #include "efi/config.h"
 #include "efi/platform.h"
 
+struct window_cpu;
+/* The CPUs a measurement runs on (config `cpus`): the boot CPU, or every enabled CPU. Fills
+ * cpus (WINDOW_MAX_CPUS entries) and returns how many. */
+int measure_select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus);
+
 /* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);

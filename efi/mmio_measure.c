@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/mmio_measure.h"
 #include "efi/pci_bar.h"
+#include "efi/pcie.h"
 #include "efi/report.h"
 #include "efi/window.h"
 #include "pmu/metrics.h"
@@ -53,10 +54,10 @@ int measure_mmio(const struct hw *hw, const struct platform *p, const struct efi
 {
 	if (cfg->mmio_bdf == CFG_BDF_NONE)
 		return 0;
-	struct hw_pci_addr a = { (uint16_t)(cfg->mmio_bdf >> 16), (uint8_t)(cfg->mmio_bdf >> 8),
-				 (uint8_t)((cfg->mmio_bdf >> 3) & 0x1F), (uint8_t)(cfg->mmio_bdf & 7) };
+	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->mmio_bdf), CFG_BDF_BUS(cfg->mmio_bdf), CFG_BDF_DEV(cfg->mmio_bdf),
+				 CFG_BDF_FN(cfg->mmio_bdf) };
 	char bdf[16];
-	fmt_snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", a.segment, a.bus, a.dev, a.func);
+	pcie_bdf_str(a, bdf, sizeof(bdf));
 	uint32_t id = 0;
 	if (hw_pci_read32(hw, a, 0, &id) != HW_OK || (id & 0xFFFF) == 0xFFFF) {
 		rep_error("mmio", "mmio_bdf %s: no PCI function there", bdf);

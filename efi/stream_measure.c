@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include <string.h>
 #include "efi/stream_measure.h"
+#include "efi/measure.h"
 #include "efi/report.h"
 #include "efi/window.h"
 #include "arch/arch.h"
@@ -40,19 +41,6 @@ static void unpages(void *p, uint64_t bytes)
 		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, EFI_SIZE_TO_PAGES(bytes));
 }
 
-/* The CPUs of the measurement (as efi/measure.c chooses them). */
-static int stream_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus)
-{
-	if (cfg->cpus == CFG_CPUS_BOOT || !p->mp.present) {
-		cpus[0] = (struct window_cpu){ .cpu = p->mp.bsp };
-		return 1;
-	}
-	int n = 0;
-	for (uint32_t c = 0; c < p->mp.logical && n < WINDOW_MAX_CPUS; c++)
-		cpus[n++] = (struct window_cpu){ .cpu = c };
-	return n;
-}
-
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->stream)
@@ -61,7 +49,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	static struct kernel_run runs[WINDOW_MAX_CPUS];
 	static void *buf[WINDOW_MAX_CPUS][3];
 	uint64_t size = cfg->stream_size;
-	int n = stream_cpus(p, cfg, cpus), rc = 0;
+	int n = measure_select_cpus(p, cfg, cpus), rc = 0;
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 3; k++)
