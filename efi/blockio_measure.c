@@ -4,6 +4,7 @@
 #include "efi/blockio_measure.h"
 #include "efi/dma_pattern.h"
 #include "efi/pcie.h"
+#include "efi/pages.h"
 #include "efi/report.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
@@ -59,8 +60,8 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 		rep_error("blockio", "dma_blockio %s: no media, or smaller than one block", bdf);
 		return -1;
 	}
-	EFI_PHYSICAL_ADDRESS buf = 0;
-	if (BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(TRANSFER_BYTES), &buf) != EFI_SUCCESS) {
+	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
+	if (!buf) {
 		rep_error("blockio", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);
 		return -1;
 	}
@@ -70,17 +71,17 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	while (done < bytes && st == EFI_SUCCESS) {
 		UINTN n = bytes - done < TRANSFER_BYTES ? bytes - done : TRANSFER_BYTES;
 		uint64_t t0 = arch_timer_read();
-		st = bio->ReadBlocks(bio, m->MediaId, done / m->BlockSize, n, (VOID *)(uintptr_t)buf);
+		st = bio->ReadBlocks(bio, m->MediaId, done / m->BlockSize, n, buf);
 		ticks += arch_timer_read() - t0;
 		if (st != EFI_SUCCESS)
 			break;
 		if (pattern < 0)
-			pattern = dma_pattern_present(*(uint64_t *)(uintptr_t)buf);
-		if (pattern == 1 && dma_pattern_check((void *)(uintptr_t)buf, done, n, &bad) != 0)
+			pattern = dma_pattern_present(*(uint64_t *)buf);
+		if (pattern == 1 && dma_pattern_check(buf, done, n, &bad) != 0)
 			pattern = 2;   /* carried the pattern, then differed: a data error */
 		done += n;
 	}
-	BS->FreePages(buf, EFI_SIZE_TO_PAGES(TRANSFER_BYTES));
+	pages_free(buf, TRANSFER_BYTES);
 	uint64_t ns = metric_ticks_to_ns(ticks, p->timer_hz);
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "blockio_read");

@@ -4,6 +4,7 @@
 #include "efi/cha_run.h"
 #include "efi/report.h"
 #include "efi/window.h"
+#include "efi/pages.h"
 #include "arch/arch.h"
 #include "pmu/intel_cha.h"
 #include "pmu/metrics.h"
@@ -77,14 +78,14 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 		goto out;
 	}
 	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
-	EFI_PHYSICAL_ADDRESS a = 0, b = 0;
-	if (BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(ctx.bytes), &a) != EFI_SUCCESS ||
-	    BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(ctx.bytes), &b) != EFI_SUCCESS) {
+	ctx.src = pages_alloc(ctx.bytes);
+	ctx.dst = pages_alloc(ctx.bytes);
+	if (!ctx.src || !ctx.dst) {
+		pages_free(ctx.src, ctx.bytes);
+		pages_free(ctx.dst, ctx.bytes);
 		rep_error("cha", "cannot allocate 2 x %llu bytes for the copy (copy_size)", (unsigned long long)ctx.bytes);
 		goto out;
 	}
-	ctx.src = (uint64_t *)(uintptr_t)a;
-	ctx.dst = (uint64_t *)(uintptr_t)b;
 	req->known_bytes = 0;  /* a memory copy moves no PCIe bytes: no self-check for this kernel */
 	cha_measure(hw, req, window, &ctx, res);
 	struct json *j = rep_begin("cha");
@@ -93,8 +94,8 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 	rep_line("cha:        %s, %u socket(s), %u events in %u group(s): status %s%s%s", req->plat->name,
 		 req->topo.nsockets, req->nevents, req->ngroups, res->status ? "error" : "ok",
 		 res->status ? ": " : "", res->status ? res->why : "");
-	BS->FreePages(a, EFI_SIZE_TO_PAGES(ctx.bytes));
-	BS->FreePages(b, EFI_SIZE_TO_PAGES(ctx.bytes));
+	pages_free(ctx.src, ctx.bytes);
+	pages_free(ctx.dst, ctx.bytes);
 	if (res->status)
 		rep_error("cha", "%s", res->why);
 	else

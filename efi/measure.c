@@ -7,24 +7,11 @@
 #include "arch/arch.h"
 #include "pmu/metrics.h"
 #include "efi/window.h"
+#include "efi/pages.h"
 #include "efi/corepmu_run.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
-
-static void *alloc_bytes(uint64_t bytes)
-{
-	EFI_PHYSICAL_ADDRESS a = 0;
-	if (BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(bytes), &a) != EFI_SUCCESS)
-		return NULL;
-	return (void *)(uintptr_t)a;
-}
-
-static void free_bytes(void *p, uint64_t bytes)
-{
-	if (p)
-		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, EFI_SIZE_TO_PAGES(bytes));
-}
 
 static void counters_json(struct json *j, const struct core_set *s)
 {
@@ -144,8 +131,8 @@ int measure_select_cpus(const struct platform *p, const struct efiperf_config *c
 static void free_args(struct copy_arg *args, int n, uint64_t size)
 {
 	for (int i = 0; i < n; i++) {
-		free_bytes(args[i].src, size);
-		free_bytes(args[i].dst, size);
+		pages_free(args[i].src, size);
+		pages_free(args[i].dst, size);
 	}
 }
 
@@ -159,16 +146,22 @@ static void free_cores(struct core_cpu *c, int n, const struct corepmu *boot)
 	}
 }
 
-static void window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
+/* How quiet a window was: interrupts masked, and the SMIs it saw (or why they are unknown). */
+static void quiet_json(struct json *j, const struct window_result *w)
 {
-	json_obj(j, key);
-	json_u64(j, "ticks", w->span_ticks);
-	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
 	json_bool(j, "interrupts_masked", w->masked);
 	if (w->smi_status == HW_OK)
 		json_u64(j, "smi_delta", w->smi_delta);
 	else
 		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+}
+
+static void window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
+{
+	json_obj(j, key);
+	json_u64(j, "ticks", w->span_ticks);
+	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
+	quiet_json(j, w);
 	json_close(j);
 }
 
@@ -179,7 +172,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	uint64_t size = cfg->copy_size;
 	int n = measure_select_cpus(p, cfg, cpus);
 	for (int i = 0; i < n; i++) {
-		args[i] = (struct copy_arg){ .src = alloc_bytes(size), .dst = alloc_bytes(size), .bytes = size };
+		args[i] = (struct copy_arg){ .src = pages_alloc(size), .dst = pages_alloc(size), .bytes = size };
 		cpus[i].arg = &args[i];
 		if (!args[i].src || !args[i].dst) {
 			free_args(args, i + 1, size);
@@ -252,11 +245,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_u64(j, "ticks", w.span_ticks);
 		json_u64(j, "ns", ns);
 		json_milli(j, "gbps", gbps);
-		json_bool(j, "interrupts_masked", w.masked);
-		if (w.smi_status == HW_OK)
-			json_u64(j, "smi_delta", w.smi_delta);
-		else
-			json_str(j, "smi_delta", hw_status_name(w.smi_status));
+		quiet_json(j, &w);
 		/* A CPU far from the others (more than OUTLIER_PCT from the median rate) is flagged. */
 		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
 		static uint8_t outlier[WINDOW_MAX_CPUS];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "efi/stream_measure.h"
 #include "efi/measure.h"
+#include "efi/pages.h"
 #include "efi/report.h"
 #include "efi/window.h"
 #include "arch/arch.h"
@@ -27,20 +28,6 @@ static uint64_t run_kernel(void *arg)
 	return r->result;
 }
 
-static void *pages(uint64_t bytes)
-{
-	EFI_PHYSICAL_ADDRESS a = 0;
-	if (BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(bytes), &a) != EFI_SUCCESS)
-		return NULL;
-	return (void *)(uintptr_t)a;
-}
-
-static void unpages(void *p, uint64_t bytes)
-{
-	if (p)
-		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, EFI_SIZE_TO_PAGES(bytes));
-}
-
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->stream)
@@ -53,7 +40,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 3; k++)
-			if (!(buf[i][k] = pages(size))) {
+			if (!(buf[i][k] = pages_alloc(size))) {
 				rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
 					  (unsigned long long)size, n);
 				rc = -1;
@@ -129,7 +116,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 out:
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 3; k++) {
-			unpages(buf[i][k], size);
+			pages_free(buf[i][k], size);
 			buf[i][k] = NULL;
 		}
 	return rc;
@@ -141,7 +128,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		return 0;
 	uint64_t sizes[MAX_SIZES];
 	uint32_t ns = kernel_chase_sizes(cfg->latency_max, sizes, MAX_SIZES);
-	void *b = pages(cfg->latency_max);
+	void *b = pages_alloc(cfg->latency_max);
 	if (!b || !ns) {
 		rep_error("latency", "cannot allocate %llu bytes (latency_max)", (unsigned long long)cfg->latency_max);
 		return -1;
@@ -180,7 +167,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	}
 	json_close(j);
 	rep_end();
-	unpages(b, cfg->latency_max);
+	pages_free(b, cfg->latency_max);
 	if (rc)
 		rep_error("latency", "a pointer chase did not come back to its start (the permutation is not one cycle)");
 	return rc;
