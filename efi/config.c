@@ -5,6 +5,8 @@
  */
 #include "efi/config.h"
 #include "efi/config_value.h"
+#include "efi/cpuset.h"
+#include "efi/blockio_target.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -22,94 +24,110 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
-static const char *const cpus_names[] = { "boot", "all", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
+
+static int cpus_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	struct cpuset set;
+	return cpuset_parse(v, n, &set, msg, msgsz);
+}
+
+static int write_lba_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	struct blockio_target t;
+	return blockio_target_parse(v, n, &t, msg, msgsz);
+}
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
 static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_EXIT] = { "exit", CFG_T_ENUM, "return|shutdown|reboot", exit_names,
 		       CFG_EXIT_RETURN, 0, 0, 0, FIELD(exit),
-		       "what to do when the run ends" },
+		       "what to do when the run ends", NULL, NULL },
 	[CFG_TRACE] = { "trace", CFG_T_ENUM, "none|hw", trace_names,
 			CFG_TRACE_NONE, 0, 0, 0, FIELD(trace),
-			"hw: record every hardware access into the log" },
+			"hw: record every hardware access into the log", NULL, NULL },
 	[CFG_COPY_SIZE] = { "copy_size", CFG_T_BYTES, "BYTES", NULL,
 			    64 * MIB, 4 * KIB, 16 * GIB, COPY_BLOCK_BYTES, FIELD(copy_size),
-			    "memory copy buffer size, K/M/G suffixes are binary" },
+			    "memory copy buffer size, K/M/G suffixes are binary", NULL, NULL },
 	[CFG_COPY_PASSES] = { "copy_passes", CFG_T_UINT, "N", NULL,
 			      3, 1, 1000, 0, FIELD(copy_passes),
-			      "memory copy passes" },
+			      "memory copy passes", NULL, NULL },
 	[CFG_LOOP_ITERATIONS] = { "loop_iterations", CFG_T_UINT, "N", NULL,
 				  10000000, 1000, 1000000000, 0, FIELD(loop_iterations),
-				  "iterations of the known instruction-count loop" },
+				  "iterations of the known instruction-count loop", NULL, NULL },
 	[CFG_PCIE] = { "pcie", CFG_T_ENUM, "on|off", onoff_names,
 		       1, 0, 0, 0, FIELD(pcie),
-		       "enumerate PCIe config space (ECAM or root bridge I/O)" },
-	[CFG_CPUS] = { "cpus", CFG_T_ENUM, "boot|all", cpus_names,
-		       CFG_CPUS_BOOT, 0, 0, 0, FIELD(cpus),
-		       "CPUs the measurement kernels run on, all at once" },
+		       "enumerate PCIe config space (ECAM or root bridge I/O)", NULL, NULL },
+	[CFG_CPUS] = { "cpus", CFG_T_TEXT, "boot|all|LIST", NULL,
+		       0, 0, 0, 0, FIELD(cpus),
+		       "CPUs the measurement kernels run on, all at once; LIST: 0,2,5 4-7 socket1, comma-separated",
+		       "boot", cpus_check },
 	[CFG_MMIO_BDF] = { "mmio_bdf", CFG_T_BDF, "BDF|none", NULL,
 			   CFG_BDF_NONE, 0, 0, 0, FIELD(mmio_bdf),
-			   "PCI function whose memory BAR the MMIO kernel reads" },
+			   "PCI function whose memory BAR the MMIO kernel reads", NULL, NULL },
 	[CFG_MMIO_BAR] = { "mmio_bar", CFG_T_UINT, "N", NULL,
 			   0, 0, 5, 0, FIELD(mmio_bar),
-			   "BAR index of mmio_bdf (a 64-bit BAR is named by its low half)" },
+			   "BAR index of mmio_bdf (a 64-bit BAR is named by its low half)", NULL, NULL },
 	[CFG_MMIO_BYTES] = { "mmio_bytes", CFG_T_BYTES, "BYTES", NULL,
 			     64 * KIB, 8, 1 * GIB, 8, FIELD(mmio_bytes),
-			     "bytes of the BAR the MMIO kernel reads (capped at the BAR size)" },
+			     "bytes of the BAR the MMIO kernel reads (capped at the BAR size)", NULL, NULL },
 	[CFG_MMIO_WRITE] = { "mmio_write", CFG_T_ENUM, "off|on", onoff_names,
 			     0, 0, 0, 0, FIELD(mmio_write),
-			     "also write the BAR (destroys its contents)" },
+			     "also write the BAR (destroys its contents)", NULL, NULL },
 	[CFG_DMA_ENGINE] = { "dma_engine", CFG_T_BDF, "BDF|none", NULL,
 			     CFG_BDF_NONE, 0, 0, 0, FIELD(dma_engine),
-			     "PCI function of a DMA engine (QEMU edu) for a DMA round trip" },
+			     "PCI function of a DMA engine (QEMU edu) for a DMA round trip", NULL, NULL },
 	[CFG_DMA_BLOCKIO] = { "dma_blockio", CFG_T_BDF, "BDF|none", NULL,
 			      CFG_BDF_NONE, 0, 0, 0, FIELD(dma_blockio),
-			      "PCI function of a disk controller to read dma_bytes from (Block IO, reads only)" },
+			      "PCI function of a disk controller to read dma_bytes from (Block IO, reads only)", NULL, NULL },
 	[CFG_DMA_BYTES] = { "dma_bytes", CFG_T_BYTES, "BYTES", NULL,
 			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(dma_bytes),
-			    "bytes read from the start of the dma_blockio disk, in 1 MiB transfers" },
+			    "bytes read from the start of the dma_blockio disk, in 1 MiB transfers", NULL, NULL },
+	[CFG_DMA_WRITE_LBA] = { "dma_write_lba", CFG_T_TEXT, "none|BDF FIRST-LAST", NULL,
+				0, 0, 0, 0, FIELD(dma_write_lba),
+				"write blocks FIRST..LAST of the disk behind BDF (DESTROYS them), then read back",
+				"none", write_lba_check },
 	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on", onoff_names,
 		      0, 0, 0, 0, FIELD(cha),
-		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy kernel" },
+		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy kernel", NULL, NULL },
 	[CFG_CHA_COUNT] = { "cha_count", CFG_T_UINT, "N", NULL,
 			    0, 0, 256, 0, FIELD(cha_count),
-			    "CHAs per socket; 0 discovers them (set it where discovery fails)" },
+			    "CHAs per socket; 0 discovers them (set it where discovery fails)", NULL, NULL },
 	[CFG_CHA_EVENTS] = { "cha_events", CFG_T_TEXT, "EVENTS", NULL,
 			     0, 0, 0, 0, FIELD(cha_events),
-			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set" },
+			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
-			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names" },
+			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },
 	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on", onoff_names,
 			  0, 0, 0, 0, FIELD(topdown),
-			  "Intel TopDown level 1 (and 2 where the CPU has it)" },
+			  "Intel TopDown level 1 (and 2 where the CPU has it)", NULL, NULL },
 	[CFG_IBS] = { "ibs", CFG_T_ENUM, "off|fetch|op", ibs_names,
 		      0, 0, 0, 0, FIELD(ibs),
-		      "AMD IBS sampling, polled" },
+		      "AMD IBS sampling, polled", NULL, NULL },
 	[CFG_IBS_PERIOD] = { "ibs_period", CFG_T_UINT, "N", NULL,
 			     0x10000, 0x10, 0x7FFFFF0, 0, FIELD(ibs_period),
-			     "IBS sampling period (validated per CPU: multiple of 16, minimum per family)" },
+			     "IBS sampling period (validated per CPU: multiple of 16, minimum per family)", NULL, NULL },
 	[CFG_IBS_COUNT] = { "ibs_count", CFG_T_ENUM, "cycles|ops", ibs_count_names,
 			    0, 0, 0, 0, FIELD(ibs_count),
-			    "what the IBS op period counts" },
+			    "what the IBS op period counts", NULL, NULL },
 	[CFG_STREAM] = { "stream", CFG_T_ENUM, "off|on", onoff_names,
 			 0, 0, 0, 0, FIELD(stream),
-			 "STREAM-style load/store/ntstore/copy/ntcopy/triad kernels on the cpus" },
+			 "STREAM-style load/store/ntstore/copy/ntcopy/triad kernels on the cpus", NULL, NULL },
 	[CFG_STREAM_SIZE] = { "stream_size", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(stream_size),
-			      "bytes of each array, per CPU" },
+			      "bytes of each array, per CPU", NULL, NULL },
 	[CFG_STREAM_PASSES] = { "stream_passes", CFG_T_UINT, "N", NULL,
 				5, 1, 100, 0, FIELD(stream_passes),
-				"passes per kernel (best, average, min and max time are reported)" },
+				"passes per kernel (best, average, min and max time are reported)", NULL, NULL },
 	[CFG_LATENCY] = { "latency", CFG_T_ENUM, "off|on", onoff_names,
 			  0, 0, 0, 0, FIELD(latency),
-			  "pointer-chase latency curve on the boot CPU" },
+			  "pointer-chase latency curve on the boot CPU", NULL, NULL },
 	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
-			      "largest working set of the latency curve (from 4K, doubling)" },
+			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
@@ -136,6 +154,8 @@ static int text_set(struct efiperf_config *c, const struct cfg_key *k, const cha
 		fmt_snprintf(msg, msgsz, "value of %zu characters is longer than %zu", n, k->size - 1);
 		return -1;
 	}
+	if (k->check && k->check(v, n, msg, msgsz) != 0)
+		return -1;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)v[i] < ' ' || (unsigned char)v[i] > '~') {
 			fmt_snprintf(msg, msgsz, "character %zu is not printable ASCII", i + 1);
@@ -317,8 +337,12 @@ static int apply(struct efiperf_config *c, const char *key, size_t klen, const c
 void cfg_defaults(struct efiperf_config *c)
 {
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
-		if (cfg_keys[i].type == CFG_T_TEXT)
-			memset((char *)c + cfg_keys[i].offset, 0, cfg_keys[i].size);
+		if (cfg_keys[i].type == CFG_T_TEXT) {
+			char *f = (char *)c + cfg_keys[i].offset;
+			memset(f, 0, cfg_keys[i].size);
+			if (cfg_keys[i].text_def)
+				memcpy(f, cfg_keys[i].text_def, strlen(cfg_keys[i].text_def));
+		}
 		else
 			field_set(c, &cfg_keys[i], cfg_keys[i].def);
 		fmt_snprintf(c->origin[i], sizeof(c->origin[i]), "default");
@@ -452,7 +476,7 @@ void cfg_help(struct strbuf *sb)
 		cfg_value_accepted(accepted, sizeof(accepted), k);
 		sb_printf(sb, "  %-*s = %-*s %s", HELP_NAME_WIDTH, k->name, HELP_METAVAR_WIDTH, k->metavar,
 			  k->help);
-		if (k->type != CFG_T_ENUM)
+		if (k->type != CFG_T_ENUM && !k->check)
 			sb_printf(sb, ", %s", accepted);
 		sb_printf(sb, " (default %s)\n", def);
 	}

@@ -27,7 +27,6 @@
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
-enum cfg_cpus { CFG_CPUS_BOOT, CFG_CPUS_ALL };
 
 enum cfg_key_id {
 	CFG_EXIT,            /* exit = return | shutdown | reboot            (default return)   */
@@ -36,7 +35,7 @@ enum cfg_key_id {
 	CFG_COPY_PASSES,     /* copy_passes = 1..1000                        (default 3)        */
 	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
 	CFG_PCIE,            /* pcie = on | off                              (default on)       */
-	CFG_CPUS,            /* cpus = boot | all                            (default boot)     */
+	CFG_CPUS,            /* cpus = boot | all | 0,2,5 | 4-7 | socket1    (default boot)     */
 	CFG_MMIO_BDF,        /* mmio_bdf = SSSS:BB:DD.F | none               (default none)     */
 	CFG_MMIO_BAR,        /* mmio_bar = 0..5                              (default 0)        */
 	CFG_MMIO_BYTES,      /* mmio_bytes = bytes, multiple of 8, 8..1G     (default 64K)      */
@@ -44,6 +43,7 @@ enum cfg_key_id {
 	CFG_DMA_ENGINE,      /* dma_engine = SSSS:BB:DD.F | none             (default none)     */
 	CFG_DMA_BLOCKIO,     /* dma_blockio = SSSS:BB:DD.F | none            (default none)     */
 	CFG_DMA_BYTES,       /* dma_bytes = bytes, multiple of 4K            (default 16M)      */
+	CFG_DMA_WRITE_LBA,   /* dma_write_lba = none | BDF FIRST-LAST        (default none)     */
 	CFG_CHA,             /* cha = off | on                               (default off)      */
 	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
 	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
@@ -67,7 +67,7 @@ struct efiperf_config {
 	uint32_t copy_passes;
 	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
 	uint32_t pcie;             /* 1: enumerate PCIe config space */
-	uint32_t cpus;             /* enum cfg_cpus */
+	char cpus[64];             /* efi/cpuset.h syntax, checked when parsed */
 	uint64_t mmio_bdf;         /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	uint32_t mmio_bar;
 	uint64_t mmio_bytes;
@@ -75,6 +75,7 @@ struct efiperf_config {
 	uint64_t dma_engine;       /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	uint64_t dma_blockio;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	uint64_t dma_bytes;
+	char dma_write_lba[48];    /* efi/blockio_target.h syntax, checked when parsed */
 	uint32_t cha;
 	uint32_t cha_count;
 	char cha_events[256];
@@ -126,6 +127,10 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j);
 
 /* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
 void cfg_help(struct strbuf *sb);
+
+/* A PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex) in v[0..n) into CFG_BDF() packing; -1 on any
+ * other shape or an out-of-range field (device 0..0x1f, function 0..7). */
+int cfg_parse_bdf(const char *v, size_t n, uint64_t *out);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

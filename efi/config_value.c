@@ -63,6 +63,8 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k)
 			sb_printf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
 	} else if (k->type == CFG_T_BDF) {
 		sb_puts(&sb, "none, or a PCI function SSSS:BB:DD.F or BB:DD.F in hex");
+	} else if (k->type == CFG_T_TEXT && k->check) {
+		sb_printf(&sb, "%s", k->metavar);
 	} else if (k->type == CFG_T_TEXT) {
 		sb_printf(&sb, "printable text of at most %zu characters", k->size - 1);
 	} else if (k->type == CFG_T_BYTES) {
@@ -91,7 +93,7 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 	else if (k->type == CFG_T_BYTES)
 		fmt_bytes(buf, n, v);
 	else if (k->type == CFG_T_TEXT)
-		fmt_snprintf(buf, n, "empty");
+		fmt_snprintf(buf, n, "%s", k->text_def ? k->text_def : "empty");
 	else if (k->type == CFG_T_BDF && v == CFG_BDF_NONE)
 		fmt_snprintf(buf, n, "none");
 	else if (k->type == CFG_T_BDF)
@@ -103,7 +105,7 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 
 /* "SSSS:BB:DD.F" or "BB:DD.F", hex fields; -1 on any other shape or an out-of-range field
  * (device 0..0x1f, function 0..7: PCI Express Base 6.0 7.2.2). */
-static int parse_bdf(const char *v, size_t n, uint64_t *out)
+int cfg_parse_bdf(const char *v, size_t n, uint64_t *out)
 {
 	uint64_t f[4] = { 0 };
 	int nf = 0, digits = 0;
@@ -202,7 +204,7 @@ int cfg_value_parse(const struct cfg_key *k, const char *v, size_t n, uint64_t *
 			*out = CFG_BDF_NONE;
 			return 0;
 		}
-		if (parse_bdf(v, n, out) == 0)
+		if (cfg_parse_bdf(v, n, out) == 0)
 			return 0;
 		fmt_snprintf(msg, msgsz, "%s is not a PCI function (accepted: %s)", shown, accepted);
 		return -1;

@@ -17,7 +17,8 @@ enum cfg_type {
 	CFG_T_UINT,   /* decimal or 0x hex, min..max */
 	CFG_T_BYTES,  /* as CFG_T_UINT plus a K/M/G (KiB/MiB/GiB) suffix, a multiple of `multiple` */
 	CFG_T_BDF,    /* a PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex), or "none" (CFG_BDF_NONE) */
-	CFG_T_TEXT,   /* printable text, stored NUL-terminated in a char[size] field; default empty */
+	CFG_T_TEXT,   /* printable text, stored NUL-terminated in a char[size] field; default text_def
+		       * (empty when NULL); check(), when set, validates its shape */
 };
 
 
@@ -30,6 +31,10 @@ struct cfg_key {
 	uint64_t multiple;            /* CFG_T_BYTES: required divisor (0 = any) */
 	size_t offset, size;          /* field in struct efiperf_config: 4 or 8 bytes */
 	const char *help;
+	/* CFG_T_TEXT only, both optional: the default text, and a shape check that returns 0, or
+	 * -1 with msg saying what is wrong (e.g. efi/cpuset.h's parser). */
+	const char *text_def;
+	int (*check)(const char *v, size_t n, char *msg, size_t msgsz);
 };
 
 /* Parse value v[0..n) (already trimmed) of key k. Returns 0 and the value in *out, or -1 with

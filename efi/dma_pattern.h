@@ -15,6 +15,10 @@
 /* The word the pattern puts at device byte offset `offset` (a multiple of 8). */
 uint64_t dma_pattern_word(uint64_t offset);
 
+/* Fill buf with the pattern of `bytes` (a multiple of 8) at device offset `offset`: what
+ * efiperf writes to a disk range (dma_write_lba) and then reads back. */
+void dma_pattern_fill(void *buf, uint64_t offset, uint64_t bytes);
+
 /* 1 when the first word of the device (read into `first`) carries the pattern. */
 int dma_pattern_present(uint64_t first);
 

@@ -15,6 +15,7 @@
 #include "efi/exceptions.h"
 #include "efi/hw_efi.h"
 #include "efi/measure.h"
+#include "efi/cpus.h"
 #include "efi/mmio_measure.h"
 #include "efi/dma_engine.h"
 #include "efi/cha_run.h"
@@ -286,9 +287,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	plat.smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
 	plat.fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
+	plat.srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
+	plat.madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);
+	if (cpus_init(&plat, &cfg) != 0)
+		return finish();   /* a `cpus` this machine does not have: a config error */
 	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz);
 	trace_drain();
 	if (cfg.pcie) {
@@ -307,6 +312,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();
 	measure_dma_engine(&hw, &plat, &cfg);
+	trace_drain();
+	measure_blockio_write(&plat, &cfg, self);
 	trace_drain();
 	measure_blockio(&plat, &cfg);
 	trace_drain();

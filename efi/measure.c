@@ -9,6 +9,7 @@
 #include "efi/window.h"
 #include "efi/pages.h"
 #include "efi/corepmu_run.h"
+#include "efi/cpus.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
@@ -49,9 +50,6 @@ static void counters_text(const struct core_set *s)
 /* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
  * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
 #define COPY_CHUNK_BYTES (1u << 20)
-/* Per-CPU results further than this from the median are flagged (issue 6: "a CPU whose result
- * is far from the others"). */
-#define OUTLIER_PCT 25u
 
 /* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */
 struct copy_arg {
@@ -59,6 +57,7 @@ struct copy_arg {
 	uint64_t bytes;
 	void (*tick)(void *ctx);
 	void *tick_ctx;
+	struct cpu_place place;   /* where src and dst were placed (NUMA node, local or not) */
 };
 
 static uint64_t copy_kernel(void *p)
@@ -116,18 +115,6 @@ static void counters_tick(void *ctx)
 		corepmu_run_tick(c->hw, c->cp);
 }
 
-int measure_select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus)
-{
-	if (cfg->cpus == CFG_CPUS_BOOT || !p->mp.present) {
-		cpus[0] = (struct window_cpu){ .cpu = p->mp.bsp };
-		return 1;
-	}
-	int n = 0;
-	for (uint32_t c = 0; c < p->mp.logical && n < WINDOW_MAX_CPUS; c++)
-		cpus[n++] = (struct window_cpu){ .cpu = c };
-	return n;
-}
-
 static void free_args(struct copy_arg *args, int n, uint64_t size)
 {
 	for (int i = 0; i < n; i++) {
@@ -147,7 +134,7 @@ static void free_cores(struct core_cpu *c, int n, const struct corepmu *boot)
 }
 
 /* How quiet a window was: interrupts masked, and the SMIs it saw (or why they are unknown). */
-static void quiet_json(struct json *j, const struct window_result *w)
+void measure_quiet_json(struct json *j, const struct window_result *w)
 {
 	json_bool(j, "interrupts_masked", w->masked);
 	if (w->smi_status == HW_OK)
@@ -156,12 +143,22 @@ static void quiet_json(struct json *j, const struct window_result *w)
 		json_str(j, "smi_delta", hw_status_name(w->smi_status));
 }
 
-static void window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
+void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf)
+{
+	if (place->node >= 0)
+		json_u64(j, "node", (uint64_t)place->node);
+	else
+		json_null(j, "node");
+	json_bool(j, "node_local", place->local);
+	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+}
+
+void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
 {
 	json_obj(j, key);
 	json_u64(j, "ticks", w->span_ticks);
 	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
-	quiet_json(j, w);
+	measure_quiet_json(j, w);
 	json_close(j);
 }
 
@@ -170,9 +167,11 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	static struct window_cpu cpus[WINDOW_MAX_CPUS];
 	static struct copy_arg args[WINDOW_MAX_CPUS];
 	uint64_t size = cfg->copy_size;
-	int n = measure_select_cpus(p, cfg, cpus);
+	int n = cpus_selected(cpus);
 	for (int i = 0; i < n; i++) {
-		args[i] = (struct copy_arg){ .src = pages_alloc(size), .dst = pages_alloc(size), .bytes = size };
+		struct cpu_place ps, pd;
+		args[i] = (struct copy_arg){ .src = cpus_alloc(i, size, &ps), .dst = cpus_alloc(i, size, &pd), .bytes = size };
+		args[i].place = (struct cpu_place){ ps.node, ps.local && pd.local };
 		cpus[i].arg = &args[i];
 		if (!args[i].src || !args[i].dst) {
 			free_args(args, i + 1, size);
@@ -207,7 +206,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	struct window_spec spec = { .kernel = copy_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
 	struct window_result floor;
 	window_noise_floor(hw, &spec, &floor);
-	window_json(j, "noise_floor", &floor, p->timer_hz);
+	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
 	json_arr(j, "passes");
 	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
 		 (unsigned long long)size, n, cfg->copy_passes);
@@ -245,14 +244,14 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_u64(j, "ticks", w.span_ticks);
 		json_u64(j, "ns", ns);
 		json_milli(j, "gbps", gbps);
-		quiet_json(j, &w);
-		/* A CPU far from the others (more than OUTLIER_PCT from the median rate) is flagged. */
+		measure_quiet_json(j, &w);
+		/* A CPU far from the others (more than MEASURE_OUTLIER_PCT from the median rate) is flagged. */
 		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
 		static uint8_t outlier[WINDOW_MAX_CPUS];
 		for (int i = 0; i < n; i++)
 			cpu_gbps[i] = metric_gbps_milli(moved, metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz));
 		uint64_t median = 0;
-		int nout = metric_outliers(cpu_gbps, n, OUTLIER_PCT, outlier, &median);
+		int nout = metric_outliers(cpu_gbps, n, MEASURE_OUTLIER_PCT, outlier, &median);
 		json_arr(j, "per_cpu");
 		for (int i = 0; i < n; i++) {
 			uint64_t cns = metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz);
@@ -261,6 +260,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			json_u64(j, "ns", cns);
 			json_milli(j, "gbps", cpu_gbps[i]);
 			json_bool(j, "outlier", outlier[i]);
+			measure_place_json(j, &args[i].place, args[i].src);
 			json_close(j);
 		}
 		json_close(j);
@@ -272,7 +272,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				fmt_milli(r, sizeof(r), cpu_gbps[i]);
 				fmt_milli(md, sizeof(md), median);
 				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
-					 OUTLIER_PCT, md);
+					 MEASURE_OUTLIER_PCT, md);
 			}
 		counters_json(j, &s);
 		json_close(j);

@@ -13,10 +13,22 @@
 #include "efi/config.h"
 #include "efi/platform.h"
 
-struct window_cpu;
-/* The CPUs a measurement runs on (config `cpus`): the boot CPU, or every enabled CPU. Fills
- * cpus (WINDOW_MAX_CPUS entries) and returns how many. */
-int measure_select_cpus(const struct platform *p, const struct efiperf_config *cfg, struct window_cpu *cpus);
+#include "efi/cpus.h"
+#include "efi/jsonl.h"
+#include "efi/window.h"
+
+/* Per-CPU results further than this (percent) from the median are flagged (issue 6: "a CPU
+ * whose result is far from the others"). */
+#define MEASURE_OUTLIER_PCT 25u
+
+/* How quiet a window was, as members of the open JSON object: interrupts_masked, smi_delta
+ * (a count, or why it is unknown). */
+void measure_quiet_json(struct json *j, const struct window_result *w);
+/* A window as an object named key: ticks, ns (at hz ticks per second) and its quietness. The
+ * noise floor of every measurement is written with it. */
+void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz);
+/* Where a CPU's buffer lies: node (SRAT proximity domain or null), node_local, buffer address. */
+void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf);
 
 /* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);

@@ -6,6 +6,7 @@
 #include "efi/pcie.h"
 #include "efi/report.h"
 #include "efi/window.h"
+#include "efi/measure.h"
 #include "pmu/metrics.h"
 
 #define WRITE_PATTERN 0x9E3779B97F4A7C15ull
@@ -81,7 +82,8 @@ int measure_mmio(const struct hw *hw, const struct platform *p, const struct efi
 		if (mk->writes && !cfg->mmio_write)
 			continue;
 		struct window_spec spec = { .kernel = mk->fn, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
-		struct window_result w;
+		struct window_result w, floor;
+		window_noise_floor(hw, &spec, &floor);
 		window_run(hw, &spec, &w);
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz), accesses = bytes / mk->width;
 		int verified = -1;
@@ -102,7 +104,8 @@ int measure_mmio(const struct hw *hw, const struct platform *p, const struct efi
 		json_u64(j, "ns", ns);
 		json_milli(j, "ns_per_access", metric_ratio_milli(ns, accesses));
 		json_milli(j, "gbps", metric_gbps_milli(bytes, ns));
-		json_bool(j, "interrupts_masked", w.masked);
+		measure_quiet_json(j, &w);
+		measure_window_json(j, "noise_floor", &floor, p->timer_hz);
 		if (mk->writes)
 			json_bool(j, "verified", verified);
 		else

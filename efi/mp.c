@@ -12,6 +12,10 @@ static struct mp_info mpi = { .logical = 1, .enabled = 1, .packages = 1 };
 int mp_init(struct mp_info *info)
 {
 	static EFI_GUID guid = EFI_MP_SERVICES_PROTOCOL_GUID;
+	if (mpi.present) {       /* asked once per window: the firmware's answer does not change */
+		*info = mpi;
+		return 0;
+	}
 	if (!mp && BS->LocateProtocol(&guid, NULL, (VOID **)&mp) != EFI_SUCCESS)
 		mp = NULL;
 	if (mp) {
@@ -23,10 +27,14 @@ int mp_init(struct mp_info *info)
 			if (mp->WhoAmI(mp, &me) == EFI_SUCCESS)
 				mpi.bsp = (uint32_t)me;
 			uint32_t pkgs[MP_MAX_PACKAGES], np = 0;
+			struct cpu_desc *cpu = AllocateZeroPool(n * sizeof(*cpu));
 			for (UINTN i = 0; i < n; i++) {
 				EFI_PROCESSOR_INFORMATION pi;
 				if (mp->GetProcessorInfo(mp, i, &pi) != EFI_SUCCESS)
 					continue;
+				if (cpu)
+					cpu[i] = (struct cpu_desc){ .proc_id = pi.ProcessorId, .package = pi.Location.Package,
+								    .enabled = (pi.StatusFlag & PROCESSOR_ENABLED_BIT) != 0 };
 				uint32_t k = 0;
 				while (k < np && pkgs[k] != pi.Location.Package)
 					k++;
@@ -36,6 +44,7 @@ int mp_init(struct mp_info *info)
 				}
 			}
 			mpi.packages = np ? np : 1;
+			mpi.cpu = cpu;
 		}
 	}
 	*info = mpi;

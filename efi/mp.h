@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "arch/hw.h"
+#include "efi/cpuset.h"
 
 struct mp_info {
 	int present;             /* MP services protocol found */
@@ -17,6 +18,7 @@ struct mp_info {
 	uint32_t bsp;            /* processor number of the boot CPU */
 	uint32_t package_cpu[64];/* a CPU of package k, packages in the order first seen (boot CPU's
 				    package first when it is CPU 0) */
+	const struct cpu_desc *cpu;  /* `logical` entries (pool memory), or NULL without MP services */
 };
 
 /* Locate the protocol and fill info. Returns 0 when present, -1 when not (info says 1 CPU). */

@@ -5,10 +5,17 @@
 #define EFIPERF_PAGES_H
 
 #include <stdint.h>
+#include "efi/memranges.h"
 
 /* `bytes` rounded up to pages, anywhere in memory; NULL when the firmware has none. */
 void *pages_alloc(uint64_t bytes);
-/* Free what pages_alloc(bytes) returned; NULL is ignored. */
+
+/* `bytes` rounded up to pages, inside one of node[0..nnode-1] (a NUMA node's memory,
+ * efi/numa.h): placed by numa_place() in the free (EfiConventionalMemory) part of the UEFI
+ * memory map and taken with AllocateAddress. NULL when no free run of that node is big enough. */
+void *pages_alloc_in(uint64_t bytes, const struct memrange *node, int nnode);
+
+/* Free what pages_alloc(bytes) or pages_alloc_in(bytes, ...) returned; NULL is ignored. */
 void pages_free(void *p, uint64_t bytes);
 
 #endif

@@ -21,6 +21,12 @@ static const enum kernel_kind stream_kinds[] = {
 	KERNEL_LOAD, KERNEL_STORE, KERNEL_NTSTORE, KERNEL_COPY, KERNEL_NTCOPY, KERNEL_TRIAD,
 };
 
+/* MB/s (10^6 bytes/s) = bytes per microsecond: bytes x 1000 / ns, 0 for no time. */
+static uint64_t mbps_of(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (uint64_t)((unsigned __int128)bytes * 1000u / ns) : 0;
+}
+
 static uint64_t run_kernel(void *arg)
 {
 	struct kernel_run *r = arg;
@@ -35,17 +41,24 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	static struct window_cpu cpus[WINDOW_MAX_CPUS];
 	static struct kernel_run runs[WINDOW_MAX_CPUS];
 	static void *buf[WINDOW_MAX_CPUS][3];
+	static struct cpu_place place[WINDOW_MAX_CPUS];
+	static uint64_t cpu_mbps[WINDOW_MAX_CPUS];
+	static uint8_t outlier[WINDOW_MAX_CPUS];
 	uint64_t size = cfg->stream_size;
-	int n = measure_select_cpus(p, cfg, cpus), rc = 0;
+	int n = cpus_selected(cpus), rc = 0;
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
-		for (int k = 0; k < 3; k++)
-			if (!(buf[i][k] = pages_alloc(size))) {
+		for (int k = 0; k < 3; k++) {
+			struct cpu_place pl;
+			buf[i][k] = cpus_alloc(i, size, &pl);
+			place[i] = k ? (struct cpu_place){ pl.node, place[i].local && pl.local } : pl;
+			if (!buf[i][k]) {
 				rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
 					  (unsigned long long)size, n);
 				rc = -1;
 				goto out;
 			}
+		}
 	rep_line("stream:     %d CPU(s), %llu bytes per array, %u passes, ISA %s", n, (unsigned long long)size,
 		 cfg->stream_passes, kernel_isa_name(isa));
 	rep_line("            Function    Best Rate MB/s  Avg time     Min time     Max time   (kernel)");
@@ -65,19 +78,22 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 			cpus[i].arg = &runs[i];
 		}
 		struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
-		struct window_result w;
+		struct window_result w, floor;
+		window_noise_floor(hw, &spec, &floor);
 		window_run(hw, &spec, &w);
 		/* STREAM: rates from the best pass; all CPUs moved their bytes at once. */
 		uint64_t app = 0, tmin = ~0ull, tmax = 0, tsum = 0;
 		int bad = 0, ok = 0;
 		for (int i = 0; i < n; i++) {
 			const struct kernel_run *r = &runs[i];
+			cpu_mbps[i] = 0;
 			if (r->status) {
 				bad = 1;
 				continue;
 			}
 			ok++;
 			app += r->app_bytes / cfg->stream_passes;
+			cpu_mbps[i] = mbps_of(r->app_bytes / cfg->stream_passes, metric_ticks_to_ns(r->ticks_min, p->timer_hz));
 			tmin = r->ticks_min < tmin ? r->ticks_min : tmin;
 			tmax = r->ticks_max > tmax ? r->ticks_max : tmax;
 			tsum += r->ticks_total;
@@ -88,8 +104,10 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		uint64_t min_ns = metric_ticks_to_ns(tmin, p->timer_hz), max_ns = metric_ticks_to_ns(tmax, p->timer_hz);
 		uint64_t avg_ns = ok ? metric_ticks_to_ns(tsum / ((uint64_t)ok * cfg->stream_passes), p->timer_hz) : 0;
 		/* MB/s (10^6 bytes/s) = bytes per microsecond; tenths for STREAM's one decimal */
-		uint64_t mbps10 = min_ns ? (uint64_t)((unsigned __int128)app * 10000u / min_ns) : 0;
+		uint64_t mbps10 = mbps_of(app * 10u, min_ns);
 		uint64_t mbps = mbps10 / 10;
+		uint64_t median = 0;
+		int nout = metric_outliers(cpu_mbps, n, MEASURE_OUTLIER_PCT, outlier, &median);
 		struct json *j = rep_begin("stream");
 		json_str(j, "function", kernel_kind_name(stream_kinds[s]));
 		json_str(j, "kernel", k->name);
@@ -101,7 +119,20 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		json_u64(j, "avg_ns", avg_ns);
 		json_u64(j, "min_ns", min_ns);
 		json_u64(j, "max_ns", max_ns);
-		json_bool(j, "interrupts_masked", w.masked);
+		measure_quiet_json(j, &w);
+		measure_window_json(j, "noise_floor", &floor, p->timer_hz);
+		json_arr(j, "per_cpu");
+		for (int i = 0; i < n; i++) {
+			json_obj(j, NULL);
+			json_u64(j, "cpu", cpus[i].cpu);
+			json_u64(j, "best_rate_mbps", runs[i].status ? 0 : cpu_mbps[i]);
+			json_bool(j, "outlier", outlier[i]);
+			measure_place_json(j, &place[i], buf[i][0]);
+			json_close(j);
+		}
+		json_close(j);
+		json_u64(j, "median_cpu_mbps", median);
+		json_u64(j, "outliers", (uint64_t)nout);
 		json_bool(j, "verified", !bad);
 		rep_end();
 		rep_line("            %-10s %12llu.%llu %10llu ns %10llu ns %10llu ns  (%s)", kernel_kind_name(stream_kinds[s]),
@@ -139,6 +170,11 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	struct json *j = rep_begin("latency");
 	json_str(j, "kernel", chase->name);
 	json_u64(j, "line_bytes", LINE_BYTES);
+	struct window_cpu fcpu = { .cpu = p->mp.bsp };
+	struct window_spec fspec = { .kernel = NULL, .cpus = &fcpu, .ncpus = 1, .mask_interrupts = 1 };
+	struct window_result floor;
+	window_noise_floor(hw, &fspec, &floor);
+	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
 	json_arr(j, "points");
 	rep_line("latency:    pointer chase, random cyclic permutation of %u-byte lines, boot CPU, masked", LINE_BYTES);
 	int rc = 0;

@@ -7,6 +7,7 @@
  */
 #include "pmu/intel_cha.h"
 #include "efi/fmt.h"
+#include "efi/parse_num.h"
 
 #include <string.h>
 
@@ -26,37 +27,6 @@ static const struct cha_field *field_find(const struct cha_platform *p, const ch
 			return &p->fields[i];
 		}
 	return NULL;
-}
-
-/* Hex (0x prefix) or decimal, the whole of s[0..len). -1 on syntax error or overflow. */
-static int parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned base = 10;
-	size_t i = 0;
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return -1;
-	for (; i < len; i++) {
-		unsigned d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-		if (v > (~0ull - d) / base)
-			return -1;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
 }
 
 struct enc_state {
@@ -172,7 +142,7 @@ int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struc
 				return -1;
 		} else {
 			uint64_t v;
-			if (parse_u64(spec + eq + 1, t - eq - 1, &v)) {
+			if (num_parse_u64(spec + eq + 1, t - eq - 1, UINT64_MAX, &v)) {
 				fmt_snprintf(why, n, "%.*s: value is not a number (0x hex or decimal, 64 bits)",
 					     (int)(t - i), spec + i);
 				return -1;

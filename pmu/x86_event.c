@@ -9,6 +9,7 @@
 #include "pmu/x86_msr.h"
 #include "pmu/x86_amd_msr.h"
 #include "efi/fmt.h"
+#include "efi/parse_num.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -91,33 +92,6 @@ uint64_t x86_named_config(uint8_t vendor, const struct x86_named_event *e)
 	return cfg;
 }
 
-/* Decimal or 0x-hex, at most 2^32-1 (wider than any field); -1 when not a number. */
-static int parse_num(const char *s, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-	unsigned base = 10;
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		n -= 2;
-	}
-	if (!n)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
-			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
-			     c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
-		if (d >= base)
-			return -1;
-		x = x * base + d;
-		if (x > 0xFFFFFFFFull)
-			return -2;
-	}
-	*v = x;
-	return 0;
-}
-
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t n, const char *fmt, ...)
 {
@@ -171,10 +145,11 @@ static int term(const char *t, size_t n, const struct x86_event_caps *caps, uint
 	if (*given & (1u << k))
 		return fail(err, errlen, "field '%.*s' given twice", (int)kn, t);
 	uint64_t x;
-	int r = parse_num(eq + 1, n - kn - 1, &x);
-	if (r == -1)
+	/* at most 2^32-1: wider than any field */
+	int r = num_parse_u64(eq + 1, n - kn - 1, UINT32_MAX, &x);
+	if (r == NUM_NOT_A_NUMBER)
 		return fail(err, errlen, "field '%.*s': not a number", (int)kn, t);
-	if (r == -2 || x > field_max(&f[k]))
+	if (r == NUM_TOO_LARGE || x > field_max(&f[k]))
 		return fail(err, errlen, "field '%.*s' out of range (max 0x%llx)", (int)kn, t,
 			    (unsigned long long)field_max(&f[k]));
 	if (f[k].need == NEED_ANY && x && !caps->any_ok)

@@ -4,7 +4,10 @@
  * Beyond not crashing, every run checks that the parser keeps its promises:
  *   - every setting stays within its documented limits, whatever was rejected;
  *   - every stored error's strings are terminated within their arrays;
- *   - the settings' JSON record is valid JSON with no raw control characters.
+ *   - the settings' JSON record is valid JSON with no raw control characters;
+ *   - the checked text keys (cpus, dma_write_lba) hold only values their parsers accept, and
+ *     a cpus list resolves on an 8-CPU, 2-package machine to ascending CPUs that exist, or an
+ *     error with a message.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -12,6 +15,8 @@
 #include <string.h>
 
 #include "efi/config.h"
+#include "efi/cpuset.h"
+#include "efi/blockio_target.h"
 #include "../unit/json_check.h"
 
 #define MAX_ARGS 64
@@ -37,6 +42,22 @@ static void check_config(const struct efiperf_config *c, const struct cfg_errors
 		check_terminated(e->e[i].message, sizeof(e->e[i].message));
 		assert(e->e[i].message[0] != '\0');
 	}
+
+	char msg[256];
+	struct cpuset set;
+	struct blockio_target t;
+	assert(cpuset_parse(c->cpus, strlen(c->cpus), &set, msg, sizeof(msg)) == 0);
+	assert(blockio_target_parse(c->dma_write_lba, strlen(c->dma_write_lba), &t, msg, sizeof(msg)) == 0);
+	static const struct cpu_desc cpu[8] = {
+		{ 0, 0, 1 }, { 1, 0, 1 }, { 2, 0, 1 }, { 3, 0, 0 }, { 4, 1, 1 }, { 5, 1, 1 }, { 6, 1, 1 }, { 7, 1, 1 },
+	};
+	struct cpuset_topo topo = { 8, 0, cpu };
+	uint32_t out[8];
+	msg[0] = 0;
+	int n = cpuset_resolve(&set, &topo, out, 8, msg, sizeof(msg));
+	assert(n == -1 ? msg[0] != 0 : n >= 1 && n <= 8);
+	for (int i = 0; i < n; i++)
+		assert(out[i] < 8 && cpu[out[i]].enabled && (i == 0 || out[i] > out[i - 1]));
 
 	char buf[JSON_MAX];
 	struct strbuf sb;

@@ -771,10 +771,12 @@ import discovery_tests  # noqa: E402  (registers the issue-3 tests into TESTS)
 import window_tests  # noqa: E402
 import cha_tests  # noqa: E402
 import corepmu_tests  # noqa: E402
+import cpus_tests  # noqa: E402
 discovery_tests.register(sys.modules[__name__])
 window_tests.register(sys.modules[__name__])
 cha_tests.register(sys.modules[__name__])
 corepmu_tests.register(sys.modules[__name__])
+cpus_tests.register(sys.modules[__name__])
 
 
 def main():

@@ -4,6 +4,13 @@ interrupts masked, per-CPU results, the noise-floor window. Registered into test
 with register(m)."""
 
 
+import hashlib
+import struct
+
+BLOCK = 512   # QEMU's NVMe namespace default logical block size
+MAGIC = 0x2166726570696665   # "efiperf!": efi/dma_pattern.h, restated here independently
+
+
 def register(m):
     check, figure, test = m.check, m.figure, m.test
 
@@ -80,6 +87,9 @@ def register(m):
             check(int(r["checksum"], 16) == want, "%s checksum %s, the BAR's backing file gives 0x%x" % (k, r["checksum"], want))
             check(r.get("bar_size") == 1 << 20 and r.get("bytes") == n and r.get("interrupts_masked") is True, "%s record %s" % (k, r))
             check(r.get("ns", 0) > 0 and float(r.get("ns_per_access", 0)) > 0, "%s timing %s" % (k, r))
+            nf = r.get("noise_floor") or {}
+            check(nf.get("interrupts_masked") is True and isinstance(nf.get("ns"), int) and "smi_delta" in nf,
+                  "%s noise-floor window %s" % (k, nf))
         figure("MMIO ivshmem BAR2", "read64 %s ns/access, read32 %s ns/access, checksums match the backing file" % (
             ms["mmio_read64"]["ns_per_access"], ms["mmio_read32"]["ns_per_access"]))
 
@@ -135,7 +145,14 @@ def register(m):
                 # STREAM / likwid application bytes: streams x array bytes per CPU
                 check(r.get("app_bytes_per_pass") == streams[f] * (1 << 20) * r.get("cpus", 0), "%s bytes %s" % (f, r))
                 check(r.get("best_rate_mbps", 0) > 0 and r["min_ns"] <= r["avg_ns"] <= r["max_ns"], "%s timing %s" % (f, r))
+                nf = r.get("noise_floor") or {}
+                check(nf.get("interrupts_masked") is True and isinstance(nf.get("ns"), int), "%s noise floor %s" % (f, nf))
+                per = r.get("per_cpu", [])
+                check(len(per) == r.get("cpus") == (smp or 1) and all(c.get("best_rate_mbps", 0) > 0 for c in per),
+                      "%s per-CPU results %s" % (f, per))
+                check(r.get("outliers") == sum(1 for c in per if c.get("outlier")), "%s outlier count %s" % (f, r.get("outliers")))
             lat = run.one("latency")
+            check((lat.get("noise_floor") or {}).get("interrupts_masked") is True, "latency noise floor %s" % lat.get("noise_floor"))
             pts = lat.get("points", [])
             check([p_["bytes"] for p_ in pts] == [4096 << i for i in range(9)], "latency sizes %s" % [p_["bytes"] for p_ in pts])
             check(all(p_.get("cycle_complete") and float(p_.get("ns_per_load", 0)) > 0 for p_ in pts), "latency points %s" % pts)
@@ -159,14 +176,24 @@ def register(m):
                 f.truncate(size)
         return path
 
-    def blockio_boot(name, pattern, bdf="00:07.0"):
+    def blockio_boot(name, pattern, bdf="00:07.0", write=None, want_disk=False):
         d = m.test_dir("x86_64.%s" % name)
         cfg = {"copy_size": "4K", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000",
                "dma_blockio": bdf, "dma_bytes": "16M"}
+        if write:
+            cfg["dma_write_lba"] = write
         img = m.make_image("x86_64", d, m.cfg_text("x86_64", cfg))
         disk = nvme_disk(d, pattern)
-        return m.boot("x86_64", img, d, extra=["-drive", "if=none,id=nvm,format=raw,file=%s" % disk,
-                                               "-device", "nvme,serial=efiperf2,drive=nvm,addr=0x7"])
+        with open(disk, "rb") as f:
+            before = hashlib.sha256(f.read()).hexdigest()
+        run = m.boot("x86_64", img, d, extra=["-drive", "if=none,id=nvm,format=raw,file=%s" % disk,
+                                              "-device", "nvme,serial=efiperf2,drive=nvm,addr=0x7"])
+        with open(disk, "rb") as f:
+            data = f.read()
+        run.disk_unchanged = hashlib.sha256(data).hexdigest() == before
+        if want_disk:
+            run.disk = data
+        return run
 
     @test("x86_64.blockio_nvme_read_verified", "x86_64")
     def t_blockio():
@@ -178,6 +205,8 @@ def register(m):
         check(r.get("verified") is True and r.get("bytes") == 16 << 20 and r.get("device_bytes") == 32 << 20,
               "NVMe read %s" % r)
         check(r.get("ns", 0) > 0 and float(r.get("gbps", 0)) > 0, "timing %s" % r)
+        check(run.disk_unchanged, "the disk image changed: efiperf must only read without dma_write_lba")
+        check(not [x for x in run.of("measurement") if x.get("kernel") == "blockio_write"], "a blockio_write ran by default")
         figure("NVMe Block IO read", "16 MiB in %s ns = %s GB/s, pattern verified" % (r["ns"], r["gbps"]))
 
     @test("x86_64.blockio_unknown_pattern_and_absent_device", "x86_64")
@@ -190,3 +219,42 @@ def register(m):
         check(run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s" % (run.rc, run.qemu_exit))
         errs = [e for e in run.of("error") if e.get("where") == "blockio"]
         check(errs and "0000:00:09.0" in errs[0]["message"], "no error naming the controller: %s" % run.of("error"))
+
+    @test("x86_64.blockio_write_only_the_named_range", "x86_64")
+    def t_blockio_write():
+        first, last = 4095, 10240   # 6146 blocks: unaligned start, three 1 MiB transfers and a tail
+        run = blockio_boot("blockio_write", False, write="0000:00:07.0 %d-%d" % (first, last), want_disk=True)
+        run.expect_ok()
+        w = [x for x in run.of("measurement") if x.get("kernel") == "blockio_write"]
+        check(len(w) == 1, "blockio_write records: %s" % w)
+        w = w[0]
+        n = (last - first + 1) * BLOCK
+        check(w.get("verified") is True and w.get("status") == "ok" and w.get("bytes") == n and w.get("block_size") == BLOCK,
+              "blockio_write %s" % w)
+        check(w.get("ns", 0) > 0 and float(w.get("gbps", 0)) > 0, "write timing %s" % w)
+        lo, hi = first * BLOCK, (last + 1) * BLOCK
+        data = run.disk
+        words = struct.unpack("<%dQ" % ((hi - lo) // 8), data[lo:hi])
+        bad = [i for i, v in enumerate(words) if v != ((lo // 8) + i) ^ MAGIC]
+        check(not bad, "blocks %d-%d on the host do not hold the pattern at %d words (first at byte %s)" % (
+            first, last, len(bad), lo + 8 * bad[0] if bad else None))
+        check(data[:lo].count(0) == lo and data[hi:].count(0) == len(data) - hi,
+              "bytes outside blocks %d-%d changed: efiperf wrote where it was not told to" % (first, last))
+        figure("NVMe Block IO write", "%d bytes (blocks %d-%d) in %s ns = %s GB/s, flush %s ns, read back verified; rest of the disk untouched" % (
+            n, first, last, w["ns"], w["gbps"], w.get("flush_ns")))
+
+    @test("x86_64.blockio_write_refusals", "x86_64")
+    def t_blockio_write_refused():
+        # past the end: 32 MiB = blocks 0..65535
+        run = blockio_boot("blockio_write_past_end", False, write="00:07.0 65530-65600")
+        check(run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s" % (run.rc, run.qemu_exit))
+        errs = [e["message"] for e in run.of("error") if e.get("where") == "blockio_write"]
+        check(errs and "65530-65600" in errs[0] and "last block 65535" in errs[0], "no error naming the range and the disk's end: %s" % run.of("error"))
+        check(run.disk_unchanged, "a refused write changed the disk")
+        # the disk efiperf booted from (q35's AHCI controller at 00:1f.2 carries the FAT image)
+        run = blockio_boot("blockio_write_boot_disk", False, write="00:1f.2 100-101")
+        errs = [e["message"] for e in run.of("error") if e.get("where") == "blockio_write"]
+        check(errs and "0000:00:1f.2" in errs[0] and "booted from" in errs[0], "no refusal of the boot disk: %s" % run.of("error"))
+        check(not [x for x in run.of("measurement") if x.get("kernel") == "blockio_write"], "the boot disk was written")
+        # the read measurement still runs after a refused write
+        check([x for x in run.of("measurement") if x.get("kernel") == "blockio_read"], "no blockio_read after the refusal")

@@ -308,6 +308,53 @@ static void test_error_overflow_and_truncation(void **state)
 			    "in bytes (e.g. 65536, 64K, 64M, 1G)");
 }
 
+/* cpus and dma_write_lba: text settings whose shape is checked when the file is read
+ * (efi/cpuset.h, efi/blockio_target.h), so a typo is named with its file line and key. */
+static void test_checked_text(void **state)
+{
+	(void)state;
+	cfg_defaults(&cfg);
+	assert_string_equal(cfg.cpus, "boot");
+	assert_string_equal(cfg.dma_write_lba, "none");
+
+	assert_int_equal(parse("cpus = 0,2, socket1  # two CPUs and a socket\n"), 0);
+	assert_string_equal(cfg.cpus, "0,2, socket1");          /* as written, trimmed */
+	assert_string_equal(cfg.origin[CFG_CPUS], FNAME ":1");
+	assert_int_equal(parse("cpus =\tall\t\n"), 0);
+	assert_string_equal(cfg.cpus, "all");
+	assert_int_equal(parse("cpus = 4096"), 0);              /* checked against the machine later */
+	assert_string_equal(cfg.cpus, "4096");
+	assert_int_equal(parse("dma_write_lba = 0000:00:07.0 2048-4095\n"), 0);
+	assert_string_equal(cfg.dma_write_lba, "0000:00:07.0 2048-4095");
+	assert_string_equal(cfg.origin[CFG_DMA_WRITE_LBA], FNAME ":1");
+	assert_int_equal(parse("dma_write_lba =   00:07.0  0x800-0xFFF   \n"), 0);
+	assert_string_equal(cfg.dma_write_lba, "00:07.0  0x800-0xFFF");
+
+	expect_rejected("cpus = 1-", "cpus", "'1-' is not a CPU number, a range N-M or socketN (numbers 0..65535)");
+	assert_string_equal(cfg.cpus, "boot");
+	expect_rejected("cpus = 0,,1", "cpus", "empty item at character 3 (items are separated by single commas)");
+	expect_rejected("cpus = 7-4", "cpus", "range '7-4' runs backwards (write 4-7)");
+	expect_rejected("cpus =", "cpus", "no CPUs given (accepted: boot, all, or a list like 0,2,5 4-7 socket1)");
+	expect_rejected("dma_write_lba = 00:07.0", "dma_write_lba",
+			"expected none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'");
+	assert_string_equal(cfg.dma_write_lba, "none");
+	expect_rejected("dma_write_lba = 00:07.0 9-8", "dma_write_lba", "block range runs backwards (9-8)");
+
+	/* the line of the bad value is named, and the other lines still apply */
+	assert_int_equal(parse("exit = reboot\n"
+			       "# which CPUs\n"
+			       "cpus = 1-\n"
+			       "dma_write_lba = 00:07.0\n"
+			       "dma_blockio = 00:07.0\n"), 2);
+	expect_error(0, FNAME ":3", "cpus", "'1-' is not a CPU number, a range N-M or socketN (numbers 0..65535)");
+	expect_error(1, FNAME ":4", "dma_write_lba", "expected none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'");
+	assert_string_equal(cfg.cpus, "boot");
+	assert_string_equal(cfg.origin[CFG_CPUS], "default");
+	assert_string_equal(cfg.dma_write_lba, "none");
+	assert_int_equal(cfg.exit, CFG_EXIT_REBOOT);
+	assert_true(cfg.dma_blockio == CFG_BDF(0, 0, 7, 0));
+}
+
 static void test_shipped_config(void **state)
 {
 	char text[4096];
@@ -338,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_error_locations),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_error_overflow_and_truncation),
+		cmocka_unit_test(test_checked_text),
 		cmocka_unit_test(test_shipped_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

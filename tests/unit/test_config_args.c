@@ -173,13 +173,13 @@ static void test_json(void **state)
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
-		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
+		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
 		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"default\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
-		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
+		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"dma_write_lba\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\"}}");
@@ -188,13 +188,13 @@ static void test_json(void **state)
 	to_json(buf, sizeof(buf));
 	assert_string_equal(buf,
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
-		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
+		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
 		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
-		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
+		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"dma_write_lba\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\"}}");
@@ -223,8 +223,8 @@ static void test_help(void **state)
 		"1000..1000000000 (default 10000000)\n",
 		"  pcie            = on|off ",
 		"(default on)\n",
-		"  cpus            = boot|all ",
-		"(default boot)\n",
+		"  cpus            = boot|all|LIST ",
+		"socket1, comma-separated (default boot)\n",
 		"  mmio_bdf        = BDF|none ",
 		"(default none)\n",
 		"  mmio_bar        = N ",
@@ -239,6 +239,8 @@ static void test_help(void **state)
 		"(default none)\n",
 		"  dma_bytes       = BYTES ",
 		"4K..1024G, a multiple of 4096 (default 16M)\n",
+		"  dma_write_lba   = none|BDF FIRST-LAST ",
+		"then read back (default none)\n",
 		"  cha             = off|on ",
 		"(default off)\n",
 		"  cha_count       = N ",

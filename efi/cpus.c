@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/cpus.h"
+#include "efi/cpuset.h"
+#include "efi/numa.h"
+#include "efi/pages.h"
+#include "efi/report.h"
+
+#define NODE_RANGES_MAX 16
+
+static uint32_t sel[WINDOW_MAX_CPUS];
+static int32_t sel_node[WINDOW_MAX_CPUS];
+static int nsel;
+static const struct acpi_srat *srat;   /* the platform's, for cpus_alloc() */
+
+/* The node of each selected CPU, as numa_cpu_domain() finds it. */
+static void find_nodes(const struct platform *p)
+{
+	for (int i = 0; i < nsel; i++) {
+		uint32_t d;
+		sel_node[i] = -1;
+		if (p->mp.cpu && numa_cpu_domain(p->srat, p->madt, p->mp.cpu[sel[i]].proc_id, &d) == 0)
+			sel_node[i] = (int32_t)d;
+	}
+}
+
+int cpus_init(const struct platform *p, const struct efiperf_config *cfg)
+{
+	struct cpuset set;
+	char msg[160];
+	struct cpuset_topo topo = { p->mp.logical, p->mp.bsp, p->mp.cpu };
+	int n = -1;
+	if (cpuset_parse(cfg->cpus, strlena((CHAR8 *)cfg->cpus), &set, msg, sizeof(msg)) == 0)
+		n = cpuset_resolve(&set, &topo, sel, WINDOW_MAX_CPUS, msg, sizeof(msg));
+	if (n < 0) {
+		nsel = 0;
+		rep_error("config", "%s: cpus: '%s' on this machine: %s", cfg->origin[CFG_CPUS], cfg->cpus, msg);
+		return -1;
+	}
+	nsel = n;
+	srat = p->srat;
+	find_nodes(p);
+	struct json *j = rep_begin("cpus");
+	json_str(j, "setting", cfg->cpus);
+	json_u64(j, "count", (uint64_t)nsel);
+	json_str(j, "numa", p->srat && p->srat->present ? "SRAT" : "no SRAT: buffers anywhere");
+	json_arr(j, "selected");
+	for (int i = 0; i < nsel; i++) {
+		json_obj(j, NULL);
+		json_u64(j, "cpu", sel[i]);
+		if (p->mp.cpu) {
+			json_u64(j, "package", p->mp.cpu[sel[i]].package);
+			json_hex(j, "proc_id", p->mp.cpu[sel[i]].proc_id);
+		}
+		if (sel_node[i] >= 0)
+			json_u64(j, "node", (uint64_t)sel_node[i]);
+		else
+			json_null(j, "node");
+		json_close(j);
+	}
+	json_close(j);
+	rep_end();
+	rep_line("cpus:       %s: %d CPU(s), first %u, last %u%s", cfg->cpus, nsel, sel[0], sel[nsel - 1],
+		 p->srat && p->srat->present ? ", buffers from each CPU's SRAT node" : "");
+	return 0;
+}
+
+int cpus_selected(struct window_cpu *cpus)
+{
+	if (!nsel) {
+		struct mp_info mi;
+		mp_init(&mi);
+		sel[0] = mi.bsp;
+		sel_node[0] = -1;
+		nsel = 1;
+	}
+	for (int i = 0; i < nsel; i++)
+		cpus[i] = (struct window_cpu){ .cpu = sel[i] };
+	return nsel;
+}
+
+void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
+{
+	*place = (struct cpu_place){ .node = i >= 0 && i < nsel ? sel_node[i] : -1 };
+	if (place->node >= 0) {
+		struct memrange r[NODE_RANGES_MAX];
+		int nr = numa_domain_ranges(srat, (uint32_t)place->node, r, NODE_RANGES_MAX);
+		void *b = nr ? pages_alloc_in(bytes, r, nr) : NULL;
+		if (b) {
+			place->local = 1;
+			return b;
+		}
+	}
+	return pages_alloc(bytes);
+}
