@@ -3,10 +3,9 @@
 #include <efilib.h>
 #include "efi/firmware_tables.h"
 #include "efi/memranges.h"
+#include "efi/memmap.h"
 
-#define MAX_RANGES 512
-
-static struct memrange ranges[MAX_RANGES];
+static struct memrange *ranges;   /* pool memory, nranges entries */
 static int nranges;
 
 static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
@@ -14,32 +13,13 @@ static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 	return CompareGuid((EFI_GUID *)a, (EFI_GUID *)b) == 0;
 }
 
+/* Every descriptor of the memory map, kept for the run: table pointers are checked against it. */
 static int snapshot_memory_map(void)
 {
-	UINTN size = 0, key, dsize;
-	UINT32 dver;
-	EFI_MEMORY_DESCRIPTOR *map = NULL;
-	EFI_STATUS st = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
-	if (st != EFI_BUFFER_TOO_SMALL)
-		return -1;
-	size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR);  /* the allocation below may add descriptors */
-	map = AllocatePool(size);
-	if (!map)
-		return -1;
-	st = BS->GetMemoryMap(&size, map, &key, &dsize, &dver);
-	if (st != EFI_SUCCESS) {
-		FreePool(map);
-		return -1;
-	}
-	nranges = 0;
-	for (UINTN off = 0; off + dsize <= size && nranges < MAX_RANGES; off += dsize) {
-		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + off);
-		ranges[nranges].start = d->PhysicalStart;
-		ranges[nranges].end = d->PhysicalStart + d->NumberOfPages * EFI_PAGE_SIZE;
-		nranges++;
-	}
-	FreePool(map);
-	return 0;
+	if (ranges)
+		FreePool(ranges);
+	ranges = memmap_read(&nranges, 0);
+	return ranges ? 0 : -1;
 }
 
 int fw_tables_find(struct fw_tables *t)
