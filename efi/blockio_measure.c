@@ -44,6 +44,13 @@ static EFI_BLOCK_IO *find_blockio(uint64_t bdf, EFI_HANDLE *handle)
 	return found;
 }
 
+/* Blocks of the next transfer of a walk over blocks lba..last: at most TRANSFER_BYTES. */
+static uint64_t piece_blocks(const EFI_BLOCK_IO_MEDIA *m, uint64_t lba, uint64_t last)
+{
+	uint64_t per = TRANSFER_BYTES / m->BlockSize;
+	return last - lba + 1 < per ? last - lba + 1 : per;
+}
+
 int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (cfg->dma_blockio == CFG_BDF_NONE)
@@ -59,6 +66,11 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	}
 	EFI_BLOCK_IO_MEDIA *m = bio->Media;
 	uint64_t dev_bytes = (m->LastBlock + 1) * (uint64_t)m->BlockSize;
+	if (!m->BlockSize || TRANSFER_BYTES % m->BlockSize) {
+		rep_error("blockio", "dma_blockio %s: block size %u does not divide the %u-byte transfer", bdf, m->BlockSize,
+			  TRANSFER_BYTES);
+		return -1;
+	}
 	uint64_t bytes = cfg->dma_bytes < dev_bytes ? cfg->dma_bytes : dev_bytes;
 	bytes -= bytes % m->BlockSize;
 	if (!m->MediaPresent || !bytes) {
@@ -71,12 +83,12 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 		return -1;
 	}
 	int pattern = -1;          /* -1 unknown yet, 0 not efiperf's pattern, 1 verified so far */
-	uint64_t bad = 0, ticks = 0, done = 0;
+	uint64_t bad = 0, ticks = 0, done = 0, last = bytes / m->BlockSize - 1;
 	EFI_STATUS st = EFI_SUCCESS;
-	while (done < bytes && st == EFI_SUCCESS) {
-		UINTN n = bytes - done < TRANSFER_BYTES ? bytes - done : TRANSFER_BYTES;
+	for (uint64_t lba = 0; lba <= last; lba = done / m->BlockSize) {
+		UINTN n = piece_blocks(m, lba, last) * m->BlockSize;
 		uint64_t t0 = arch_timer_read();
-		st = bio->ReadBlocks(bio, m->MediaId, done / m->BlockSize, n, buf);
+		st = bio->ReadBlocks(bio, m->MediaId, lba, n, buf);
 		ticks += arch_timer_read() - t0;
 		if (st != EFI_SUCCESS)
 			break;
@@ -140,11 +152,11 @@ static EFI_STATUS write_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct bloc
 			      uint64_t *done_blocks)
 {
 	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint64_t per = TRANSFER_BYTES / m->BlockSize, lba = t->first;
+	uint64_t lba = t->first;
 	EFI_STATUS st = EFI_SUCCESS;
 	*ticks = 0;
 	while (lba <= t->last && st == EFI_SUCCESS) {
-		uint64_t nblk = t->last - lba + 1 < per ? t->last - lba + 1 : per;
+		uint64_t nblk = piece_blocks(m, lba, t->last);
 		dma_pattern_fill(buf, lba * m->BlockSize, nblk * m->BlockSize);
 		uint64_t t0 = arch_timer_read();
 		st = bio->WriteBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
@@ -161,10 +173,9 @@ static EFI_STATUS verify_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct blo
 			       int *differs)
 {
 	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint64_t per = TRANSFER_BYTES / m->BlockSize;
 	*differs = 0;
 	for (uint64_t lba = t->first; lba <= t->last;) {
-		uint64_t nblk = t->last - lba + 1 < per ? t->last - lba + 1 : per;
+		uint64_t nblk = piece_blocks(m, lba, t->last);
 		EFI_STATUS st = bio->ReadBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
 		if (st != EFI_SUCCESS)
 			return st;
