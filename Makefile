@@ -14,7 +14,7 @@ Q    ?= @
 
 # --- sources ---------------------------------------------------------------------------------
 # Pure C (also built on the host for tests) and firmware glue; arch/<arch>/ holds CPU primitives.
-COMMON_SRC := $(wildcard efi/*.c) $(wildcard pmu/*.c) $(wildcard arch/*.c)
+COMMON_SRC := $(wildcard efi/*.c efi/*/*.c pmu/*.c pmu/*/*.c arch/*.c arch/lib/*.c)
 ARCH_SRC   := $(wildcard arch/$(ARCH)/*.c) $(wildcard arch/$(ARCH)/*.S)
 OBJS       := $(patsubst %,$(B)/obj/%.o,$(COMMON_SRC) $(ARCH_SRC))
 
@@ -70,7 +70,7 @@ all: $(B)/efiperf.efi
 $(STAMP):
 	$(Q)boot/deps.sh $(ARCH)
 
-$(B)/obj/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h)
+$(B)/obj/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
 

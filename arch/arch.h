@@ -62,17 +62,19 @@ void arch_cpu_info(const struct hw *hw, struct cpu_info *ci);
 void arch_env_enter(void);
 void arch_env_leave(void);
 
-/* The known instruction-count loop: `iterations` turns of a loop whose retired-instruction
- * count is derived from its own instructions (expected), counted with the core PMU's
- * instructions-retired counter, which the caller has started (s). masked = 1 masks interrupts
- * for the loop. valid = 0 with why when the CPU has no usable counter for it. */
-struct known_loop_result {
-	uint64_t iterations, expected, counted;
-	int valid;
-	char why[128];
-};
-struct core_set;
-void arch_known_loop(const struct hw *hw, const struct core_set *s, uint64_t iterations, int masked,
-		     struct known_loop_result *r);
+/* The known instruction-count loop (arch/<arch>/known_loop.S): `iterations` turns of a loop that
+ * reads the instructions-retired counter itself before and after, so no call sits inside the
+ * counted span. x86_64: IA32_FIXED_CTR0 (INST_RETIRED.ANY) through RDPMC (SDM Vol.2B RDPMC);
+ * aarch64: PMEVCNTR0_EL0, which the Arm PMUv3 driver programs with INST_RETIRED (event 0x08,
+ * Arm ARM D17.4 / common event list). The caller has started that counter.
+ *   arch_known_loop_run:       raw after - before (not yet masked to the counter width)
+ *   arch_known_loop_expected:  instructions that retire between the two reads, derived from
+ *                              the loop's own instructions (see each known_loop.S)
+ *   arch_known_loop_event:     the core counter's event name the loop reads
+ *   arch_known_loop_max:       the largest iterations the counter width allows */
+uint64_t arch_known_loop_run(uint64_t iterations);
+uint64_t arch_known_loop_expected(uint64_t iterations);
+extern const char arch_known_loop_event[];
+extern const uint64_t arch_known_loop_max;
 
 #endif

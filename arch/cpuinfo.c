@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/cpuinfo.h"
-#include "efi/fmt.h"
+#include "arch/lib/fmt.h"
 
 void cpuinfo_probe(struct cpu_info *ci, const char *name, const char *fmt, ...)
 {

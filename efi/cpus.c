@@ -2,10 +2,10 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/cpus.h"
-#include "efi/cpuset.h"
-#include "efi/numa.h"
+#include "efi/config/cpuset.h"
+#include "efi/fw/numa.h"
 #include "efi/pages.h"
-#include "efi/report.h"
+#include "efi/out/report.h"
 
 #define NODE_RANGES_MAX 16
 

@@ -8,9 +8,9 @@
 #define EFIPERF_CPUS_H
 
 #include <stdint.h>
-#include "efi/config.h"
+#include "efi/config/config.h"
 #include "efi/platform.h"
-#include "efi/window.h"
+#include "efi/measure/window.h"
 
 /* Resolve cfg->cpus on this machine and write the `cpus` record (each CPU's number, package,
  * ProcessorId and NUMA node) and a console line. Returns 0, or -1 after an error record naming

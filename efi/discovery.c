@@ -2,8 +2,8 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/discovery.h"
-#include "efi/pcie.h"
-#include "efi/report.h"
+#include "efi/pcie/pcie.h"
+#include "efi/out/report.h"
 #include "arch/hw_ecam.h"
 
 #define LINE 256

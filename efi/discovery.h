@@ -10,10 +10,10 @@
 #define EFIPERF_DISCOVERY_H
 
 #include "arch/hw.h"
-#include "efi/acpi.h"
-#include "efi/firmware_tables.h"
+#include "efi/fw/acpi.h"
+#include "efi/fw/firmware_tables.h"
 #include "efi/mp.h"
-#include "efi/smbios.h"
+#include "efi/fw/smbios.h"
 
 struct discovery {
 	struct fw_tables fw;

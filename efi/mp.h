@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include "arch/hw.h"
-#include "efi/cpuset.h"
+#include "efi/config/cpuset.h"
 
 struct mp_info {
 	int present;             /* MP services protocol found */

@@ -2,8 +2,8 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/pages.h"
-#include "efi/numa.h"
-#include "efi/memmap.h"
+#include "efi/fw/numa.h"
+#include "efi/fw/memmap.h"
 
 /* AllocateAddress can lose a race with the firmware's own allocations between reading the map
  * and allocating: read it again this many times. */

@@ -5,7 +5,7 @@
 #define EFIPERF_PAGES_H
 
 #include <stdint.h>
-#include "efi/memranges.h"
+#include "efi/fw/memranges.h"
 
 /* `bytes` rounded up to pages, anywhere in memory; NULL when the firmware has none. */
 void *pages_alloc(uint64_t bytes);

@@ -2,10 +2,10 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/platform.h"
-#include "efi/report.h"
+#include "efi/out/report.h"
 #include "efi/timer.h"
-#include "efi/pmtimer.h"
-#include "efi/volume.h"
+#include "efi/fw/pmtimer.h"
+#include "efi/out/volume.h"
 #include "efi/exceptions.h"
 #include "arch/arch.h"
 
@@ -38,6 +38,8 @@ void platform_discover(const struct hw *hw, struct platform *p)
 	}
 	p->stall_ppm = pmtimer_ppm(p->stall_hz, p->timer_hz);
 	p->core_known = core_probe(hw, &p->core) == 0;
+	if (p->core.pmu && p->core.pmu->probe_name && p->core.probe[0])
+		cpuinfo_probe(&p->cpu, p->core.pmu->probe_name, "%s", p->core.probe);
 	pci_st = hw_pci_read32(hw, host_bridge, PCI_VENDOR_DEVICE, &pci_id);
 }
 

@@ -9,9 +9,9 @@
 
 #include "arch/cpuinfo.h"
 #include "efi/mp.h"
-#include "pmu/core_counters.h"
-#include "efi/smbios.h"
-#include "efi/acpi.h"
+#include "pmu/core/core_counters.h"
+#include "efi/fw/smbios.h"
+#include "efi/fw/acpi.h"
 
 struct corepmu;
 

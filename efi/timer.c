@@ -3,8 +3,8 @@
 #include <efilib.h>
 #include "efi/timer.h"
 #include "arch/arch.h"
-#include "efi/acpi.h"
-#include "efi/pmtimer.h"
+#include "efi/fw/acpi.h"
+#include "efi/fw/pmtimer.h"
 
 #define US_PER_S 1000000ull
 

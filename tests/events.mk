@@ -4,13 +4,13 @@
 B       := ../build/host
 HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
-SRC     := tools/events.c ../pmu/intel_cha_encode.c ../pmu/intel_cha_events.c \
-           ../pmu/intel_cha_platforms.c ../efi/fmt.c
+SRC     := tools/events.c ../pmu/uncore/intel_cha_encode.c ../pmu/events/intel_cha_events.c \
+           ../pmu/uncore/intel_cha_platforms.c ../arch/lib/fmt.c ../arch/lib/parse_num.c
 
 .PHONY: run
 run: $(B)/events
 	@$(B)/events
 
-$(B)/events: $(SRC) $(wildcard ../pmu/intel_cha*.h)
+$(B)/events: $(SRC) $(wildcard ../pmu/uncore/*.h ../arch/lib/*.h)
 	@mkdir -p $(B)
 	$(HOST_CC) $(CFLAGS) $(SRC) -o $@

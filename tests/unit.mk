@@ -17,9 +17,10 @@ HOST_CC  := gcc
 FUZZ_CC  := clang
 EXTRA_SRC ?=
 
-# Pure efi/ files are the ones that do not include <efi.h> (the firmware glue does).
-EFI_PURE  := $(shell grep -L '^\#include <efi' ../efi/*.c)
-PURE_SRC  := $(wildcard ../pmu/*.c) $(wildcard ../arch/*.c) $(wildcard ../tests/model/*.c) \
+# Pure efi/ files are the ones that include neither <efi.h> nor arch/arch.h (the firmware glue
+# and the code around the CPU primitives do).
+EFI_PURE  := $(shell grep -L -e '^\#include <efi' -e '^\#include "arch/arch.h"' ../efi/*.c ../efi/*/*.c)
+PURE_SRC  := $(wildcard ../pmu/*.c ../pmu/*/*.c) $(wildcard ../arch/*.c ../arch/lib/*.c) $(wildcard ../tests/model/*.c) \
              $(EFI_PURE) $(wildcard ../arch/x86_64/*_pure.c ../arch/aarch64/*_pure.c)
 PURE_OBJ  := $(patsubst ../%.c,$(B)/obj/%.o,$(PURE_SRC))
 TESTS     := $(patsubst unit/%.c,$(B)/%,$(wildcard unit/test_*.c))
@@ -86,13 +87,21 @@ FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -g -O1 -I.. \
 
 fuzz-build: $(FUZZ_BINS)
 
-# Sources a target needs beyond EFI_PURE, by its name without "fuzz_".
-FUZZ_EXTRA_pcie := ../tests/model/pci_model.c
-FUZZ_EXTRA_cha_event := ../pmu/intel_cha_encode.c ../pmu/intel_cha_events.c ../pmu/intel_cha_platforms.c
-
-$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(EFI_PURE) $(wildcard ../efi/*.h) $(FUZZ_EXTRA_pcie)
+# Every pure source is compiled once with the fuzzer's flags into one archive; each target links
+# it, so the linker takes only the members the target reaches (a new pure file needs no change).
+comma := ,
+FUZZ_OBJ := $(patsubst ../%.c,$(B)/fuzz/obj/%.o,$(PURE_SRC))
+$(B)/fuzz/obj/%.o: ../%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(EFI_PURE) $(FUZZ_EXTRA_$*) -o $@
+	$(FUZZ_CC) $(subst fuzzer$(comma),fuzzer-no-link$(comma),$(FUZZ_CFLAGS)) -MMD -MP -c $< -o $@
+$(B)/fuzz/libpure.a: $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+-include $(FUZZ_OBJ:.o=.d)
+
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(B)/fuzz/libpure.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(B)/fuzz/libpure.a -o $@
 
 # Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
 # (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.

@@ -4,9 +4,8 @@
  * read through struct hw. Pure: no asm, no EFI headers (host unit tests build it).
  */
 #include "arch/aarch64/cpuinfo_pure.h"
-#include "pmu/arm_sysreg.h"
-#include "pmu/core_counters.h"
-#include "efi/fmt.h"
+#include "arch/regs/arm_sysreg.h"
+#include "arch/lib/fmt.h"
 
 /* MIDR_EL1.Implementer codes (Arm ARM D23.2 MIDR_EL1, "Implementer" field list). */
 static const struct { uint32_t code; const char *name; } implementers[] = {
@@ -134,10 +133,6 @@ void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 		cpuinfo_probe(ci, "ID_AA64DFR0_EL1", "0x%016llx", (unsigned long long)v);
 	else
 		cpuinfo_probe(ci, "ID_AA64DFR0_EL1", "%s", hw_status_name(st));
-
-	struct core_set s = { .pmu = &pmu_armv8_pmuv3 };
-	if (pmu_armv8_pmuv3.probe(hw, &s) == 0 || s.probe[0])
-		cpuinfo_probe(ci, "PMUv3", "%s", s.probe);
 
 	/* PMSWINC_EL0 is write-only: an MRS of it is UNDEFINED (Arm ARM D23, PMSWINC_EL0
 	 * "Accessing PMSWINC_EL0"), so the read must come back as a recovered synchronous

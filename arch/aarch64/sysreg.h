@@ -15,7 +15,7 @@
 #ifndef EFIPERF_AARCH64_SYSREG_H
 #define EFIPERF_AARCH64_SYSREG_H
 
-#include "pmu/arm_sysreg.h"
+#include "arch/regs/arm_sysreg.h"
 
 #define ARM_SYSREG_ACCESSORS(X) \
 	X(MIDR_EL1) X(MPIDR_EL1) X(REVIDR_EL1) X(ID_AA64PFR0_EL1) X(ID_AA64DFR0_EL1) \

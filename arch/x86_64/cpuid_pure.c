@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86_64/cpuid_pure.h"
-#include "pmu/x86_msr.h"
-#include "efi/fmt.h"
+#include "arch/regs/x86_msr.h"
+#include "arch/lib/fmt.h"
 #include <string.h>
 
 #define FAMILY_EXT_TRIGGER 0xFu

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efi/acpi.h"
+#include "efi/fw/acpi.h"
 #include "../unit/json_check.h"
 
 #define FUZZ_BASE   0x7f000000ull    /* tests/unit/acpi_synth.h SYN_BASE: its images are seeds */

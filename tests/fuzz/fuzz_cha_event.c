@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pmu/intel_cha.h"
+#include "pmu/uncore/intel_cha.h"
 
 static uint64_t allowed(const struct cha_platform *p, unsigned target)
 {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efi/config.h"
-#include "efi/cpuset.h"
-#include "efi/blockio_target.h"
+#include "efi/config/config.h"
+#include "efi/config/cpuset.h"
+#include "efi/config/blockio_target.h"
 #include "../unit/json_check.h"
 
 #define MAX_ARGS 64

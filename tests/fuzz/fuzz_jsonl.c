@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efi/jsonl.h"
+#include "efi/out/jsonl.h"
 #include "../unit/json_check.h"
 
 #define CONTROL_LIMIT 0x20u

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "efi/pcie.h"
+#include "efi/pcie/pcie.h"
 #include "tests/model/pci_model.h"
 #include "../unit/json_check.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efi/smbios.h"
+#include "efi/fw/smbios.h"
 #include "../unit/json_check.h"
 
 #define HDR       9

@@ -8,7 +8,7 @@
 
 #define PCI_MODEL_BAR0 0x10u  /* first Base Address Register (PCI 3.0 6.2.5.1) */
 #define PCI_MODEL_HEADER_TYPE 0x0Eu
-#include "efi/pcie_regs.h"
+#include "efi/pcie/pcie_regs.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/intel_cha.h"
+#include "pmu/uncore/intel_cha.h"
 
 int main(void)
 {

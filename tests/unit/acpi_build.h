@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efi/physmem.h"
+#include "efi/fw/physmem.h"
 
 struct img {
 	uint8_t *mem;

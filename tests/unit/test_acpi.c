@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/acpi.h"
+#include "efi/fw/acpi.h"
 #include "tests/unit/acpi_synth.h"
 #include "tests/unit/json_check.h"
 

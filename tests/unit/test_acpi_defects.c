@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/acpi.h"
+#include "efi/fw/acpi.h"
 #include "tests/unit/acpi_synth.h"
 
 static struct acpi_info info;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/acpi.h"
+#include "efi/fw/acpi.h"
 #include "tests/unit/acpi_build.h"
 #include "tests/unit/json_check.h"
 

@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "tests/model/hw_model.h"
-#include "pmu/x86_corepmu.h"
-#include "pmu/x86_amd_msr.h"
-#include "pmu/x86_msr.h"
+#include "pmu/core/x86_corepmu.h"
+#include "arch/regs/x86_amd_msr.h"
+#include "arch/regs/x86_msr.h"
 
 static struct hw_model m;
 static struct hw h;

@@ -15,12 +15,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "efi/out/pmu_json.h"
 #include "tests/model/hw_model.h"
 #include "tests/unit/json_check.h"
-#include "pmu/x86_corepmu.h"
-#include "pmu/x86_amd_msr.h"
-#include "pmu/x86_msr.h"
-#include "efi/jsonl.h"
+#include "pmu/core/x86_corepmu.h"
+#include "arch/regs/x86_amd_msr.h"
+#include "arch/regs/x86_msr.h"
+#include "efi/out/jsonl.h"
 
 static struct hw_model m;
 static struct hw h;

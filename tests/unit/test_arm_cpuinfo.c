@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* arch/aarch64/cpuinfo_pure.c against the register model: MIDR decode of real parts,
- * CurrentEL, CNTFRQ_EL0, PMUv3 probe lines. */
+ * CurrentEL, CNTFRQ_EL0; and the PMUv3 probe line core_probe() gives the platform record. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,8 @@
 
 #include "tests/model/hw_model.h"
 #include "arch/aarch64/cpuinfo_pure.h"
-#include "pmu/arm_sysreg.h"
+#include "arch/regs/arm_sysreg.h"
+#include "pmu/core/core_counters.h"
 
 static struct hw_model m;
 static struct hw h;
@@ -37,6 +38,17 @@ static const char *probe(const char *name)
 	return NULL;
 }
 
+/* The "PMUv3" probe line of the platform record: core_probe's summary under the driver's
+ * probe_name (efi/platform.c adds it to the cpu_info probes). */
+static struct core_set pmu_set;
+static const char *pmu_probe(void)
+{
+	assert_int_equal(core_probe(&h, &pmu_set), 0);
+	assert_non_null(pmu_set.pmu);
+	assert_string_equal(pmu_set.pmu->probe_name, "PMUv3");
+	return pmu_set.probe;
+}
+
 static void test_neoverse_v2(void **state)
 {
 	(void)state;
@@ -56,8 +68,8 @@ static void test_neoverse_v2(void **state)
 	assert_string_equal(ci.tsc_source, "CNTFRQ_EL0");
 	assert_int_equal(ci.tsc_invariant, 1);
 	assert_string_equal(probe("ID_AA64DFR0_EL1"), "0x0000000010305609");
-	assert_non_null(strstr(probe("PMUv3"), "PMUv3p5"));
-	assert_non_null(strstr(probe("PMUv3"), "6 counters"));
+	assert_non_null(strstr(pmu_probe(), "PMUv3p5"));
+	assert_non_null(strstr(pmu_probe(), "6 counters"));
 }
 
 static void test_cortex_a57_r1p0_el2(void **state)
@@ -70,7 +82,7 @@ static void test_cortex_a57_r1p0_el2(void **state)
 	assert_string_equal(ci.brand, "Cortex-A57 r1p0");
 	assert_int_equal(ci.current_el, 2);
 	assert_string_equal(probe("CurrentEL"), "EL2");
-	assert_non_null(strstr(probe("PMUv3"), "PMUv3 (PMUVer=0x1)"));
+	assert_non_null(strstr(pmu_probe(), "PMUv3 (PMUVer=0x1)"));
 }
 
 static void test_neoverse_n1_r3p1(void **state)
@@ -101,7 +113,7 @@ static void test_unknown_part_and_no_pmu(void **state)
 	assert_string_equal(ci.brand, "unknown part 0xabc r0p0");
 	assert_int_equal(ci.tsc_hz, 0);
 	assert_non_null(probe("CNTFRQ_EL0"));
-	assert_non_null(strstr(probe("PMUv3"), "PMUVer=0x0"));
+	assert_non_null(strstr(pmu_probe(), "PMUVer=0x0"));
 	assert_string_equal(arm_implementer_name(0xC0), "Ampere");
 	assert_null(arm_implementer_name(0xEE));
 	assert_null(arm_part_name(0x41, 0x123));

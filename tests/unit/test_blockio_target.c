@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/blockio_target.h"
-#include "efi/config.h"
+#include "efi/config/blockio_target.h"
+#include "efi/config/config.h"
 
 #define SHAPE "none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'"
 #define EXPECTED "expected " SHAPE

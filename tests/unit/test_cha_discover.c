@@ -11,11 +11,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "efi/out/pmu_json.h"
 #include "tests/model/pci_model.h"
 #include "tests/model/hw_model.h"
 #include "tests/unit/json_check.h"
-#include "pmu/intel_cha.h"
-#include "efi/jsonl.h"
+#include "pmu/uncore/intel_cha.h"
+#include "efi/out/jsonl.h"
 
 static struct pci_model pm;
 static struct hw_model hm;

@@ -15,7 +15,7 @@
 
 #include "tests/model/cha_model.h"
 #include "arch/hw_trace.h"
-#include "pmu/intel_cha.h"
+#include "pmu/uncore/intel_cha.h"
 
 #define NBOX 4
 #define NS_PER_TICK 1000

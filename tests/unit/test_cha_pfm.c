@@ -31,7 +31,7 @@
 #include <cmocka.h>
 #include <perfmon/pfmlib.h>
 
-#include "pmu/intel_cha.h"
+#include "pmu/uncore/intel_cha.h"
 
 enum verdict { EQUAL, OPC_DIFFERS, REJECTED, STATE_DIFFERS };
 

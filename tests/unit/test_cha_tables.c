@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pmu/intel_cha.h"
+#include "pmu/uncore/intel_cha.h"
 
 static const struct cha_platform *P(const char *name)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/config.h"
+#include "efi/config/config.h"
 
 #define FNAME "efiperf.cfg"
 #define SHIPPED_CFG "../boot/efiperf.cfg"  /* the run target works in tests/ */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/config.h"
+#include "efi/config/config.h"
 #include "json_check.h"
 
 #define FNAME "efiperf.cfg"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/config.h"
+#include "efi/config/config.h"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;

@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <perfmon/pfmlib.h>
 
-#include "pmu/x86_event.h"
-#include "pmu/x86_msr.h"
+#include "pmu/core/x86_event.h"
+#include "arch/regs/x86_msr.h"
 
 static const struct { uint8_t gen; const char *pmus[3]; } gen_pmus[] = {
 	{ X86_GEN_ARCH, { "skl", "icl", NULL } },

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/cpuset.h"
+#include "efi/config/cpuset.h"
 
 #define MSG_BYTES 256
 #define OUT_MAX 64

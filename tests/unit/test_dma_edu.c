@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/dma_engine.h"
+#include "efi/measure/dma_engine.h"
 
 extern const struct dma_engine dma_engine_edu;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/dma_pattern.h"
+#include "efi/measure/dma_pattern.h"
 
 static void test_pattern(void **state)
 {

@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <cmocka.h>
 
-#include "efi/fmt.h"
+#include "arch/lib/fmt.h"
 
 #define OUT_MAX 96
 #define SENTINEL 0xA5

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "arch/hw_ecam.h"
-#include "efi/pcie.h"
-#include "efi/pcie_regs.h"
+#include "efi/pcie/pcie.h"
+#include "efi/pcie/pcie_regs.h"
 #include "tests/model/pci_model.h"
 
 #define ECAM_BASE 0xb0000000ull

@@ -12,10 +12,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "efi/out/pmu_json.h"
 #include "tests/unit/test_intel_model.h"
 #include "tests/unit/json_check.h"
-#include "pmu/x86_corepmu.h"
-#include "efi/jsonl.h"
+#include "pmu/core/x86_corepmu.h"
+#include "efi/out/jsonl.h"
 
 static struct corepmu cp;
 

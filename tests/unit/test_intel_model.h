@@ -11,8 +11,8 @@
 #define EFIPERF_TEST_INTEL_MODEL_H
 
 #include "tests/model/hw_model.h"
-#include "pmu/x86_msr.h"
-#include "pmu/intel_topdown.h"
+#include "arch/regs/x86_msr.h"
+#include "pmu/core/intel_topdown.h"
 
 #define TM_GLOBAL_ORIG 0x2ull          /* firmware left PMC1 enabled: must survive */
 #define TM_FIXED_CTRL_ORIG 0x800ull    /* PMI bit of fixed counter 2 set by someone else */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/jsonl.h"
+#include "efi/out/jsonl.h"
 #include "json_check.h"
 
 #define REC_MAX 512

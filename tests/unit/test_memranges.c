@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "efi/memranges.h"
+#include "efi/fw/memranges.h"
 
 static const struct memrange map[] = {
 	{ 0x3000, 0x4000 },   /* unsorted on purpose */

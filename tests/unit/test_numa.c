@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "efi/numa.h"
+#include "efi/fw/numa.h"
 
 #define SENTINEL 0xa5a5a5a5u
 #define HOT_PLUGGABLE (1u << 1)

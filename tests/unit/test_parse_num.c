@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/parse_num.h"
+#include "arch/lib/parse_num.h"
 
 static int parse(const char *s, uint64_t max, uint64_t *v)
 {

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "tests/model/pci_model.h"
-#include "efi/pci_bar.h"
+#include "efi/pcie/pci_bar.h"
 
 static struct pci_model m;
 static struct pci_model_func *f;

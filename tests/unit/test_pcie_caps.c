@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/pcie.h"
-#include "efi/pcie_regs.h"
+#include "efi/pcie/pcie.h"
+#include "efi/pcie/pcie_regs.h"
 #include "tests/model/pci_model.h"
 
 #define CLASS_NVME 0x010802u

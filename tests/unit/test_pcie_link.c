@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/pcie.h"
-#include "efi/pcie_regs.h"
+#include "efi/pcie/pcie.h"
+#include "efi/pcie/pcie_regs.h"
 #include "tests/model/pci_model.h"
 #include "tests/unit/json_check.h"
 

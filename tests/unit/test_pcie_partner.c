@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "tests/model/pci_model.h"
-#include "efi/pcie.h"
-#include "efi/pcie_regs.h"
+#include "efi/pcie/pcie.h"
+#include "efi/pcie/pcie_regs.h"
 
 #define CLASS_PCI_BRIDGE 0x060400u
 #define CLASS_NVME 0x010802u

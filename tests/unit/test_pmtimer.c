@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "efi/pmtimer.h"
+#include "efi/fw/pmtimer.h"
 
 static void test_delta_wraps(void **state)
 {

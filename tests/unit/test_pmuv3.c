@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "tests/model/hw_model.h"
-#include "pmu/core_counters.h"
-#include "pmu/arm_sysreg.h"
+#include "pmu/core/core_counters.h"
+#include "arch/regs/arm_sysreg.h"
 
 /* QEMU -cpu max: PMCR_EL0 = 0x41013000 (IMP 0x41, IDCODE 0x01, N = 6). D set here so the test
  * sees start() clear it and restore() put it back. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "efi/smbios.h"
+#include "efi/fw/smbios.h"
 #include "tests/unit/acpi_build.h"
 #include "tests/unit/json_check.h"
 

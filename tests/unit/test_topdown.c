@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/test_intel_model.h"
-#include "pmu/x86_corepmu.h"
+#include "pmu/core/x86_corepmu.h"
 
 /* --- seed 002 as data --------------------------------------------------------------------- */
 

@@ -14,7 +14,7 @@
 
 #include "tests/model/hw_model.h"
 #include "arch/x86_64/cpuid_pure.h"
-#include "pmu/x86_msr.h"
+#include "arch/regs/x86_msr.h"
 
 static void test_signature_decode(void **state)
 {

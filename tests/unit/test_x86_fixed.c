@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "tests/model/hw_model.h"
-#include "pmu/core_counters.h"
-#include "pmu/x86_msr.h"
+#include "pmu/core/core_counters.h"
+#include "arch/regs/x86_msr.h"
 
 #define GLOBAL_ORIG 0x1ull      /* "firmware" left PMC0 enabled: must survive */
 #define FIXED_CTRL_ORIG 0x800ull /* PMI bit of fixed counter 2 set by someone else */

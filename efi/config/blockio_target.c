@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* blockio_target: parsing `dma_write_lba` (efi/blockio_target.h). */
+#include "efi/config/blockio_target.h"
+
+#include <string.h>
+#include "efi/config/config.h"
+#include "arch/lib/fmt.h"
+#include "arch/lib/parse_num.h"
+
+#define SHAPE "none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'"
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+int blockio_target_parse(const char *v, size_t n, struct blockio_target *t, char *msg, size_t msgsz)
+{
+	*t = (struct blockio_target){ 0 };
+	while (n && is_blank(*v))
+		v++, n--;
+	while (n && is_blank(v[n - 1]))
+		n--;
+	if (n == 4 && memcmp(v, "none", 4) == 0)
+		return 0;
+	size_t b = 0;
+	while (b < n && !is_blank(v[b]))
+		b++;
+	if (b == n) {
+		fmt_snprintf(msg, msgsz, "expected %s", SHAPE);
+		return -1;
+	}
+	if (cfg_parse_bdf(v, b, &t->bdf) != 0) {
+		fmt_snprintf(msg, msgsz, "'%.*s' is not a PCI function (expected %s)", (int)(b < 16 ? b : 16), v, SHAPE);
+		return -1;
+	}
+	const char *r = v + b;
+	size_t rn = n - b;
+	while (rn && is_blank(*r))
+		r++, rn--;
+	size_t dash = 0;
+	while (dash < rn && r[dash] != '-')
+		dash++;
+	if (num_parse_u64(r, dash, BLOCKIO_LBA_MAX, &t->first) != 0 || (dash < rn && num_parse_u64(r + dash + 1, rn - dash - 1, BLOCKIO_LBA_MAX, &t->last) != 0)) {
+		fmt_snprintf(msg, msgsz, "'%.*s' is not a block range FIRST-LAST (decimal or 0x hex; expected %s)",
+			     (int)(rn < 24 ? rn : 24), r, SHAPE);
+		return -1;
+	}
+	if (dash == rn)
+		t->last = t->first;
+	if (t->last < t->first) {
+		fmt_snprintf(msg, msgsz, "block range runs backwards (%llu-%llu)", (unsigned long long)t->first,
+			     (unsigned long long)t->last);
+		return -1;
+	}
+	t->set = 1;
+	return 0;
+}

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * config: the settings table and its parsers (efi/config.h). Parsing, defaults, help and the
+ * JSON record are all driven by cfg_keys[]: adding a key is one table row plus its field.
+ */
+#include "efi/config/config.h"
+#include "efi/config/config_value.h"
+#include "efi/config/cpuset.h"
+#include "efi/config/blockio_target.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define KIB (1ull << 10)
+#define MIB (1ull << 20)
+#define GIB (1ull << 30)
+#define COPY_BLOCK_BYTES 64u   /* the copy kernels move whole 64-byte blocks (arch/arch.h) */
+#define UTF8_BOM "\xEF\xBB\xBF"
+#define UTF8_BOM_LEN 3u
+#define TEXT_MAX 320u           /* scratch for lists and descriptions (the key list) */
+#define HELP_NAME_WIDTH 15      /* longest key name: loop_iterations */
+#define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
+
+static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
+static const char *const trace_names[] = { "none", "hw", NULL };
+static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
+static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
+
+static int cpus_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	struct cpuset set;
+	return cpuset_parse(v, n, &set, msg, msgsz);
+}
+
+static int write_lba_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	struct blockio_target t;
+	return blockio_target_parse(v, n, &t, msg, msgsz);
+}
+
+#define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
+
+static const struct cfg_key cfg_keys[CFG_NKEYS] = {
+	[CFG_EXIT] = { "exit", CFG_T_ENUM, "return|shutdown|reboot", exit_names,
+		       CFG_EXIT_RETURN, 0, 0, 0, FIELD(exit),
+		       "what to do when the run ends", NULL, NULL },
+	[CFG_TRACE] = { "trace", CFG_T_ENUM, "none|hw", trace_names,
+			CFG_TRACE_NONE, 0, 0, 0, FIELD(trace),
+			"hw: record every hardware access into the log", NULL, NULL },
+	[CFG_COPY_SIZE] = { "copy_size", CFG_T_BYTES, "BYTES", NULL,
+			    64 * MIB, 4 * KIB, 16 * GIB, COPY_BLOCK_BYTES, FIELD(copy_size),
+			    "memory copy buffer size, K/M/G suffixes are binary", NULL, NULL },
+	[CFG_COPY_PASSES] = { "copy_passes", CFG_T_UINT, "N", NULL,
+			      3, 1, 1000, 0, FIELD(copy_passes),
+			      "memory copy passes", NULL, NULL },
+	[CFG_LOOP_ITERATIONS] = { "loop_iterations", CFG_T_UINT, "N", NULL,
+				  10000000, 1000, 1000000000, 0, FIELD(loop_iterations),
+				  "iterations of the known instruction-count loop", NULL, NULL },
+	[CFG_PCIE] = { "pcie", CFG_T_ENUM, "on|off", onoff_names,
+		       1, 0, 0, 0, FIELD(pcie),
+		       "enumerate PCIe config space (ECAM or root bridge I/O)", NULL, NULL },
+	[CFG_CPUS] = { "cpus", CFG_T_TEXT, "boot|all|LIST", NULL,
+		       0, 0, 0, 0, FIELD(cpus),
+		       "CPUs the measurement kernels run on, all at once; LIST: 0,2,5 4-7 socket1, comma-separated",
+		       "boot", cpus_check },
+	[CFG_MMIO_BDF] = { "mmio_bdf", CFG_T_BDF, "BDF|none", NULL,
+			   CFG_BDF_NONE, 0, 0, 0, FIELD(mmio_bdf),
+			   "PCI function whose memory BAR the MMIO kernel reads", NULL, NULL },
+	[CFG_MMIO_BAR] = { "mmio_bar", CFG_T_UINT, "N", NULL,
+			   0, 0, 5, 0, FIELD(mmio_bar),
+			   "BAR index of mmio_bdf (a 64-bit BAR is named by its low half)", NULL, NULL },
+	[CFG_MMIO_BYTES] = { "mmio_bytes", CFG_T_BYTES, "BYTES", NULL,
+			     64 * KIB, 8, 1 * GIB, 8, FIELD(mmio_bytes),
+			     "bytes of the BAR the MMIO kernel reads (capped at the BAR size)", NULL, NULL },
+	[CFG_MMIO_WRITE] = { "mmio_write", CFG_T_ENUM, "off|on", onoff_names,
+			     0, 0, 0, 0, FIELD(mmio_write),
+			     "also write the BAR (destroys its contents)", NULL, NULL },
+	[CFG_DMA_ENGINE] = { "dma_engine", CFG_T_BDF, "BDF|none", NULL,
+			     CFG_BDF_NONE, 0, 0, 0, FIELD(dma_engine),
+			     "PCI function of a DMA engine (QEMU edu) for a DMA round trip", NULL, NULL },
+	[CFG_DMA_BLOCKIO] = { "dma_blockio", CFG_T_BDF, "BDF|none", NULL,
+			      CFG_BDF_NONE, 0, 0, 0, FIELD(dma_blockio),
+			      "PCI function of a disk controller to read dma_bytes from (Block IO, reads only)", NULL, NULL },
+	[CFG_DMA_BYTES] = { "dma_bytes", CFG_T_BYTES, "BYTES", NULL,
+			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(dma_bytes),
+			    "bytes read from the start of the dma_blockio disk, in 1 MiB transfers", NULL, NULL },
+	[CFG_DMA_WRITE_LBA] = { "dma_write_lba", CFG_T_TEXT, "none|BDF FIRST-LAST", NULL,
+				0, 0, 0, 0, FIELD(dma_write_lba),
+				"write blocks FIRST..LAST of the disk behind BDF (DESTROYS them), then read back",
+				"none", write_lba_check },
+	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on", onoff_names,
+		      0, 0, 0, 0, FIELD(cha),
+		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy kernel", NULL, NULL },
+	[CFG_CHA_COUNT] = { "cha_count", CFG_T_UINT, "N", NULL,
+			    0, 0, 256, 0, FIELD(cha_count),
+			    "CHAs per socket; 0 discovers them (set it where discovery fails)", NULL, NULL },
+	[CFG_CHA_EVENTS] = { "cha_events", CFG_T_TEXT, "EVENTS", NULL,
+			     0, 0, 0, 0, FIELD(cha_events),
+			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
+	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
+			      0, 0, 0, 0, FIELD(core_events),
+			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },
+	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on", onoff_names,
+			  0, 0, 0, 0, FIELD(topdown),
+			  "Intel TopDown level 1 (and 2 where the CPU has it)", NULL, NULL },
+	[CFG_IBS] = { "ibs", CFG_T_ENUM, "off|fetch|op", ibs_names,
+		      0, 0, 0, 0, FIELD(ibs),
+		      "AMD IBS sampling, polled", NULL, NULL },
+	[CFG_IBS_PERIOD] = { "ibs_period", CFG_T_UINT, "N", NULL,
+			     0x10000, 0x10, 0x7FFFFF0, 0, FIELD(ibs_period),
+			     "IBS sampling period (validated per CPU: multiple of 16, minimum per family)", NULL, NULL },
+	[CFG_IBS_COUNT] = { "ibs_count", CFG_T_ENUM, "cycles|ops", ibs_count_names,
+			    0, 0, 0, 0, FIELD(ibs_count),
+			    "what the IBS op period counts", NULL, NULL },
+	[CFG_STREAM] = { "stream", CFG_T_ENUM, "off|on", onoff_names,
+			 0, 0, 0, 0, FIELD(stream),
+			 "STREAM-style load/store/ntstore/copy/ntcopy/triad kernels on the cpus", NULL, NULL },
+	[CFG_STREAM_SIZE] = { "stream_size", CFG_T_BYTES, "BYTES", NULL,
+			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(stream_size),
+			      "bytes of each array, per CPU", NULL, NULL },
+	[CFG_STREAM_PASSES] = { "stream_passes", CFG_T_UINT, "N", NULL,
+				5, 1, 100, 0, FIELD(stream_passes),
+				"passes per kernel (best, average, min and max time are reported)", NULL, NULL },
+	[CFG_LATENCY] = { "latency", CFG_T_ENUM, "off|on", onoff_names,
+			  0, 0, 0, 0, FIELD(latency),
+			  "pointer-chase latency curve on the boot CPU", NULL, NULL },
+	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
+			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
+			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
+};
+
+_Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
+	       "enum fields are stored as 32-bit values");
+
+/* ---- fields ------------------------------------------------------------------------------ */
+
+static void field_set(struct efiperf_config *c, const struct cfg_key *k, uint64_t v)
+{
+	char *f = (char *)c + k->offset;
+	if (k->size == sizeof(uint32_t)) {
+		uint32_t v32 = (uint32_t)v;
+		memcpy(f, &v32, sizeof(v32));
+	} else {
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+/* A CFG_T_TEXT value: printable ASCII that fits its field (NUL included). */
+static int text_set(struct efiperf_config *c, const struct cfg_key *k, const char *v, size_t n, char *msg,
+		    size_t msgsz)
+{
+	if (n >= k->size) {
+		fmt_snprintf(msg, msgsz, "value of %zu characters is longer than %zu", n, k->size - 1);
+		return -1;
+	}
+	if (k->check && k->check(v, n, msg, msgsz) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] < ' ' || (unsigned char)v[i] > '~') {
+			fmt_snprintf(msg, msgsz, "character %zu is not printable ASCII", i + 1);
+			return -1;
+		}
+	char *f = (char *)c + k->offset;
+	memcpy(f, v, n);
+	f[n] = 0;
+	return 0;
+}
+
+static uint64_t field_get(const struct efiperf_config *c, const struct cfg_key *k)
+{
+	const char *f = (const char *)c + k->offset;
+	if (k->size == sizeof(uint32_t)) {
+		uint32_t v32;
+		memcpy(&v32, f, sizeof(v32));
+		return v32;
+	}
+	uint64_t v;
+	memcpy(&v, f, sizeof(v));
+	return v;
+}
+
+/* ---- text helpers -------------------------------------------------------------------------- */
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+/* Trims blanks at both ends of s[0..*n). */
+static const char *trim(const char *s, size_t *n)
+{
+	while (*n && is_blank(*s)) {
+		s++;
+		(*n)--;
+	}
+	while (*n && is_blank(s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
+/* First c in s[0..n), or NULL (memchr is not among the functions every target provides). */
+static const char *find_char(const char *s, size_t n, char c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == c)
+			return s + i;
+	return NULL;
+}
+
+enum split_result { SPLIT_OK, SPLIT_NO_EQUALS, SPLIT_NO_KEY };
+
+/* Splits s[0..n) at its first '=' into a trimmed key and value. */
+static enum split_result split_setting(const char *s, size_t n, const char **key, size_t *klen,
+				       const char **val, size_t *vlen)
+{
+	const char *eq = find_char(s, n, '=');
+	if (!eq)
+		return SPLIT_NO_EQUALS;
+	*klen = (size_t)(eq - s);
+	*vlen = n - *klen - 1;
+	*key = trim(s, klen);
+	*val = trim(eq + 1, vlen);
+	return *klen ? SPLIT_OK : SPLIT_NO_KEY;
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+static void add_error(struct cfg_errors *errs, const char *where, const char *key, size_t klen,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add_error(struct cfg_errors *errs, const char *where, const char *key, size_t klen,
+		      const char *fmt, ...)
+{
+	if (!errs)
+		return;
+	if (errs->count >= 0 && errs->count < CFG_MAX_ERRORS) {
+		struct cfg_error *e = &errs->e[errs->count];
+		size_t kmax = sizeof(e->key) - 1;
+		fmt_snprintf(e->where, sizeof(e->where), "%s", where);
+		fmt_snprintf(e->key, sizeof(e->key), "%.*s", (int)(klen < kmax ? klen : kmax), key);
+		va_list ap;
+		va_start(ap, fmt);
+		fmt_vsnprintf(e->message, sizeof(e->message), fmt, ap);
+		va_end(ap);
+	}
+	errs->count++;
+}
+
+/* The known key closest to key[0..n) in edit distance (insert, delete, substitute one
+ * character), when it is at most NEAR_MAX edits away; NULL otherwise. */
+#define NEAR_MAX 2
+#define NEAR_LEN 32
+
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t row[NEAR_LEN + 1];
+	if (na > NEAR_LEN || nb > NEAR_LEN)
+		return NEAR_LEN;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+static const struct cfg_key *nearest_key(const char *key, size_t n)
+{
+	const struct cfg_key *best = NULL;
+	size_t best_d = NEAR_MAX + 1;
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		size_t d = edit_distance(key, n, cfg_keys[i].name, strlen(cfg_keys[i].name));
+		if (d < best_d) {
+			best_d = d;
+			best = &cfg_keys[i];
+		}
+	}
+	return best;
+}
+
+/* One "key = value" setting found at `where` (position `pos` counted in `unit`s: a line or an
+ * argument). seen[] holds the position each key was first set at in this source (0 = not). */
+static int apply(struct efiperf_config *c, const char *key, size_t klen, const char *val, size_t vlen,
+		 const char *where, const char *unit, int pos, int seen[CFG_NKEYS], struct cfg_errors *errs)
+{
+	const struct cfg_key *k = NULL;
+	for (size_t i = 0; i < CFG_NKEYS; i++)
+		if (strlen(cfg_keys[i].name) == klen && memcmp(key, cfg_keys[i].name, klen) == 0)
+			k = &cfg_keys[i];
+	if (!k) {
+		const struct cfg_key *near = nearest_key(key, klen);
+		if (near)
+			add_error(errs, where, key, klen, "unknown key (did you mean %s? --help lists every key)", near->name);
+		else
+			add_error(errs, where, key, klen, "unknown key (--help lists every key)");
+		return 1;
+	}
+	size_t id = (size_t)(k - cfg_keys);
+	if (seen[id]) {
+		add_error(errs, where, key, klen, "duplicate key (first set at %s %d)", unit, seen[id]);
+		return 1;
+	}
+	seen[id] = pos;
+
+	char msg[sizeof(errs->e[0].message)];
+	if (k->type == CFG_T_TEXT) {
+		if (text_set(c, k, val, vlen, msg, sizeof(msg)) != 0) {
+			add_error(errs, where, key, klen, "%s", msg);
+			return 1;
+		}
+		fmt_snprintf(c->origin[id], sizeof(c->origin[id]), "%s", where);
+		return 0;
+	}
+	uint64_t v;
+	if (cfg_value_parse(k, val, vlen, &v, msg, sizeof(msg)) != 0) {
+		add_error(errs, where, key, klen, "%s", msg);
+		return 1;
+	}
+	field_set(c, k, v);
+	fmt_snprintf(c->origin[id], sizeof(c->origin[id]), "%s", where);
+	return 0;
+}
+
+/* ---- public -------------------------------------------------------------------------------- */
+
+void cfg_defaults(struct efiperf_config *c)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		if (cfg_keys[i].type == CFG_T_TEXT) {
+			char *f = (char *)c + cfg_keys[i].offset;
+			memset(f, 0, cfg_keys[i].size);
+			if (cfg_keys[i].text_def)
+				memcpy(f, cfg_keys[i].text_def, strlen(cfg_keys[i].text_def));
+		}
+		else
+			field_set(c, &cfg_keys[i], cfg_keys[i].def);
+		fmt_snprintf(c->origin[i], sizeof(c->origin[i]), "default");
+	}
+}
+
+int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
+		   struct cfg_errors *errs)
+{
+	int seen[CFG_NKEYS] = { 0 };
+	int nerr = 0, line = 0;
+	size_t pos = 0;
+
+	if (len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0)
+		pos = UTF8_BOM_LEN;
+	while (pos < len) {
+		const char *s = text + pos;
+		size_t n = 0;
+		while (pos + n < len && s[n] != '\n')
+			n++;
+		pos += n + 1;
+		line++;
+		const char *hash = find_char(s, n, '#');  /* a comment runs to the end of the line */
+		if (hash)
+			n = (size_t)(hash - s);
+		s = trim(s, &n);
+		if (n == 0)
+			continue;
+
+		char where[sizeof(errs->e[0].where)];
+		fmt_snprintf(where, sizeof(where), "%s:%d", fname ? fname : "config", line);
+		const char *key, *val;
+		size_t klen, vlen;
+		enum split_result r = split_setting(s, n, &key, &klen, &val, &vlen);
+		if (r != SPLIT_OK) {
+			add_error(errs, where, "", 0, r == SPLIT_NO_EQUALS ? "expected 'key = value'"
+					  : "expected 'key = value' (no key before '=')");
+			nerr++;
+			continue;
+		}
+		nerr += apply(c, key, klen, val, vlen, where, "line", line, seen, errs);
+	}
+	return nerr;
+}
+
+int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *help,
+		   struct cfg_errors *errs)
+{
+	int seen[CFG_NKEYS] = { 0 };
+	int nerr = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		char where[sizeof(errs->e[0].where)];
+		fmt_snprintf(where, sizeof(where), "argument %d", i + 1);
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			if (help)
+				*help = 1;
+			continue;
+		}
+		const char *key, *val;
+		size_t klen, vlen;
+		if (split_setting(a, strlen(a), &key, &klen, &val, &vlen) != SPLIT_OK) {
+			add_error(errs, where, "", 0, "expected 'key=value' or --help");
+			nerr++;
+			continue;
+		}
+		nerr += apply(c, key, klen, val, vlen, where, "argument", i + 1, seen, errs);
+	}
+	return nerr;
+}
+
+int cfg_split_cmdline(char *line, char *argv[], int max)
+{
+	int argc = 0;
+	char *r = line;
+
+	while (argc < max) {
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (!*r)
+			break;
+		char *w = r;
+		int quoted = 0;
+		argv[argc++] = w;
+		while (*r && (quoted || (*r != ' ' && *r != '\t'))) {
+			if (*r == '"')
+				quoted = !quoted;  /* quotes group words and are removed */
+			else
+				*w++ = *r;
+			r++;
+		}
+		if (*r)
+			r++;  /* past the blank that ended the argument: w < r, safe to terminate */
+		*w = '\0';
+	}
+	return argc;
+}
+
+void cfg_to_json(const struct efiperf_config *c, struct json *j)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		if (k->type == CFG_T_TEXT) {
+			json_str(j, k->name, (const char *)c + k->offset);
+			continue;
+		}
+		uint64_t v = field_get(c, k);
+		char text[24];
+		if (k->type == CFG_T_ENUM) {
+			json_str(j, k->name, cfg_choice_name(k, v));  /* null if the field holds no choice */
+		} else if (k->type == CFG_T_BDF) {
+			cfg_value_format(text, sizeof(text), k, v);
+			json_str(j, k->name, v == CFG_BDF_NONE ? NULL : text);
+		} else {
+			json_u64(j, k->name, v);
+		}
+	}
+	json_obj(j, "origin");
+	for (size_t i = 0; i < CFG_NKEYS; i++)
+		json_str(j, cfg_keys[i].name, c->origin[i]);
+	json_close(j);
+}
+
+void cfg_help(struct strbuf *sb)
+{
+	for (size_t i = 0; i < CFG_NKEYS; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		char def[24], accepted[TEXT_MAX];
+		cfg_value_format(def, sizeof(def), k, k->def);
+		cfg_value_accepted(accepted, sizeof(accepted), k);
+		sb_printf(sb, "  %-*s = %-*s %s", HELP_NAME_WIDTH, k->name, HELP_METAVAR_WIDTH, k->metavar,
+			  k->help);
+		if (k->type != CFG_T_ENUM && !k->check)
+			sb_printf(sb, ", %s", accepted);
+		sb_printf(sb, " (default %s)\n", def);
+	}
+}
+
+const char *cfg_exit_name(enum cfg_exit e)
+{
+	const char *name = cfg_choice_name(&cfg_keys[CFG_EXIT], (uint64_t)e);
+	return name ? name : "unknown";
+}

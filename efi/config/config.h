@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * config: efiperf's settings, from \efiperf\efiperf.cfg (`key = value`, '#' comments) and the
+ * shell arguments (`efiperf.efi key=value ... | --help`); arguments override the file.
+ * Pure parser over byte buffers: no EFI calls, unit-tested and fuzzed on the host.
+ *
+ * The keys are one table (config.c: cfg_keys[]): name, type, default, limits, help. Every error
+ * names where (file and line, or argument number), the key and what is wrong; nothing falls
+ * back silently to a default. Each setting remembers where it came from (default, file:line,
+ * argument N) for the run record.
+ */
+#ifndef EFIPERF_CONFIG_H
+#define EFIPERF_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "efi/out/jsonl.h"
+
+/* PCI function values (mmio_bdf, dma_engine): segment << 16 | bus << 8 | device << 3 |
+ * function, or CFG_BDF_NONE when not set. */
+#define CFG_BDF_NONE UINT64_MAX
+#define CFG_BDF(seg, bus, dev, fn) ((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (fn))
+#define CFG_BDF_SEG(v) ((uint16_t)((v) >> 16))
+#define CFG_BDF_BUS(v) ((uint8_t)((v) >> 8))
+#define CFG_BDF_DEV(v) ((uint8_t)(((v) >> 3) & 0x1F))
+#define CFG_BDF_FN(v) ((uint8_t)((v) & 0x7))
+
+enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
+enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
+
+enum cfg_key_id {
+	CFG_EXIT,            /* exit = return | shutdown | reboot            (default return)   */
+	CFG_TRACE,           /* trace = none | hw                            (default none)     */
+	CFG_COPY_SIZE,       /* copy_size = bytes, K/M/G binary suffixes     (default 64M)      */
+	CFG_COPY_PASSES,     /* copy_passes = 1..1000                        (default 3)        */
+	CFG_LOOP_ITERATIONS, /* loop_iterations = 1000..1000000000           (default 10000000) */
+	CFG_PCIE,            /* pcie = on | off                              (default on)       */
+	CFG_CPUS,            /* cpus = boot | all | 0,2,5 | 4-7 | socket1    (default boot)     */
+	CFG_MMIO_BDF,        /* mmio_bdf = SSSS:BB:DD.F | none               (default none)     */
+	CFG_MMIO_BAR,        /* mmio_bar = 0..5                              (default 0)        */
+	CFG_MMIO_BYTES,      /* mmio_bytes = bytes, multiple of 8, 8..1G     (default 64K)      */
+	CFG_MMIO_WRITE,      /* mmio_write = off | on                        (default off)      */
+	CFG_DMA_ENGINE,      /* dma_engine = SSSS:BB:DD.F | none             (default none)     */
+	CFG_DMA_BLOCKIO,     /* dma_blockio = SSSS:BB:DD.F | none            (default none)     */
+	CFG_DMA_BYTES,       /* dma_bytes = bytes, multiple of 4K            (default 16M)      */
+	CFG_DMA_WRITE_LBA,   /* dma_write_lba = none | BDF FIRST-LAST        (default none)     */
+	CFG_CHA,             /* cha = off | on                               (default off)      */
+	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
+	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
+	CFG_CORE_EVENTS,     /* core_events = text                           (default empty)    */
+	CFG_TOPDOWN,         /* topdown = off | on                           (default off)      */
+	CFG_IBS,             /* ibs = off | fetch | op                       (default off)      */
+	CFG_IBS_PERIOD,      /* ibs_period = 0x10..0x7FFFFF0                 (default 0x10000)  */
+	CFG_IBS_COUNT,       /* ibs_count = cycles | ops                     (default cycles)   */
+	CFG_STREAM,          /* stream = off | on                            (default off)      */
+	CFG_STREAM_SIZE,     /* stream_size = bytes, multiple of 4K          (default 64M)      */
+	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
+	CFG_LATENCY,         /* latency = off | on                           (default off)      */
+	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
+	CFG_NKEYS
+};
+
+struct efiperf_config {
+	enum cfg_exit exit;
+	enum cfg_trace trace;
+	uint64_t copy_size;        /* bytes; multiple of 64, 4 KiB .. 16 GiB */
+	uint32_t copy_passes;
+	uint64_t loop_iterations;  /* iterations of the known instruction-count loop */
+	uint32_t pcie;             /* 1: enumerate PCIe config space */
+	char cpus[64];             /* efi/cpuset.h syntax, checked when parsed */
+	uint64_t mmio_bdf;         /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint32_t mmio_bar;
+	uint64_t mmio_bytes;
+	uint32_t mmio_write;
+	uint64_t dma_engine;       /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint64_t dma_blockio;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
+	uint64_t dma_bytes;
+	char dma_write_lba[48];    /* efi/blockio_target.h syntax, checked when parsed */
+	uint32_t cha;
+	uint32_t cha_count;
+	char cha_events[256];
+	char core_events[256];
+	uint32_t topdown;
+	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
+	uint32_t ibs_period;
+	uint32_t ibs_count;        /* 0 cycles, 1 ops */
+	uint32_t stream;
+	uint64_t stream_size;      /* bytes per array per CPU */
+	uint32_t stream_passes;
+	uint32_t latency;
+	uint64_t latency_max;      /* bytes */
+	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
+};
+
+#define CFG_MAX_ERRORS 8
+struct cfg_error {
+	char where[64];    /* "\efiperf\efiperf.cfg:7" or "argument 2" */
+	char key[32];      /* the key as written (truncated), "" when the line has none */
+	char message[256]; /* what is wrong, with the accepted values or range */
+};
+struct cfg_errors {
+	int count;                 /* errors found (may exceed CFG_MAX_ERRORS; extra not stored) */
+	struct cfg_error e[CFG_MAX_ERRORS];
+};
+
+/* Fill every setting with its default; origin "default". */
+void cfg_defaults(struct efiperf_config *c);
+
+/* Parse a config file's text (len bytes, need not be NUL-terminated; CRLF, LF, tabs, a UTF-8
+ * BOM and blank lines accepted). fname is used in error locations. Every bad line is recorded
+ * in errs. Returns the number of errors found in this text (0 = ok). */
+int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
+		   struct cfg_errors *errs);
+
+/* Parse argv[0..argc-1] (program name already removed): "key=value" or "--help"/"-h".
+ * Sets *help when help was asked for. Returns the number of errors found. */
+int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *help,
+		   struct cfg_errors *errs);
+
+/* Split a command line in place into at most max arguments, on spaces and tabs, honouring
+ * double quotes. Returns argc. */
+int cfg_split_cmdline(char *line, char *argv[], int max);
+
+/* Write the settings as members of the currently open JSON object:
+ * "exit":"shutdown","trace":"none","copy_size":67108864,... and an "origin":{...} object. */
+void cfg_to_json(const struct efiperf_config *c, struct json *j);
+
+/* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
+void cfg_help(struct strbuf *sb);
+
+/* A PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex) in v[0..n) into CFG_BDF() packing; -1 on any
+ * other shape or an out-of-range field (device 0..0x1f, function 0..7). */
+int cfg_parse_bdf(const char *v, size_t n, uint64_t *out);
+
+/* Name of an enum value as configured: "return", "shutdown", ... */
+const char *cfg_exit_name(enum cfg_exit e);
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The UEFI memory map (gBS->GetMemoryMap, UEFI 2.10 section 7.2) as address ranges: every
+ * descriptor, for checking table pointers (efi/firmware_tables.c), or only the free ones
+ * (EfiConventionalMemory), for placing buffers (efi/pages.c). */
+#ifndef EFIPERF_MEMMAP_H
+#define EFIPERF_MEMMAP_H
+
+#include "efi/fw/memranges.h"
+
+/* The map's ranges [start, end), in map order, as pool memory the caller frees with FreePool;
+ * *n = how many. free_only: only EfiConventionalMemory descriptors. NULL when the map cannot
+ * be read or memory is short. */
+struct memrange *memmap_read(int *n, int free_only);
+
+#endif

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/out/pmu_json.h"
+#include "efi/measure/corepmu_run.h"
+#include "efi/out/report.h"
+#include "arch/arch.h"
+
+#define ERR_BYTES 160
+
+struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz)
+{
+	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	if (!cp) {
+		rep_error("corepmu", "cannot allocate the core PMU state");
+		return NULL;
+	}
+	if (corepmu_probe(hw, cp) != 0) {
+		FreePool(cp);   /* not x86: the Arm PMUv3 unit covers this CPU */
+		return NULL;
+	}
+	cp->timer_hz = timer_hz;
+	struct json *j = rep_begin("corepmu");
+	corepmu_json_probe(j, cp);
+	rep_end();
+	rep_line("corepmu:    %s %s family 0x%x model 0x%x%s", cp->vendor, cp->backend_name ? cp->backend_name : "no backend",
+		 cp->family, cp->model, cp->nlacks ? "; lacks:" : "");
+	for (int i = 0; i < cp->nlacks && i < CP_MAX_LACKS; i++)
+		rep_line("            %s", cp->lacks[i]);
+	struct corepmu_config cc = {
+		.core_events = cfg->core_events,
+		.topdown = (int)cfg->topdown,
+		.ibs = (enum ibs_mode)cfg->ibs,
+		.ibs_period = cfg->ibs_period,
+		.ibs_count = (enum ibs_count)cfg->ibs_count,
+	};
+	char err[ERR_BYTES] = "";
+	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
+		rep_error("config", "%s", err);
+		FreePool(cp);
+		return NULL;
+	}
+	return cp;
+}
+
+void corepmu_run_start(const struct hw *hw, struct corepmu *cp)
+{
+	corepmu_start(hw, cp, arch_timer_read(), cp->timer_hz);
+}
+
+void corepmu_run_tick(const struct hw *hw, struct corepmu *cp)
+{
+	corepmu_tick(hw, cp, arch_timer_read());
+}
+
+void corepmu_run_stop(const struct hw *hw, struct corepmu *cp)
+{
+	corepmu_stop(hw, cp, arch_timer_read());
+}
+
+static void record(const char *type, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass,
+		   void (*fill)(struct json *, const struct corepmu *))
+{
+	struct json *j = rep_begin(type);
+	json_str(j, "kernel", kernel);
+	json_u64(j, "pass", pass);
+	json_u64(j, "cpu", cpu);
+	fill(j, cp);
+	rep_end();
+}
+
+/* Run one corepmu operation on the CPU it belongs to. */
+static hw_status on_cpu(const struct hw *hw, struct corepmu *cp, uint32_t cpu, uint8_t op)
+{
+	struct corepmu_call c = { .hw = hw, .cp = cp, .op = op, .timer_hz = cp->timer_hz };
+	hw_status st = hw_run_on_cpu(hw, cpu, corepmu_call, &c);
+	return st == HW_OK ? c.st : st;
+}
+
+void corepmu_run_restore(const struct hw *hw, struct corepmu *cp, uint32_t cpu)
+{
+	hw_status st = on_cpu(hw, cp, cpu, CP_OP_RESTORE);
+	if (st != HW_OK)
+		rep_error("corepmu", "CPU %u: restoring the core PMU registers failed: %s", cpu, hw_status_name(st));
+}
+
+void corepmu_run_report(const struct hw *hw, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
+{
+	corepmu_run_restore(hw, cp, cpu);
+	record("core_counters", cp, cpu, kernel, pass, corepmu_json_counters);
+	if (cp->topdown_on)
+		record("topdown", cp, cpu, kernel, pass, corepmu_json_topdown);
+	if (cp->ibs.mode != IBS_MODE_OFF)
+		record("ibs", cp, cpu, kernel, pass, corepmu_json_ibs);
+}
+
+struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
+				 uint32_t cpu)
+{
+	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	if (!cp) {
+		rep_error("corepmu", "CPU %u: cannot allocate the core PMU state", cpu);
+		return NULL;
+	}
+	struct corepmu_call c = { .hw = hw, .cp = cp, .op = CP_OP_PROBE };
+	if (hw_run_on_cpu(hw, cpu, corepmu_call, &c) != HW_OK || c.st != HW_OK) {
+		rep_error("corepmu", "CPU %u: core PMU probe failed", cpu);
+		FreePool(cp);
+		return NULL;
+	}
+	cp->timer_hz = timer_hz;
+	struct corepmu_config cc = {
+		.core_events = cfg->core_events,
+		.topdown = (int)cfg->topdown,
+		.ibs = (enum ibs_mode)cfg->ibs,
+		.ibs_period = cfg->ibs_period,
+		.ibs_count = (enum ibs_count)cfg->ibs_count,
+	};
+	char err[ERR_BYTES] = "";
+	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
+		rep_error("corepmu", "CPU %u: %s", cpu, err);
+		FreePool(cp);
+		return NULL;
+	}
+	return cp;
+}

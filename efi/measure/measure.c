@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include <string.h>
+#include "efi/measure/measure.h"
+#include "efi/measure/known_loop.h"
+#include "efi/out/report.h"
+#include "arch/arch.h"
+#include "pmu/metrics.h"
+#include "efi/measure/window.h"
+#include "efi/pages.h"
+#include "efi/measure/corepmu_run.h"
+#include "efi/cpus.h"
+
+#define PAGE_BYTES 4096u
+#define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
+
+static void counters_json(struct json *j, const struct core_set *s)
+{
+	json_arr(j, "counters");
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		json_obj(j, NULL);
+		json_str(j, "event", c->event);
+		json_str(j, "unit", c->unit);
+		json_str(j, "state", ctr_state_name(c->state));
+		if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
+			json_u64(j, "before", c->before);
+			json_u64(j, "after", c->after);
+		}
+		if (c->state == CTR_COUNTED)
+			json_u64(j, "delta", c->delta);
+		if (c->why[0])
+			json_str(j, "why", c->why);
+		json_close(j);
+	}
+	json_close(j);
+}
+
+static void counters_text(const struct core_set *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		if (c->state == CTR_COUNTED)
+			rep_line("            %-26s %llu %s", c->event, (unsigned long long)c->delta, c->unit);
+		else
+			rep_line("            %-26s %s%s%s", c->event, ctr_state_name(c->state), c->why[0] ? ": " : "", c->why);
+	}
+}
+
+/* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
+ * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
+#define COPY_CHUNK_BYTES (1u << 20)
+
+/* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */
+struct copy_arg {
+	uint64_t *src, *dst;
+	uint64_t bytes;
+	void (*tick)(void *ctx);
+	void *tick_ctx;
+	struct cpu_place place;   /* where src and dst were placed (NUMA node, local or not) */
+};
+
+static uint64_t copy_kernel(void *p)
+{
+	struct copy_arg *a = p;
+	for (uint64_t off = 0; off < a->bytes; off += COPY_CHUNK_BYTES) {
+		uint64_t n = a->bytes - off < COPY_CHUNK_BYTES ? a->bytes - off : COPY_CHUNK_BYTES;
+		arch_copy((char *)a->dst + off, (const char *)a->src + off, n);
+		if (a->tick)
+			a->tick(a->tick_ctx);
+	}
+	return 0;
+}
+
+/* Counters attached to a copy window: the boot CPU's fixed/PMUv3 set (started before the
+ * barrier opens, stopped after every CPU finished) and, on x86, each CPU's core PMU of issue 5
+ * (started and stopped on its own CPU around its kernel, so it nests inside and each restores
+ * what it found). */
+struct core_cpu { const struct hw *hw; struct corepmu *cp; };
+struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; };
+
+static void counters_start(void *ctx)
+{
+	struct core_window *c = ctx;
+	if (c->s->pmu)
+		c->s->pmu->start(c->hw, c->s);
+}
+
+static void counters_stop(void *ctx)
+{
+	struct core_window *c = ctx;
+	if (c->s->pmu)
+		c->s->pmu->stop(c->hw, c->s);
+}
+
+static void cpu_counters_start(void *ctx, int i)
+{
+	struct core_window *c = ctx;
+	if (c->cpu[i].cp)
+		corepmu_run_start(c->hw, c->cpu[i].cp);
+}
+
+static void cpu_counters_stop(void *ctx, int i)
+{
+	struct core_window *c = ctx;
+	if (c->cpu[i].cp)
+		corepmu_run_stop(c->hw, c->cpu[i].cp);
+}
+
+/* Between copy chunks, on the CPU copying. */
+static void counters_tick(void *ctx)
+{
+	struct core_cpu *c = ctx;
+	if (c->cp)
+		corepmu_run_tick(c->hw, c->cp);
+}
+
+static void free_args(struct copy_arg *args, int n, uint64_t size)
+{
+	for (int i = 0; i < n; i++) {
+		pages_free(args[i].src, size);
+		pages_free(args[i].dst, size);
+	}
+}
+
+/* The APs' core PMU states (the boot CPU's belongs to the platform). */
+static void free_cores(struct core_cpu *c, int n, const struct corepmu *boot)
+{
+	for (int i = 0; i < n; i++) {
+		if (c[i].cp && c[i].cp != boot)
+			FreePool(c[i].cp);
+		c[i].cp = NULL;
+	}
+}
+
+/* How quiet a window was: interrupts masked, and the SMIs it saw (or why they are unknown). */
+void measure_quiet_json(struct json *j, const struct window_result *w)
+{
+	json_bool(j, "interrupts_masked", w->masked);
+	if (w->smi_status == HW_OK)
+		json_u64(j, "smi_delta", w->smi_delta);
+	else
+		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+}
+
+void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf)
+{
+	if (place->node >= 0)
+		json_u64(j, "node", (uint64_t)place->node);
+	else
+		json_null(j, "node");
+	json_bool(j, "node_local", place->local);
+	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+}
+
+void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
+{
+	json_obj(j, key);
+	json_u64(j, "ticks", w->span_ticks);
+	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
+	measure_quiet_json(j, w);
+	json_close(j);
+}
+
+int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
+{
+	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	static struct copy_arg args[WINDOW_MAX_CPUS];
+	uint64_t size = cfg->copy_size;
+	int n = cpus_selected(cpus);
+	for (int i = 0; i < n; i++) {
+		struct cpu_place ps, pd;
+		args[i] = (struct copy_arg){ .src = cpus_alloc(i, size, &ps), .dst = cpus_alloc(i, size, &pd), .bytes = size };
+		args[i].place = (struct cpu_place){ ps.node, ps.local && pd.local };
+		cpus[i].arg = &args[i];
+		if (!args[i].src || !args[i].dst) {
+			free_args(args, i + 1, size);
+			rep_error("measurement.copy", "cannot allocate 2 x %llu bytes for each of %d CPUs (copy_size, cpus)",
+				  (unsigned long long)size, n);
+			return -1;
+		}
+		for (uint64_t k = 0; k < size / 8; k++) {
+			args[i].src[k] = FILL_PATTERN * (k + 1 + (uint64_t)i);
+			args[i].dst[k] = 0;
+		}
+	}
+	/* STREAM counts a copy as read + write: bytes moved = 2 x buffer (anchors.md, STREAM). */
+	uint64_t moved = 2 * size, best_ns = ~0ull, total_ns = 0;
+	struct json *j = rep_begin("measurement");
+	json_str(j, "kernel", "copy");
+	json_u64(j, "cpus", (uint64_t)n);
+	json_str(j, "window", "interrupts masked (TPL_HIGH_LEVEL on the boot CPU)");
+	json_u64(j, "buffer_bytes", size);
+	json_u64(j, "bytes_moved_per_pass", moved * (uint64_t)n);
+	json_u64(j, "timer_hz", p->timer_hz);
+	/* Each CPU's core PMU: the boot CPU's from the platform, the others probed on their CPU. */
+	static struct core_cpu core_cpus[WINDOW_MAX_CPUS];
+	for (int i = 0; i < n; i++) {
+		core_cpus[i] = (struct core_cpu){ hw, NULL };
+		if (p->corepmu)
+			core_cpus[i].cp = cpus[i].cpu == p->mp.bsp ? p->corepmu
+					  : corepmu_setup_on(hw, cfg, p->timer_hz, cpus[i].cpu);
+		args[i].tick = counters_tick;
+		args[i].tick_ctx = &core_cpus[i];
+	}
+	struct window_spec spec = { .kernel = copy_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
+	struct window_result floor;
+	window_noise_floor(hw, &spec, &floor);
+	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
+	json_arr(j, "passes");
+	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
+		 (unsigned long long)size, n, cfg->copy_passes);
+	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
+	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
+		struct core_set s = p->core;
+		struct core_window cw = { hw, &s, core_cpus };
+		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
+		spec.counters = &wc;
+		struct window_result w;
+		if (window_run(hw, &spec, &w) != 0) {
+			json_close(j);
+			rep_end();
+			for (int i = 0; i < n; i++)
+				if (core_cpus[i].cp)
+					corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
+			if (s.pmu)
+				s.pmu->restore(hw, &s);
+			free_cores(core_cpus, n, p->corepmu);
+			free_args(args, n, size);
+			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			if (core_cpus[i].cp)
+				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
+		if (s.pmu)
+			s.pmu->restore(hw, &s);
+		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
+		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
+		char rate[32];
+		fmt_milli(rate, sizeof(rate), gbps);
+		json_obj(j, NULL);
+		json_u64(j, "pass", pass);
+		json_u64(j, "ticks", w.span_ticks);
+		json_u64(j, "ns", ns);
+		json_milli(j, "gbps", gbps);
+		measure_quiet_json(j, &w);
+		/* A CPU far from the others (more than MEASURE_OUTLIER_PCT from the median rate) is flagged. */
+		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
+		static uint8_t outlier[WINDOW_MAX_CPUS];
+		for (int i = 0; i < n; i++)
+			cpu_gbps[i] = metric_gbps_milli(moved, metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz));
+		uint64_t median = 0;
+		int nout = metric_outliers(cpu_gbps, n, MEASURE_OUTLIER_PCT, outlier, &median);
+		json_arr(j, "per_cpu");
+		for (int i = 0; i < n; i++) {
+			uint64_t cns = metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz);
+			json_obj(j, NULL);
+			json_u64(j, "cpu", cpus[i].cpu);
+			json_u64(j, "ns", cns);
+			json_milli(j, "gbps", cpu_gbps[i]);
+			json_bool(j, "outlier", outlier[i]);
+			measure_place_json(j, &args[i].place, args[i].src);
+			json_close(j);
+		}
+		json_close(j);
+		json_milli(j, "median_cpu_gbps", median);
+		json_u64(j, "outliers", (uint64_t)nout);
+		for (int i = 0; i < n && n > 1; i++)
+			if (outlier[i]) {
+				char r[32], md[32];
+				fmt_milli(r, sizeof(r), cpu_gbps[i]);
+				fmt_milli(md, sizeof(md), median);
+				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
+					 MEASURE_OUTLIER_PCT, md);
+			}
+		counters_json(j, &s);
+		json_close(j);
+		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
+		counters_text(&s);
+		if (ns < best_ns)
+			best_ns = ns;
+		total_ns += ns;
+	}
+	json_close(j);
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= memcmp(args[i].src, args[i].dst, size) != 0;
+	json_u64(j, "best_ns", best_ns);
+	json_milli(j, "best_gbps", metric_gbps_milli(moved * (uint64_t)n, best_ns));
+	json_milli(j, "mean_gbps", metric_gbps_milli(moved * (uint64_t)n * cfg->copy_passes, total_ns));
+	json_bool(j, "verified", !bad);
+	rep_end();
+	char rate[32];
+	fmt_milli(rate, sizeof(rate), metric_gbps_milli(moved * (uint64_t)n, best_ns));
+	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer per CPU, STREAM convention)", rate);
+	free_cores(core_cpus, n, p->corepmu);
+	free_args(args, n, size);
+	if (bad) {
+		rep_error("measurement.copy", "destination differs from source after the copy kernel");
+		return -1;
+	}
+	return 0;
+}
+
+static void loop_json(struct json *j, const char *key, const struct known_loop_result *r)
+{
+	json_obj(j, key);
+	json_u64(j, "counted", r->counted);
+	json_i64(j, "extra", (int64_t)(r->counted - r->expected));
+	json_close(j);
+}
+
+/* The masked loop is repeated: a quiesced window must count the same every time. */
+#define LOOP_MASKED_REPEATS 10
+
+/* One run of the known loop with the core counters started around it. */
+static void loop_once(const struct hw *hw, const struct platform *p, uint64_t iterations, int masked,
+		      struct known_loop_result *r)
+{
+	struct core_set s = p->core;
+	if (s.pmu && s.pmu->start(hw, &s) != HW_OK) {
+		fmt_snprintf(r->why, sizeof(r->why), "core counters could not be started");
+		s.pmu->restore(hw, &s);
+		return;
+	}
+	known_loop_run(&s, iterations, masked, r);
+	if (s.pmu) {
+		s.pmu->stop(hw, &s);
+		s.pmu->restore(hw, &s);
+	}
+}
+
+int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
+{
+	struct known_loop_result masked[LOOP_MASKED_REPEATS] = { 0 }, unmasked = { 0 };
+	for (int k = 0; k < LOOP_MASKED_REPEATS; k++)
+		loop_once(hw, p, cfg->loop_iterations, 1, &masked[k]);
+	loop_once(hw, p, cfg->loop_iterations, 0, &unmasked);
+	const struct known_loop_result *r0 = &masked[0];
+	struct json *j = rep_begin("loop");
+	json_str(j, "counter", "instructions retired");
+	json_u64(j, "iterations", cfg->loop_iterations);
+	json_bool(j, "valid", r0->valid && unmasked.valid);
+	if (r0->valid) {
+		uint64_t lo = ~0ull, hi = 0;
+		json_u64(j, "expected", r0->expected);
+		loop_json(j, "masked", r0);
+		json_arr(j, "masked_repeats");
+		for (int k = 0; k < LOOP_MASKED_REPEATS; k++) {
+			json_u64(j, NULL, masked[k].counted);
+			lo = masked[k].counted < lo ? masked[k].counted : lo;
+			hi = masked[k].counted > hi ? masked[k].counted : hi;
+		}
+		json_close(j);
+		json_u64(j, "masked_spread", hi - lo);
+		if (unmasked.valid)
+			loop_json(j, "unmasked", &unmasked);
+		rep_line("loop:       %llu iterations: expected %llu instructions, counted %llu with interrupts masked "
+			 "(%lld extra; spread %llu over %d repeats), %llu unmasked (%lld extra)",
+			 (unsigned long long)cfg->loop_iterations, (unsigned long long)r0->expected,
+			 (unsigned long long)r0->counted, (long long)(r0->counted - r0->expected),
+			 (unsigned long long)(hi - lo), LOOP_MASKED_REPEATS, (unsigned long long)unmasked.counted,
+			 (long long)(unmasked.counted - unmasked.expected));
+	} else {
+		json_str(j, "why", r0->why);
+		rep_line("loop:       not run: %s", r0->why);
+	}
+	rep_end();
+	return 0;
+}

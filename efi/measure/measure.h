@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The first measurement: a memory copy kernel (arch_copy) over copy_size bytes on the boot CPU,
+ * copy_passes times, each pass in a quiesced window (interrupts masked) bracketed by the time
+ * base and the core counters. Writes one `measurement` record.
+ * Then the known instruction-count loop (arch_known_loop) with interrupts masked and unmasked:
+ * one `loop` record.
+ */
+#ifndef EFIPERF_MEASURE_H
+#define EFIPERF_MEASURE_H
+
+#include "arch/hw.h"
+#include "efi/config/config.h"
+#include "efi/platform.h"
+
+#include "efi/cpus.h"
+#include "efi/out/jsonl.h"
+#include "efi/measure/window.h"
+
+/* Per-CPU results further than this (percent) from the median are flagged (issue 6: "a CPU
+ * whose result is far from the others"). */
+#define MEASURE_OUTLIER_PCT 25u
+
+/* How quiet a window was, as members of the open JSON object: interrupts_masked, smi_delta
+ * (a count, or why it is unknown). */
+void measure_quiet_json(struct json *j, const struct window_result *w);
+/* A window as an object named key: ticks, ns (at hz ticks per second) and its quietness. The
+ * noise floor of every measurement is written with it. */
+void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz);
+/* Where a CPU's buffer lies: node (SRAT proximity domain or null), node_local, buffer address. */
+void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf);
+
+/* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
+int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
+int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Records of the PMU drivers' result structs: pmu/ returns structs, efi/out/ writes JSON.
+ *   efi/out/cha_json.c:      the `cha` record (Intel uncore CHA)
+ *   efi/out/corepmu_json.c:  `corepmu`, `core_counters`, `topdown`, `ibs` (x86 core PMU)
+ * The caller opens the record (rep_begin) and closes it; these write its members.
+ */
+#ifndef EFIPERF_OUT_PMU_JSON_H
+#define EFIPERF_OUT_PMU_JSON_H
+
+#include "efi/out/jsonl.h"
+#include "pmu/uncore/intel_cha.h"
+#include "pmu/core/x86_corepmu.h"
+
+/* Members of the `cha` record. */
+void cha_result_json(const struct cha_request *req, const struct cha_result *res, struct json *j);
+/* The record when cha_prepare failed: platform (or null), status "error", why. */
+void cha_error_json(const struct cha_request *req, const char *why, struct json *j);
+
+void corepmu_json_probe(struct json *j, const struct corepmu *cp);     /* object fields */
+void corepmu_json_counters(struct json *j, const struct corepmu *cp);  /* `core_counters` */
+void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdown` */
+void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report: where everything efiperf says goes.
+ *   - rep_line():   a text line to the EFI console and the .txt log (the .txt mirrors the console;
+ *                   lines printed before the logs are opened are kept and written first).
+ *   - rep_begin()/rep_end(): one JSON Lines record to the .jsonl log.
+ *   - rep_error():  an error: console + .txt + {"type":"error","where":...,"message":...}; marks
+ *                   the run's status "error".
+ * Every write is flushed to the medium before the call returns. A read-only or full volume is
+ * said once on the console and the run goes on console-only.
+ */
+#ifndef EFIPERF_REPORT_H
+#define EFIPERF_REPORT_H
+
+#include <efi.h>
+#include "efi/out/jsonl.h"
+
+#define REP_LOG_DIR "\\efiperf\\logs"
+
+/* Open \efiperf\logs\<serial>-<YYYYMMDD-HHMMSS>[-N].jsonl and .txt (never overwriting).
+ * serial NULL or empty -> "noserial". Returns 0, or -1 (console-only from then on). */
+int rep_open_logs(const char *serial, const EFI_TIME *t);
+
+/* The log stem ("\efiperf\logs\noserial-20261120-101500") or NULL when console-only. */
+const char *rep_log_stem(void);
+
+void rep_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Start a record: {"type":"<type>" ... ; add members with json_*(); rep_end() writes it. */
+struct json *rep_begin(const char *type);
+void rep_end(void);
+
+void rep_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 1 once any error was reported. */
+int rep_failed(void);
+
+/* Close the log files (after the end record). */
+void rep_close(void);
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * AMD core counters (pmu/amd_core.h). Sequence (reference §1.4 polling recipe, K-amdcore):
+ *   start: PerfMonV2: save PerfCntrGlobalCtl, write it with our enable bits off;
+ *          save + write each CTL = fields|USR|OS|EN (INT 0); read first values;
+ *          PerfMonV2: PerfCntrGlobalCtl = saved | ours ("always write it": its reset value is
+ *          not documented, reference §7.1).
+ *   stop:  PerfMonV2: PerfCntrGlobalCtl back; else each CTL back to its saved value; read.
+ * Counters are not written: deltas are taken modulo 2^48, so there is nothing to restore.
+ */
+#include "pmu/core/amd_core.h"
+#include "arch/regs/x86_amd_msr.h"
+#include "arch/regs/x86_msr.h"
+#include "arch/lib/fmt.h"
+#include <string.h>
+
+enum amd_need { NEED_PERFMON_V2, NEED_PERFCTR_CORE, NEED_NOTHING };
+
+static const struct amd_layout {
+	const char *name;
+	uint8_t need, n;          /* n 0: from CPUID 8000_0022:EBX[3:0] */
+	uint32_t ctl, ctr, stride;
+} amd_layouts[] = {
+	{ "PerfMonV2", NEED_PERFMON_V2, 0, MSR_F15H_PERF_CTL, MSR_F15H_PERF_CTR, 2 },
+	{ "PerfCtrExtCore", NEED_PERFCTR_CORE, AMD_EXT_CORE_COUNTERS, MSR_F15H_PERF_CTL, MSR_F15H_PERF_CTR, 2 },
+	{ "legacy", NEED_NOTHING, AMD_LEGACY_COUNTERS, MSR_K7_EVNTSEL0, MSR_K7_PERFCTR0, 1 },
+};
+
+void amd_core_probe(const struct hw *hw, struct amd_core *ac)
+{
+	struct hw_cpuid r;
+	uint32_t max_ext = 0, ncore_v2 = 0;
+	memset(ac, 0, sizeof(*ac));
+	if (hw_cpuid(hw, CPUID_EXT_MAXLEAF, 0, &r) == HW_OK)
+		max_ext = r.eax;
+	if (max_ext >= CPUID_AMD_EXT_FEATURES && hw_cpuid(hw, CPUID_AMD_EXT_FEATURES, 0, &r) == HW_OK)
+		ac->perfctr_core = !!(r.ecx & AMD_EXT_ECX_PERFCTR_CORE);
+	if (max_ext >= CPUID_AMD_PERFMON_V2 && hw_cpuid(hw, CPUID_AMD_PERFMON_V2, 0, &r) == HW_OK &&
+	    (r.eax & AMD_PMV2_EAX_PERFMON_V2)) {
+		ac->v2 = 1;
+		ncore_v2 = r.ebx & AMD_PMV2_EBX_NUM_CORE_MASK;
+	}
+	const uint8_t have[] = { [NEED_PERFMON_V2] = ac->v2 && ncore_v2, [NEED_PERFCTR_CORE] = ac->perfctr_core,
+				 [NEED_NOTHING] = 1 };
+	for (unsigned i = 0; i < sizeof(amd_layouts) / sizeof(amd_layouts[0]); i++) {
+		const struct amd_layout *l = &amd_layouts[i];
+		if (!have[l->need])
+			continue;
+		ac->layout = l->name;
+		ac->ncounters = (uint8_t)(l->n ? l->n : ncore_v2);
+		ac->ctl_base = l->ctl;
+		ac->ctr_base = l->ctr;
+		ac->stride = l->stride;
+		ac->v2 = l->need == NEED_PERFMON_V2;
+		break;
+	}
+	if (ac->ncounters > AMD_MAX_COUNTERS)
+		ac->ncounters = AMD_MAX_COUNTERS;
+}
+
+int amd_core_add(struct amd_core *ac, const char *name, uint64_t config)
+{
+	if (ac->nused >= AMD_MAX_COUNTERS)
+		return -1;
+	int i = ac->nused++;
+	struct x86_ctr *c = &ac->c[i];
+	memset(c, 0, sizeof(*c));
+	fmt_snprintf(c->event, sizeof(c->event), "%s", name);
+	c->config = config;
+	c->width_mask = x86_width_mask(AMD_COUNTER_WIDTH);
+	if (ac->nhw >= ac->ncounters) {
+		c->state = CTR_ABSENT;
+		fmt_snprintf(c->why, sizeof(c->why), "no free core counter (%u, %s)", ac->ncounters, ac->layout);
+	} else {
+		c->sel_msr = ac->ctl_base + ac->stride * (uint32_t)ac->nhw;
+		c->ctr_msr = ac->ctr_base + ac->stride * (uint32_t)ac->nhw;
+		ac->nhw++;
+	}
+	return i;
+}
+
+static int live(const struct x86_ctr *c) { return c->state != CTR_ABSENT && c->state != CTR_FAULTED; }
+
+hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_saveset *sv)
+{
+	uint64_t ours = 0;
+	for (int i = 0; i < ac->nused; i++)
+		if (live(&ac->c[i]))
+			ours |= 1ull << ((ac->c[i].sel_msr - ac->ctl_base) / ac->stride);
+	if (!ours)
+		return HW_OK;
+	hw_status st = HW_OK;
+	if (ac->v2) {
+		st = x86_save(hw, sv, PerfCntrGlobalCtl, &ac->global_orig);
+		if (st == HW_OK)
+			st = hw_wrmsr(hw, PerfCntrGlobalCtl, ac->global_orig & ~ours);
+		if (st != HW_OK) {
+			for (int i = 0; i < ac->nused; i++)
+				if (live(&ac->c[i]))
+					x86_ctr_fault(&ac->c[i], "PerfCntrGlobalCtl", st);
+			return st;
+		}
+	}
+	ac->programmed = 1;
+	for (int i = 0; i < ac->nused; i++) {
+		struct x86_ctr *c = &ac->c[i];
+		if (!live(c))
+			continue;
+		st = x86_save(hw, sv, c->sel_msr, NULL);
+		if (st == HW_OK)
+			st = hw_wrmsr(hw, c->sel_msr, c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
+		if (st != HW_OK) {
+			x86_ctr_fault(c, ac->stride == 1 ? "PerfEvtSel" : "PERF_CTL", st);
+			ours &= ~(1ull << ((c->sel_msr - ac->ctl_base) / ac->stride));
+		}
+		c->reads = 0;
+	}
+	amd_core_read(hw, ac);
+	ac->global_ours = ours;
+	if (ac->v2 && ours)
+		st = hw_wrmsr(hw, PerfCntrGlobalCtl, ac->global_orig | ours);
+	return st;
+}
+
+void amd_core_read(const struct hw *hw, struct amd_core *ac)
+{
+	for (int i = 0; i < ac->nused; i++) {
+		struct x86_ctr *c = &ac->c[i];
+		uint64_t v;
+		if (!live(c))
+			continue;
+		hw_status st = hw_rdmsr(hw, c->ctr_msr, &v);
+		if (st != HW_OK)
+			x86_ctr_fault(c, ac->stride == 1 ? "PerfCtr" : "PERF_CTR", st);
+		else if (!c->reads)
+			x86_ctr_first(c, v);
+		else
+			x86_ctr_update(c, v);
+	}
+}
+
+hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct x86_saveset *sv)
+{
+	if (!ac->programmed)
+		return HW_OK;
+	hw_status st = HW_OK;
+	if (ac->v2) {
+		st = hw_wrmsr(hw, PerfCntrGlobalCtl, ac->global_orig & ~ac->global_ours);
+	} else {
+		for (int i = 0; i < ac->nused; i++) {
+			uint64_t v;
+			if (live(&ac->c[i]) && x86_saved(sv, ac->c[i].sel_msr, &v)) {
+				hw_status s2 = hw_wrmsr(hw, ac->c[i].sel_msr, v);
+				if (s2 != HW_OK && st == HW_OK)
+					st = s2;
+			}
+		}
+	}
+	amd_core_read(hw, ac);
+	for (int i = 0; i < ac->nused; i++)
+		x86_ctr_finish(&ac->c[i]);
+	ac->programmed = 0;
+	return st;
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Arm PMUv3 core counters of the boot CPU (Arm ARM chapter "The Performance Monitors
+ * Extension"; registers in D23):
+ *   c[0] CPU_CYCLES   on the cycle counter PMCCNTR_EL0, 64 bits (PMCR_EL0.LC = 1);
+ *   c[1] INST_RETIRED (event 0x08) on event counter 0 (PMEVTYPER0_EL0 / PMEVCNTR0_EL0),
+ *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
+ * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.
+ *
+ * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions): efiperf
+ * runs at EL1, or at EL2 under a firmware started at EL2 (QEMU virt,virtualization=on), and
+ * must count there whichever it is, so P = 0 and NSK = 0 (= P) count EL1 and NSH = 1 counts
+ * EL2. Nothing runs at EL0 in UEFI: U = NSU = 1 leave it out. M = 1 (!= P) leaves EL3 (secure
+ * monitor) out, and SH = 0 (!= NSH would count) leaves Secure EL2 out: those are not
+ * efiperf's code. M/NSK/NSU are RES0 without EL3, NSH without EL2: harmless.
+ *
+ * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER0_EL0,
+ * PMCNTENSET_EL0 — each read first (core_save_sysreg; the PMCNTENSET/PMCNTENCLR pair is saved
+ * once, as the enable mask PMCNTENSET_EL0 reads). It does not use PMSELR_EL0/PMXEV* (direct
+ * PMEVTYPER0/PMEVCNTR0 access), does not reset counters (PMCR.P/C) and leaves overflow and
+ * interrupt enables alone: deltas are taken modulo the counter width.
+ */
+#include "pmu/core/core_counters.h"
+#include "arch/regs/arm_sysreg.h"
+#include "arch/lib/fmt.h"
+
+enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
+
+#define PMUV3_FILTER (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_NSH | PMEVTYPER_M)
+
+/* Write-1-to-set / write-1-to-clear pairs: saved as the SET register's value, restored by
+ * writing CLR for the bits that were clear and SET for those that were set. */
+static const struct { uint32_t set, clr; } set_clr_pairs[] = {
+	{ SYSREG_PMCNTENSET_EL0, SYSREG_PMCNTENCLR_EL0 },
+	{ SYSREG_PMINTENSET_EL1, SYSREG_PMINTENCLR_EL1 },
+	{ SYSREG_PMOVSSET_EL0, SYSREG_PMOVSCLR_EL0 },
+};
+
+static const char *pmuver_name(uint32_t v)
+{
+	switch (v) {
+	case PMUVer_V3: return "PMUv3";
+	case PMUVer_V3P1: return "PMUv3p1";
+	case PMUVer_V3P4: return "PMUv3p4";
+	case PMUVer_V3P5: return "PMUv3p5";
+	case PMUVer_V3P7: return "PMUv3p7";
+	case PMUVer_V3P8: return "PMUv3p8";
+	case PMUVer_V3P9: return "PMUv3p9";
+	}
+	return "PMUv3 (later revision)";
+}
+
+static void absent(struct core_counter *c, const char *why)
+{
+	c->state = CTR_ABSENT;
+	fmt_snprintf(c->why, sizeof(c->why), "%s", why);
+}
+
+static void absent_all(struct core_set *s, const char *why)
+{
+	for (int i = 0; i < s->n; i++)
+		absent(&s->c[i], why);
+	fmt_snprintf(s->probe, sizeof(s->probe), "%s", why);
+}
+
+static int armv8_probe(const struct hw *hw, struct core_set *s)
+{
+	uint64_t dfr0 = 0, pmcr = 0, ceid0 = 0;
+	*s = (struct core_set){ .pmu = &pmu_armv8_pmuv3, .n = PMUV3_NCTR };
+	s->c[PMUV3_CYCLES] = (struct core_counter){ .event = "CPU_CYCLES", .unit = "cycles",
+						    .width_mask = ~0ull };
+	s->c[PMUV3_INST] = (struct core_counter){ .event = "INST_RETIRED",
+						  .unit = "instructions",
+						  .width_mask = 0xffffffffull };
+
+	/* ID_AA64DFR0_EL1 exists on every AArch64 CPU: unsupported (x86 backend) or faulting
+	 * means this is not an AArch64 CPU, so PMUv3 does not apply. */
+	hw_status st = hw_sysreg_read(hw, SYSREG_ID_AA64DFR0_EL1, &dfr0);
+	if (st != HW_OK) {
+		fmt_snprintf(s->probe, sizeof(s->probe), "ID_AA64DFR0_EL1: %s",
+			     hw_status_name(st));
+		return -1;
+	}
+	uint32_t ver = (dfr0 >> ID_AA64DFR0_EL1_PMUVer_SHIFT) & ID_AA64DFR0_EL1_PMUVer_MASK;
+	s->version = ver;
+	if (ver == PMUVer_NI) {
+		absent_all(s, "ID_AA64DFR0_EL1.PMUVer=0x0: no Performance Monitors Extension");
+		return 0;
+	}
+	if (ver == PMUVer_IMPDEF) {
+		absent_all(s, "ID_AA64DFR0_EL1.PMUVer=0xF: IMPLEMENTATION DEFINED PMU, not PMUv3");
+		return 0;
+	}
+	char why[80];
+	st = hw_sysreg_read(hw, SYSREG_PMCR_EL0, &pmcr);
+	if (st != HW_OK) {
+		fmt_snprintf(why, sizeof(why), "PMCR_EL0 read: %s", hw_status_name(st));
+		absent_all(s, why);
+		return 0;
+	}
+	s->ngp = (pmcr >> PMCR_EL0_N_SHIFT) & PMCR_EL0_N_MASK;
+	st = hw_sysreg_read(hw, SYSREG_PMCEID0_EL0, &ceid0);
+	int inst_impl = st == HW_OK &&
+		((ceid0 >> PMCEID0_EL0_BIT(ARMV8_PMUV3_EVENT_INST_RETIRED)) & 1);
+	int cyc_impl = st == HW_OK &&
+		((ceid0 >> PMCEID0_EL0_BIT(ARMV8_PMUV3_EVENT_CPU_CYCLES)) & 1);
+
+	/* PMCCNTR_EL0 is part of every PMUv3 whatever PMCEID0 says about event 0x11 (which is
+	 * about counting CPU_CYCLES on an event counter). */
+	if (ver >= PMUVer_V3P5)
+		s->c[PMUV3_INST].width_mask = ~0ull;
+	if (st != HW_OK) {
+		fmt_snprintf(why, sizeof(why), "PMCEID0_EL0 read: %s", hw_status_name(st));
+		absent(&s->c[PMUV3_INST], why);
+	} else if (s->ngp == 0) {
+		absent(&s->c[PMUV3_INST], "PMCR_EL0.N=0: no event counters");
+	} else if (!inst_impl) {
+		absent(&s->c[PMUV3_INST], "PMCEID0_EL0[8]=0: INST_RETIRED (0x08) not implemented");
+	}
+	fmt_snprintf(s->probe, sizeof(s->probe),
+		     "%s (PMUVer=0x%x), %u counters (PMCR_EL0.N), PMCEID0: INST_RETIRED %s, CPU_CYCLES %s",
+		     pmuver_name(ver), ver, s->ngp, inst_impl ? "yes" : "no", cyc_impl ? "yes" : "no");
+	return 0;
+}
+
+static uint64_t enable_mask(const struct core_set *s)
+{
+	uint64_t m = 0;
+	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT)
+		m |= PMCNTEN_C;
+	if (s->c[PMUV3_INST].state != CTR_ABSENT)
+		m |= PMCNTEN_P(0);
+	return m;
+}
+
+static int saved_value(const struct core_set *s, uint32_t reg, uint64_t *v)
+{
+	for (int i = 0; i < s->nsaved; i++)
+		if (s->saved[i].reg == reg) {
+			*v = s->saved[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+static void fault_all(struct core_set *s, const char *what, hw_status st)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->c[i].state != CTR_ABSENT) {
+			s->c[i].state = CTR_FAULTED;
+			s->c[i].fault = (uint8_t)st;
+			fmt_snprintf(s->c[i].why, sizeof(s->c[i].why), "%s: %s", what,
+				     hw_status_name(st));
+		}
+}
+
+#define STEP(expr, what) \
+	do { \
+		hw_status st_ = (expr); \
+		if (st_ != HW_OK) { \
+			fault_all(s, what, st_); \
+			return st_; \
+		} \
+	} while (0)
+
+static hw_status armv8_start(const struct hw *hw, struct core_set *s)
+{
+	if (s->pmu != &pmu_armv8_pmuv3)
+		return HW_BAD_ARG;
+	uint64_t en = enable_mask(s), pmcr = 0;
+	if (!en)
+		return HW_OK;  /* nothing present: nothing to write */
+	int cyc = (en & PMCNTEN_C) != 0, inst = (en & PMCNTEN_P(0)) != 0;
+
+	STEP(core_save_sysreg(hw, s, SYSREG_PMCR_EL0), "save PMCR_EL0");
+	STEP(core_save_sysreg(hw, s, SYSREG_PMCNTENSET_EL0), "save PMCNTENSET_EL0");
+	if (cyc)
+		STEP(core_save_sysreg(hw, s, SYSREG_PMCCFILTR_EL0), "save PMCCFILTR_EL0");
+	if (inst)
+		STEP(core_save_sysreg(hw, s, SYSREG_PMEVTYPER0_EL0), "save PMEVTYPER0_EL0");
+	s->started = 1;
+	saved_value(s, SYSREG_PMCR_EL0, &pmcr);
+
+	/* E: count; LC: 64-bit cycle counter; LP (v3p5): 64-bit event counters; D = 0: count
+	 * every cycle; P = C = 0: do not reset anything. */
+	uint64_t npmcr = (pmcr & ~(uint64_t)(PMCR_EL0_D | PMCR_EL0_P | PMCR_EL0_C)) |
+			 PMCR_EL0_E | PMCR_EL0_LC;
+	if (s->version >= PMUVer_V3P5 && s->version != PMUVer_IMPDEF)
+		npmcr |= PMCR_EL0_LP;
+	STEP(hw_sysreg_write(hw, SYSREG_PMCR_EL0, npmcr), "write PMCR_EL0");
+	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en), "write PMCNTENCLR_EL0");
+	if (cyc)
+		STEP(hw_sysreg_write(hw, SYSREG_PMCCFILTR_EL0, PMUV3_FILTER), "write PMCCFILTR_EL0");
+	if (inst)
+		STEP(hw_sysreg_write(hw, SYSREG_PMEVTYPER0_EL0,
+				     PMUV3_FILTER | ARMV8_PMUV3_EVENT_INST_RETIRED),
+		     "write PMEVTYPER0_EL0");
+	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENSET_EL0, en), "write PMCNTENSET_EL0");
+
+	/* Counting now; `before` is read after enabling so the window is read-to-read. */
+	if (cyc)
+		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].before),
+		     "read PMCCNTR_EL0");
+	if (inst)
+		STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR0_EL0, &s->c[PMUV3_INST].before),
+		     "read PMEVCNTR0_EL0");
+	return HW_OK;
+}
+
+static hw_status armv8_stop(const struct hw *hw, struct core_set *s)
+{
+	uint64_t en = enable_mask(s), was = 0;
+	if (!s->started || !en)
+		return HW_OK;
+	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT && s->c[PMUV3_CYCLES].state != CTR_FAULTED)
+		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].after),
+		     "read PMCCNTR_EL0");
+	if (s->c[PMUV3_INST].state != CTR_ABSENT && s->c[PMUV3_INST].state != CTR_FAULTED)
+		STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR0_EL0, &s->c[PMUV3_INST].after),
+		     "read PMEVCNTR0_EL0");
+	for (int i = 0; i < s->n; i++)
+		core_finish_counter(&s->c[i]);
+	/* Stop the counters this run enabled; ones the firmware had enabled keep counting. */
+	saved_value(s, SYSREG_PMCNTENSET_EL0, &was);
+	if (en & ~was)
+		return hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en & ~was);
+	return HW_OK;
+}
+
+static hw_status armv8_restore(const struct hw *hw, struct core_set *s)
+{
+	hw_status first = HW_OK;
+	if (!s->started)
+		return HW_OK;
+	uint64_t en = enable_mask(s);
+	for (int i = s->nsaved - 1; i >= 0; i--) {
+		uint32_t reg = s->saved[i].reg;
+		uint64_t v = s->saved[i].value;
+		hw_status st = HW_OK;
+		size_t p;
+		for (p = 0; p < sizeof(set_clr_pairs) / sizeof(set_clr_pairs[0]); p++)
+			if (set_clr_pairs[p].set == reg)
+				break;
+		if (p < sizeof(set_clr_pairs) / sizeof(set_clr_pairs[0])) {
+			/* Clear what this run set and was clear; SET with the saved value
+			 * re-sets only bits that were set (writing 1 to a set bit is a no-op). */
+			if (en & ~v)
+				st = hw_sysreg_write(hw, set_clr_pairs[p].clr, en & ~v);
+			hw_status st2 = hw_sysreg_write(hw, reg, v);
+			if (st == HW_OK)
+				st = st2;
+		} else {
+			st = hw_sysreg_write(hw, reg, v);
+		}
+		if (st != HW_OK && first == HW_OK)
+			first = st;
+	}
+	s->started = 0;
+	return first;
+}
+
+const struct core_pmu pmu_armv8_pmuv3 = {
+	.name = "Arm PMUv3",
+	.probe_name = "PMUv3",
+	.probe = armv8_probe,
+	.start = armv8_start,
+	.stop = armv8_stop,
+	.restore = armv8_restore,
+};

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "pmu/core/core_counters.h"
+#include "arch/lib/fmt.h"
+
+/* Every core PMU architecture efiperf knows; core_probe() takes the first that applies. */
+static const struct core_pmu *const core_pmus[] = {
+	&pmu_x86_fixed,
+	&pmu_armv8_pmuv3,
+};
+
+int core_probe(const struct hw *hw, struct core_set *s)
+{
+	for (unsigned i = 0; i < sizeof(core_pmus) / sizeof(core_pmus[0]); i++) {
+		struct core_set t = { .pmu = core_pmus[i] };
+		if (core_pmus[i]->probe(hw, &t) == 0) {
+			*s = t;
+			return 0;
+		}
+	}
+	*s = (struct core_set){ 0 };
+	fmt_snprintf(s->probe, sizeof(s->probe), "no core PMU architecture known for this CPU");
+	return -1;
+}
+
+const char *ctr_state_name(uint8_t st)
+{
+	switch (st) {
+	case CTR_COUNTED: return "counted";
+	case CTR_ABSENT: return "absent";
+	case CTR_NOT_ADVANCING: return "not-advancing";
+	case CTR_FAULTED: return "faulted";
+	}
+	return "unknown";
+}
+
+static hw_status save(struct core_set *s, uint32_t reg, hw_status st, uint64_t v)
+{
+	if (st != HW_OK)
+		return st;
+	for (int i = 0; i < s->nsaved; i++)
+		if (s->saved[i].reg == reg)
+			return HW_OK;  /* first value read is the one to restore */
+	if (s->nsaved >= CORE_MAX_SAVED)
+		return HW_BAD_ARG;
+	s->saved[s->nsaved++] = (struct core_saved){ .reg = reg, .value = v };
+	return HW_OK;
+}
+
+hw_status core_save_msr(const struct hw *hw, struct core_set *s, uint32_t msr)
+{
+	uint64_t v = 0;
+	hw_status st = hw_rdmsr(hw, msr, &v);
+	return save(s, msr, st, v);
+}
+
+hw_status core_save_sysreg(const struct hw *hw, struct core_set *s, uint32_t enc)
+{
+	uint64_t v = 0;
+	hw_status st = hw_sysreg_read(hw, enc, &v);
+	return save(s, enc, st, v);
+}
+
+void core_finish_counter(struct core_counter *c)
+{
+	if (c->state == CTR_ABSENT || c->state == CTR_FAULTED)
+		return;
+	uint64_t mask = c->width_mask ? c->width_mask : ~0ull;
+	c->delta = (c->after - c->before) & mask;
+	c->state = c->delta ? CTR_COUNTED : CTR_NOT_ADVANCING;
+}

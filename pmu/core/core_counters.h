@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Core counters of the boot CPU around one measurement window: whatever the CPU really has.
+ *   - pmu/x86_fixed.c:     Intel architectural fixed counters (SDM Vol.3B 20.2.2), present when
+ *                          CPUID.0AH reports version >= 2 and fixed counters.
+ *   - pmu/armv8_pmuv3.c:   Arm PMUv3 cycle counter (PMCCNTR_EL0) and INST_RETIRED (event 0x08)
+ *                          on PMEVCNTR0_EL0, present when ID_AA64DFR0_EL1.PMUVer says so.
+ * Each is a struct core_pmu of data + four ops written against the hardware interface, so they
+ * run on the register model in host tests. A counter that does not exist is CTR_ABSENT with a
+ * reason, one whose delta is 0 is CTR_NOT_ADVANCING: neither is ever reported as a zero count.
+ * Every register start() writes is read first and put back by restore().
+ */
+#ifndef EFIPERF_CORE_COUNTERS_H
+#define EFIPERF_CORE_COUNTERS_H
+
+#include <stdint.h>
+#include "arch/hw.h"
+
+#define CORE_MAX_COUNTERS 6
+#define CORE_MAX_SAVED 12
+
+enum ctr_state { CTR_COUNTED, CTR_ABSENT, CTR_NOT_ADVANCING, CTR_FAULTED };
+
+struct core_counter {
+	const char *event;   /* manual name: "INST_RETIRED.ANY", "CPU_CYCLES", "INST_RETIRED" */
+	const char *unit;    /* "instructions" | "cycles" | "ref-cycles" */
+	uint64_t before, after, delta;  /* raw counter values; delta modulo the counter width */
+	uint64_t width_mask;            /* (1 << width) - 1 */
+	uint8_t state;                  /* enum ctr_state */
+	uint8_t fault;                  /* hw_status when CTR_FAULTED */
+	char why[80];                   /* CTR_ABSENT / CTR_FAULTED: why, citing the register */
+};
+
+struct core_saved { uint32_t reg; uint64_t value; };  /* MSR index or sysreg encoding */
+
+struct core_set {
+	const struct core_pmu *pmu;
+	int n;                                   /* counters in c[] (absent ones included) */
+	struct core_counter c[CORE_MAX_COUNTERS];
+	struct core_saved saved[CORE_MAX_SAVED]; /* registers to put back, in write order */
+	int nsaved;
+	int started;                             /* start() wrote registers; restore() owed */
+	uint32_t version;                        /* perfmon version / PMUVer */
+	uint32_t ngp;                            /* general-purpose counters the PMU reports */
+	char probe[128];                         /* one-line summary for the platform report */
+};
+
+struct core_pmu {
+	const char *name;    /* "x86 architectural fixed counters", "Arm PMUv3" */
+	const char *probe_name;  /* the platform record's probe line for s->probe, or NULL */
+	/* 0 when this PMU architecture applies to the CPU (s->probe says what was found, s->c[]
+	 * lists counters, absent ones marked); -1 when not (wrong architecture). */
+	int (*probe)(const struct hw *hw, struct core_set *s);
+	/* Save the registers it will write, program and enable the counters, read `before`. */
+	hw_status (*start)(const struct hw *hw, struct core_set *s);
+	/* Read `after`, compute deltas and states. Counting stops (registers stay programmed). */
+	hw_status (*stop)(const struct hw *hw, struct core_set *s);
+	/* Write back every saved register (reverse order). Safe to call more than once. */
+	hw_status (*restore)(const struct hw *hw, struct core_set *s);
+};
+
+extern const struct core_pmu pmu_x86_fixed;
+extern const struct core_pmu pmu_armv8_pmuv3;
+
+/* Probe each known core PMU in turn (a table, not if/else); fill s from the first that
+ * applies. Returns 0 when one applied (its counters may still all be absent), -1 otherwise. */
+int core_probe(const struct hw *hw, struct core_set *s);
+
+/* "counted", "absent", "not-advancing", "faulted" */
+const char *ctr_state_name(uint8_t st);
+
+/* Helpers for PMU implementations: read-and-remember a register before writing it. */
+hw_status core_save_msr(const struct hw *hw, struct core_set *s, uint32_t msr);
+hw_status core_save_sysreg(const struct hw *hw, struct core_set *s, uint32_t enc);
+/* Compute delta/state of counter i from before/after (modulo width). */
+void core_finish_counter(struct core_counter *c);
+
+#endif

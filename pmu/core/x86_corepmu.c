@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * x86 core PMU: the backend chooser and the window entry points (pmu/x86_corepmu.h).
+ * Choices are data: the backend by vendor and family, the event generation and the TopDown
+ * method by family-6 model lists (Linux arch/x86/include/asm/intel-family.h numbers) and the
+ * feature each row needs. The first row that matches wins.
+ */
+#include "pmu/core/x86_corepmu.h"
+#include "arch/regs/x86_msr.h"
+#include "arch/regs/x86_amd_msr.h"
+#include "arch/lib/fmt.h"
+#include <stdarg.h>
+#include <string.h>
+
+static const struct corepmu_row {
+	const char *vendor;
+	uint32_t fam_lo, fam_hi;
+	uint8_t backend, gens;
+	const char *name;
+} corepmu_rows[] = {
+	{ "GenuineIntel", 0x06, 0x06, CP_INTEL_ARCH, X86_GEN_ARCH, "intel-arch-perfmon" },
+	{ "GenuineIntel", 0x0F, 0xFF, CP_INTEL_ARCH, X86_GEN_ARCH, "intel-arch-perfmon" },
+	{ "AuthenticAMD", 0x17, 0x1A, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },   /* Zen 1-5 */
+	{ "AuthenticAMD", 0x0F, 0x16, CP_AMD_CORE, 0, "amd-core" },             /* K8 .. Fam16h */
+	{ "HygonGenuine", 0x18, 0x18, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },   /* Zen-based */
+};
+
+/* Family 6 model lists (intel-family.h). */
+static const uint8_t snb_models[] = { 0x2A, 0x2D, 0x3A, 0x3E, 0x3C, 0x3F, 0x45, 0x46, 0x3D, 0x47, 0x4F, 0x56 };
+static const uint8_t skl_models[] = { 0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5, 0xA6 };
+static const uint8_t icl_models[] = { 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7 };
+/* Sapphire Rapids, Emerald Rapids, Granite Rapids (-D): level 2 (reference §4.3, pcm) */
+static const uint8_t spr_models[] = { 0x8F, 0xCF, 0xAD, 0xAE };
+/* Alder Lake, Raptor Lake: PERF_CAPABILITIES[15] unreliable, P-cores have metrics (K-icl) */
+static const uint8_t hybrid_models[] = { 0x97, 0x9A, 0xB7, 0xBA, 0xBF };
+
+#define LIST(a) a, sizeof(a)
+
+static const struct gen_row { const uint8_t *models; uint8_t n, gen; } gen_rows[] = {
+	{ LIST(snb_models), X86_GEN_SNB }, { LIST(skl_models), X86_GEN_SKL }, { LIST(icl_models), X86_GEN_ICL },
+	{ LIST(spr_models), X86_GEN_ICL }, { LIST(hybrid_models), X86_GEN_ICL },
+};
+
+enum td_need { TDN_METRICS_BIT, TDN_PCORE, TDN_NOTHING };
+static const struct td_row {
+	const uint8_t *models; uint8_t n;   /* NULL: any family-6 model */
+	uint8_t need, kind, level2;
+	const char *rule;
+} td_rows[] = {
+	{ LIST(spr_models), TDN_METRICS_BIT, TD_METRICS, 1, "IA32_PERF_CAPABILITIES[15], level 2 (Sapphire Rapids+)" },
+	{ LIST(hybrid_models), TDN_PCORE, TD_METRICS, 1, "hybrid P-core (PERF_CAPABILITIES[15] unreliable), level 2" },
+	{ NULL, 0, TDN_METRICS_BIT, TD_METRICS, 0, "IA32_PERF_CAPABILITIES[15]" },
+	{ LIST(skl_models), TDN_NOTHING, TD_GP_SKL, 0, "Skylake..Comet Lake: general counters" },
+	{ LIST(snb_models), TDN_NOTHING, TD_GP_SNB, 0, "Sandy Bridge..Broadwell: general counters" },
+};
+
+static int in_list(const uint8_t *l, unsigned n, uint32_t model)
+{
+	if (!l)
+		return 1;
+	for (unsigned i = 0; i < n; i++)
+		if (l[i] == model)
+			return 1;
+	return 0;
+}
+
+static void lack(struct corepmu *cp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lack(struct corepmu *cp, const char *fmt, ...)
+{
+	if (cp->nlacks >= CP_MAX_LACKS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fmt_vsnprintf(cp->lacks[cp->nlacks++], CP_LACK_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void identify(const struct hw *hw, struct corepmu *cp)
+{
+	struct hw_cpuid r;
+	if (hw_cpuid(hw, CPUID_SIGNATURE, 0, &r) == HW_OK) {
+		/* SDM Vol.2A CPUID "Family and Model" */
+		uint32_t fam = (r.eax >> 8) & 0xF, mod = (r.eax >> 4) & 0xF;
+		cp->family = fam == 0xF ? fam + ((r.eax >> 20) & 0xFF) : fam;
+		cp->model = fam == 0x6 || fam == 0xF ? (((r.eax >> 16) & 0xF) << 4) | mod : mod;
+		cp->stepping = r.eax & 0xF;
+	}
+	if (cp->max_leaf >= CPUID_EXT_TOPOLOGY && hw_cpuid(hw, CPUID_EXT_TOPOLOGY, 0, &r) == HW_OK &&
+	    ((r.ecx >> 8) & 0xFF) == CPUID_TOPO_LEVEL_SMT)
+		cp->smt = (r.ebx & 0xFFFF) > 1;
+	if (cp->max_leaf >= CPUID_EXT_FEATURES && hw_cpuid(hw, CPUID_EXT_FEATURES, 0, &r) == HW_OK)
+		cp->hybrid = !!(r.edx & CPUID_7_EDX_HYBRID);
+	cp->pcore = 1;
+	if (cp->hybrid && cp->max_leaf >= CPUID_HYBRID && hw_cpuid(hw, CPUID_HYBRID, 0, &r) == HW_OK)
+		cp->pcore = (r.eax >> 24) == CPUID_1A_CORE_TYPE_CORE;
+}
+
+static void probe_intel(const struct hw *hw, struct corepmu *cp)
+{
+	struct intel_core *ic = &cp->ic;
+	intel_core_probe(hw, ic);
+	cp->caps.any_ok = ic->any_ok;
+	cp->caps.arch_len = (uint8_t)ic->arch_len;
+	cp->caps.arch_unavail = ic->arch_unavail;
+	if (!ic->version)
+		lack(cp, "architectural perfmon: CPUID.0AH:EAX[7:0] version 0");
+	else if (ic->version < 2)
+		lack(cp, "fixed counters: perfmon version 1");
+	if (!ic->pdcm)
+		lack(cp, "IA32_PERF_CAPABILITIES: CPUID.1:ECX[15] PDCM = 0");
+	else if (ic->perf_cap_st != HW_OK)
+		lack(cp, "IA32_PERF_CAPABILITIES: rdmsr %s", hw_status_name(ic->perf_cap_st));
+	const uint8_t have[] = { [TDN_METRICS_BIT] = ic->metrics_cap, [TDN_PCORE] = cp->pcore, [TDN_NOTHING] = 1 };
+	for (unsigned i = 0; cp->family == 6 && i < sizeof(td_rows) / sizeof(td_rows[0]); i++) {
+		const struct td_row *t = &td_rows[i];
+		if (in_list(t->models, t->n, cp->model) && have[t->need]) {
+			cp->td_kind = t->kind;
+			cp->td_level2 = t->level2;
+			cp->td_rule = t->rule;
+			break;
+		}
+	}
+	if (!cp->td_rule) {
+		fmt_snprintf(cp->td_why, CP_LACK_LEN, "TopDown: IA32_PERF_CAPABILITIES[15] %s, family %u model 0x%x not a pre-Ice-Lake model",
+			     ic->perf_cap_st == HW_OK ? "= 0" : "unreadable", cp->family, cp->model);
+		lack(cp, "%s", cp->td_why);
+	}
+	for (unsigned i = 0; cp->family == 6 && i < sizeof(gen_rows) / sizeof(gen_rows[0]); i++)
+		if (in_list(gen_rows[i].models, gen_rows[i].n, cp->model))
+			cp->caps.gens |= gen_rows[i].gen;
+}
+
+static void probe_amd(const struct hw *hw, struct corepmu *cp)
+{
+	amd_core_probe(hw, &cp->ac);
+	amd_ibs_probe(hw, &cp->ibs, cp->family, cp->model);
+	if (!cp->ac.perfctr_core)
+		lack(cp, "PerfCtrExtCore: CPUID 8000_0001:ECX[23] = 0, %u legacy counters", cp->ac.ncounters);
+	if (!cp->ac.v2)
+		lack(cp, "PerfMonV2: CPUID 8000_0022:EAX[0] = 0");
+	if (!cp->ibs.present)
+		lack(cp, "%s", cp->ibs.why);
+	fmt_snprintf(cp->td_why, CP_LACK_LEN, "TopDown: Intel only (no AMD method implemented)");
+}
+
+int corepmu_probe(const struct hw *hw, struct corepmu *cp)
+{
+	struct hw_cpuid r;
+	memset(cp, 0, sizeof(*cp));
+	if (hw_cpuid(hw, CPUID_VENDOR_MAXLEAF, 0, &r) != HW_OK || !(r.ebx | r.ecx | r.edx)) {
+		lack(cp, "CPUID: not an x86 CPU");
+		return -1;
+	}
+	cp->max_leaf = r.eax;
+	memcpy(cp->vendor, &r.ebx, 4);
+	memcpy(cp->vendor + 4, &r.edx, 4);
+	memcpy(cp->vendor + 8, &r.ecx, 4);
+	identify(hw, cp);
+	for (unsigned i = 0; i < sizeof(corepmu_rows) / sizeof(corepmu_rows[0]); i++) {
+		const struct corepmu_row *b = &corepmu_rows[i];
+		if (!strcmp(b->vendor, cp->vendor) && cp->family >= b->fam_lo && cp->family <= b->fam_hi) {
+			cp->backend = b->backend;
+			cp->backend_name = b->name;
+			cp->caps.gens = b->gens;
+			break;
+		}
+	}
+	cp->caps.vendor = cp->backend == CP_AMD_CORE ? X86_EV_AMD : X86_EV_INTEL;
+	if (cp->backend == CP_INTEL_ARCH)
+		probe_intel(hw, cp);
+	else if (cp->backend == CP_AMD_CORE)
+		probe_amd(hw, cp);
+	else {
+		lack(cp, "core PMU: no backend for %s family 0x%x", cp->vendor, cp->family);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * x86 core PMU, one entry-point set per CPU around a measurement window:
+ *
+ *   corepmu_probe(hw, cp)            CPUID (+ IA32_PERF_CAPABILITIES): vendor, family/model,
+ *                                    backend chosen from a table (Intel architectural perfmon
+ *                                    with its TopDown variant, or AMD core counters + IBS), and
+ *                                    cp->lacks[]: what this CPU does not have, one line each.
+ *   corepmu_configure(cp, cfg, err)  event strings, topdown, ibs: syntax/range errors name the
+ *                                    key and field; features the CPU lacks are not errors, they
+ *                                    are reported absent with the reason.
+ *   corepmu_start(hw, cp, now, hz)   save every register it writes, program, reset TopDown,
+ *                                    arm IBS; now/hz: a timer read and its frequency (0 = tick
+ *                                    on every call).
+ *   corepmu_tick(hw, cp, now)        call between kernel chunks: polls IBS on every call; reads
+ *                                    and accumulates the counters and reads + resets SLOTS /
+ *                                    PERF_METRICS when >= 250 ms passed since the last such read
+ *                                    (seed 002: reset at least every few seconds).
+ *   corepmu_stop(hw, cp, now)        final reads, counters disabled, IBS stopped.
+ *   corepmu_restore(hw, cp)          every saved register written back (also after a failed or
+ *                                    missing stop); safe to call twice.
+ *
+ * Everything runs on the CPU it measures: with several CPUs, the caller runs each call on each
+ * CPU with hw_run_on_cpu(), each CPU with its own struct corepmu (corepmu_call() below).
+ */
+#ifndef EFIPERF_X86_COREPMU_H
+#define EFIPERF_X86_COREPMU_H
+
+#include "pmu/core/intel_topdown.h"
+#include "pmu/core/amd_core.h"
+#include "pmu/core/amd_ibs.h"
+#include "pmu/core/x86_event.h"
+
+enum corepmu_backend { CP_NONE, CP_INTEL_ARCH, CP_AMD_CORE };
+
+#define CP_MAX_LACKS 6
+#define CP_LACK_LEN 128
+#define CP_TICK_DIV 4u          /* tick work at most every timer_hz / 4 ticks (250 ms) */
+
+struct corepmu_config {
+	const char *core_events;    /* `core_events`: event strings separated by spaces, or "" */
+	int topdown;                /* `topdown`: 0 off, 1 on */
+	enum ibs_mode ibs;          /* `ibs`: off | fetch | op */
+	uint32_t ibs_period;        /* `ibs_period` */
+	enum ibs_count ibs_count;   /* `ibs_count`: cycles | ops */
+};
+
+struct corepmu {
+	/* identity */
+	char vendor[13];
+	uint32_t family, model, stepping, max_leaf;
+	uint8_t smt, hybrid, pcore;
+	/* choice */
+	uint8_t backend;            /* enum corepmu_backend */
+	const char *backend_name;   /* "intel-arch-perfmon", "amd-core", NULL */
+	uint8_t td_kind, td_level2; /* TopDown method the table chose (enum td_kind) */
+	const char *td_rule;        /* which table row chose it */
+	char td_why[CP_LACK_LEN];   /* why none */
+	int nlacks;
+	char lacks[CP_MAX_LACKS][CP_LACK_LEN];
+	struct x86_event_caps caps;
+	/* units */
+	struct intel_core ic;
+	struct intel_topdown td;
+	struct amd_core ac;
+	struct amd_ibs ibs;
+	int topdown_on;
+	struct x86_saveset sv;
+	/* run */
+	uint64_t timer_hz, last_tick;
+	uint32_t ticks;
+	int started;
+	hw_status fault;            /* first failed access of the run */
+};
+
+int corepmu_probe(const struct hw *hw, struct corepmu *cp);
+int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
+hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
+hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);
+hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now);
+hw_status corepmu_restore(const struct hw *hw, struct corepmu *cp);
+
+/* hw_run_on_cpu() trampoline: arg is a struct corepmu_call. */
+enum corepmu_op { CP_OP_PROBE, CP_OP_START, CP_OP_TICK, CP_OP_STOP, CP_OP_RESTORE };
+struct corepmu_call {
+	const struct hw *hw;
+	struct corepmu *cp;
+	uint8_t op;
+	uint64_t now, timer_hz;
+	hw_status st;
+};
+void corepmu_call(void *arg);
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * x86 core PMU window entry points: configure, start, tick, stop, restore
+ * (pmu/x86_corepmu.h). Every MSR written is saved first in cp->sv; corepmu_restore() writes
+ * them back in reverse order (so fixed counter 3 before PERF_METRICS, IA32_PERF_GLOBAL_CTRL
+ * and PerfCntrGlobalCtl last).
+ */
+#include "pmu/core/x86_corepmu.h"
+#include "arch/lib/fmt.h"
+#include <string.h>
+
+static int add_events(struct corepmu *cp, const char *list, char *err, size_t errlen)
+{
+	const char *p = list ? list : "";
+	int n = 0;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ' && *q != '\t')
+			q++;
+		if (q == p)
+			break;
+		struct x86_event ev;
+		char e2[160];
+		n++;
+		if (x86_event_parse(p, (size_t)(q - p), &cp->caps, &ev, e2, sizeof(e2))) {
+			fmt_snprintf(err, errlen, "core_events: event %d: %s", n, e2);
+			return -1;
+		}
+		int idx = cp->backend == CP_AMD_CORE ? amd_core_add(&cp->ac, ev.name, ev.config)
+						     : intel_core_add(&cp->ic, ev.name, ev.config);
+		if (idx < 0) {
+			fmt_snprintf(err, errlen, "core_events: more than %d events", n - 1);
+			return -1;
+		}
+		p = q;
+	}
+	return 0;
+}
+
+int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen)
+{
+	err[0] = 0;
+	cp->topdown_on = cfg->topdown;
+	if (cp->backend == CP_INTEL_ARCH) {
+		cp->ic.ngp_used = cp->ic.nhw = 0;
+		cp->ic.metrics = 0;
+		/* TopDown first: its events take the first general counters. */
+		enum td_kind k = cfg->topdown && cp->td_rule ? (enum td_kind)cp->td_kind : TD_NONE;
+		td_plan(&cp->td, &cp->ic, k, cp->td_level2, cp->smt);
+		if (k == TD_NONE)
+			intel_core_plan_fixed(&cp->ic, 0, 0);
+		if (cfg->topdown && k == TD_NONE)
+			fmt_snprintf(cp->td.why, sizeof(cp->td.why), "%s", cp->td_why);
+		if (add_events(cp, cfg->core_events, err, errlen))
+			return -1;
+		if (cfg->ibs != IBS_MODE_OFF)
+			fmt_snprintf(cp->ibs.why, sizeof(cp->ibs.why), "IBS: AMD only");
+		cp->ibs.mode = (uint8_t)cfg->ibs;
+		return 0;
+	}
+	if (cp->backend == CP_AMD_CORE) {
+		cp->ac.nused = cp->ac.nhw = 0;
+		memset(&cp->td, 0, sizeof(cp->td));
+		if (cfg->topdown)
+			fmt_snprintf(cp->td.why, sizeof(cp->td.why), "%s", cp->td_why);
+		if (add_events(cp, cfg->core_events, err, errlen))
+			return -1;
+		return amd_ibs_config(&cp->ibs, cfg->ibs, cfg->ibs_period, cfg->ibs_count, err, errlen);
+	}
+	return 0;
+}
+
+static void note(struct corepmu *cp, hw_status st)
+{
+	if (st != HW_OK && cp->fault == HW_OK)
+		cp->fault = st;
+}
+
+hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz)
+{
+	cp->timer_hz = timer_hz;
+	cp->last_tick = now;
+	cp->ticks = 0;
+	cp->fault = HW_OK;
+	cp->started = 1;
+	if (cp->backend == CP_INTEL_ARCH) {
+		note(cp, intel_core_start(hw, &cp->ic, &cp->sv));
+		note(cp, td_start(hw, &cp->td, &cp->ic, &cp->sv));
+		note(cp, intel_core_unfreeze(hw, &cp->ic));
+	} else if (cp->backend == CP_AMD_CORE) {
+		note(cp, amd_core_start(hw, &cp->ac, &cp->sv));
+		note(cp, amd_ibs_start(hw, &cp->ibs, &cp->sv));
+	}
+	return cp->fault;
+}
+
+static int tick_due(const struct corepmu *cp, uint64_t now)
+{
+	return !cp->timer_hz || now - cp->last_tick >= cp->timer_hz / CP_TICK_DIV;
+}
+
+hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
+{
+	hw_status st = HW_OK;
+	if (!cp->started)
+		return HW_OK;
+	if (cp->backend == CP_AMD_CORE)
+		st = ibs_poll(hw, &cp->ibs);
+	if (!tick_due(cp, now))
+		return st;
+	cp->last_tick = now;
+	cp->ticks++;
+	if (cp->backend == CP_INTEL_ARCH) {
+		/* Frozen around the reads so SLOTS, PERF_METRICS and the counters agree (K-icl
+		 * reads the pair with the PMU disabled). */
+		st = intel_core_freeze(hw, &cp->ic);
+		intel_core_read(hw, &cp->ic);
+		hw_status s2 = td_sample(hw, &cp->td, &cp->ic, 1);
+		hw_status s3 = intel_core_unfreeze(hw, &cp->ic);
+		st = st != HW_OK ? st : s2 != HW_OK ? s2 : s3;
+	} else if (cp->backend == CP_AMD_CORE) {
+		amd_core_read(hw, &cp->ac);
+	}
+	note(cp, st);
+	return st;
+}
+
+hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now)
+{
+	(void)now;
+	if (!cp->started)
+		return HW_OK;
+	hw_status st = HW_OK;
+	if (cp->backend == CP_INTEL_ARCH) {
+		int was = cp->ic.programmed;
+		st = intel_core_stop(hw, &cp->ic);
+		if (was) {
+			cp->ic.programmed = 1;  /* td_sample needs the unit as programmed (frozen) */
+			hw_status s2 = td_sample(hw, &cp->td, &cp->ic, 0);
+			cp->ic.programmed = 0;
+			st = st != HW_OK ? st : s2;
+		}
+		td_finish(&cp->td, &cp->ic);
+	} else if (cp->backend == CP_AMD_CORE) {
+		st = amd_ibs_stop(hw, &cp->ibs);
+		hw_status s2 = amd_core_stop(hw, &cp->ac, &cp->sv);
+		st = st != HW_OK ? st : s2;
+	}
+	cp->started = 0;
+	note(cp, st);
+	return st;
+}
+
+hw_status corepmu_restore(const struct hw *hw, struct corepmu *cp)
+{
+	cp->started = 0;
+	cp->ic.programmed = 0;
+	cp->ac.programmed = 0;
+	cp->ibs.running = 0;
+	return x86_restore(hw, &cp->sv);
+}
+
+void corepmu_call(void *arg)
+{
+	struct corepmu_call *c = arg;
+	switch (c->op) {
+	case CP_OP_PROBE: c->st = corepmu_probe(c->hw, c->cp) ? HW_UNSUPPORTED : HW_OK; break;
+	case CP_OP_START: c->st = corepmu_start(c->hw, c->cp, c->now, c->timer_hz); break;
+	case CP_OP_TICK: c->st = corepmu_tick(c->hw, c->cp, c->now); break;
+	case CP_OP_STOP: c->st = corepmu_stop(c->hw, c->cp, c->now); break;
+	case CP_OP_RESTORE: c->st = corepmu_restore(c->hw, c->cp); break;
+	default: c->st = HW_BAD_ARG; break;
+	}
+}

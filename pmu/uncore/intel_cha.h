@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Intel uncore CHA backend: PCIe read/write bandwidth and IO LLC hit ratio per socket from the
+ * CHA TOR_INSERTS counters (seed 001; issue 4). Pure C over the hardware interface:
+ *
+ *   cha_encode()        perf-style event string -> CTL / FILTER0 / FILTER1 values
+ *   cha_discover()      CHAs per socket (CAPID6/7 or the uncore discovery table + MSR)
+ *   cha_prepare()       platform + topology + events -> a request (the lead's one call before)
+ *   cha_measure()       save, program, run the window in slices (multiplexing groups where a
+ *                       box-wide filter forces it), read, restore: per socket, on a CPU of it
+ *   cha_metrics()       formulas, raw counts beside them
+ *
+ * Register data: pmu/intel_cha_regs.h and pmu/intel_cha_platforms.c.
+ */
+#ifndef EFIPERF_INTEL_CHA_H
+#define EFIPERF_INTEL_CHA_H
+
+#include "arch/hw.h"
+#include "pmu/uncore/intel_cha_regs.h"
+
+#define CHA_MAX_EVENTS 16
+#define CHA_MAX_GROUPS CHA_MAX_EVENTS
+#define CHA_SPEC_MAX 96
+
+/* ---- encoder (pmu/intel_cha_encode.c) ---------------------------------------------------- */
+struct cha_encoding {
+	uint64_t ctl;                    /* CTL value as written, with the platform's enable bit */
+	uint64_t filter[CHA_NFILTERS];   /* meaningful where uses has the filter's bit */
+	uint8_t uses;                    /* bit f: FILTERf is programmed for this event */
+	uint8_t event;                   /* ev_sel */
+	const struct cha_event *named;   /* the named event, or NULL for raw terms */
+};
+
+/* Parse `cha/TERM,TERM.../` (len bytes, need not be NUL-terminated). A term is `field=value`
+ * (hex 0x.. or decimal) or, first, a named event of the platform. Returns 0, or -1 with why
+ * naming the field and its range (e.g. "umask_ext=0x4000000: out of range 0..0x3ffffff"). */
+int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struct cha_encoding *out,
+	       char *why, size_t n);
+/* The perf-style string of a named event ("cha/event=0x35,umask=0x4,umask_ext=0xc8f3fe/"). */
+size_t cha_event_spec(const struct cha_platform *p, const struct cha_event *e, char *buf, size_t n);
+
+/* ---- topology and discovery (pmu/intel_cha_discover.c) ------------------------------------ */
+struct cha_pci_scope {           /* a PCI segment and bus range to search (e.g. from MCFG) */
+	uint16_t segment;
+	uint8_t bus_start, bus_end;
+};
+
+struct cha_topology {
+	uint32_t nsockets;
+	uint16_t ncha[CHA_MAX_SOCKETS];
+	char how[CHA_MAX_SOCKETS][80];   /* "CAPID6 0000:7f:1e.3 = 0x0fffffff" / "config cha_count" */
+};
+
+/* CHAs of each of nsockets sockets. The CAPID / discovery devices found in ascending
+ * (segment, bus) order are taken as sockets 0, 1, ... Returns 0, or -1 with why (e.g.
+ * "CAPID6 device 8086:2083 (device 30 function 3) not found on buses 00-ff of segment 0000"). */
+int cha_discover(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
+		 size_t nscope, uint32_t nsockets, struct cha_topology *out, char *why, size_t n);
+/* The same, reading the discovery cross-check MSR on cpu[s] for socket s (NULL: CPU 0). */
+int cha_discover_on(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
+		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_topology *out, char *why,
+		    size_t n);
+/* The caller's override (config cha_count): every socket has count CHAs. -1 when out of range. */
+int cha_topology_from_count(const struct cha_platform *p, uint32_t nsockets, uint32_t count,
+			    struct cha_topology *out, char *why, size_t n);
+
+/* ---- request / result (pmu/intel_cha_measure.c) ----------------------------------------- */
+struct cha_event_sel {
+	char spec[CHA_SPEC_MAX];         /* perf-style, as given or generated from the name */
+	const char *name;                /* named event, or NULL */
+	struct cha_encoding enc;
+	uint8_t group, counter;          /* multiplexing group and counter within it */
+};
+
+struct cha_request {
+	const struct cha_platform *plat;
+	struct cha_topology topo;
+	uint32_t cpu[CHA_MAX_SOCKETS];   /* a logical CPU of each socket (MP services number) */
+	uint32_t nevents;
+	struct cha_event_sel ev[CHA_MAX_EVENTS];
+	uint32_t ngroups;
+	uint32_t rounds;                 /* every group runs `rounds` slices (>= 1) */
+	uint64_t known_bytes;            /* bytes the kernel knows it moved (0: unknown) */
+};
+
+/* Fill req: pick the platform for CPUID family/model, take the topology (cha_count > 0:
+ * cha_topology_from_count, else cha_discover), parse `events` (perf-style specs or named
+ * events separated by ';', NULL or "" = the platform's default PCIe set) and form groups.
+ * Returns 0, or -1 with why. req->plat is set whenever the CPU has a CHA table, so the
+ * caller can still name the platform in the error record. */
+int cha_prepare(const struct hw *hw, uint32_t family, uint32_t model, const struct cha_pci_scope *scope,
+		size_t nscope, uint32_t nsockets, const uint32_t *cpu, uint32_t cha_count,
+		const char *events, uint32_t rounds, struct cha_request *req, char *why, size_t n);
+/* Parse the event list and form the multiplexing groups (part of cha_prepare). */
+int cha_request_events(struct cha_request *req, const char *events, char *why, size_t n);
+
+/* What cha_measure computes and the formulas use. */
+struct cha_metric_values {
+	uint64_t read_bytes, write_bytes;     /* 64 x lines */
+	uint64_t mmio_reads, mmio_writes;     /* requests (partial: no byte count) */
+	uint64_t hits, misses;                /* IO TOR inserts that hit / missed the LLC */
+	uint64_t read_gbps_milli, write_gbps_milli, hit_ratio_milli, self_check_milli;
+	uint8_t have_read, have_write, have_mmio_read, have_mmio_write, have_hit_ratio, have_self_check;
+	char why[120];                        /* what a missing metric lacked */
+};
+
+struct cha_socket_result {
+	uint32_t cpu;
+	uint64_t raw[CHA_MAX_EVENTS];         /* deltas summed over the socket's CHAs */
+	uint64_t scaled[CHA_MAX_EVENTS];      /* raw x window / time the event's group ran */
+	struct cha_metric_values m;
+};
+
+/* Per-box state of the programming sequence (what was saved and written, last counts). */
+struct cha_box_state {
+	uint64_t saved_box, saved_ctl[CHA_NUM_COUNTERS], saved_filter[CHA_NFILTERS];
+	uint64_t cur_ctl[CHA_NUM_COUNTERS], cur_filter[CHA_NFILTERS];
+	uint64_t last[CHA_NUM_COUNTERS];
+	uint8_t saved, written;   /* bit 0 BOX_CTL, 1..4 CTL0..3, 5..6 FILTER0..1 */
+};
+
+struct cha_result {
+	const struct cha_platform *plat;
+	uint32_t nsockets, nevents, ngroups, nslices;
+	uint64_t window_ns;                         /* sum of every slice */
+	uint64_t group_ns[CHA_MAX_GROUPS];          /* time each group was counting */
+	struct cha_socket_result sock[CHA_MAX_SOCKETS];
+	struct cha_metric_values total;
+	uint32_t accesses;                          /* MSR accesses the sequence made */
+	int status;                                 /* 0 ok, -1 error */
+	char why[160];
+	int restore_failed;                         /* a saved value could not be written back */
+	struct cha_box_state box[CHA_MAX_SOCKETS][CHA_MAX_BOXES];
+	uint64_t saved_global[CHA_MAX_SOCKETS];
+	uint8_t global_saved[CHA_MAX_SOCKETS], global_written[CHA_MAX_SOCKETS];
+};
+
+/* The measurement window, run once per slice: slice = 0 .. nslices-1 (nslices = groups x
+ * rounds). Returns the slice's duration in ns (the caller's time base). */
+typedef uint64_t (*cha_window_fn)(void *arg, uint32_t slice, uint32_t nslices);
+
+/* Program, run, read and restore. Every register written is read first and written back on
+ * every exit path, also when an access fails midway. res->status 0, or -1 with res->why. */
+int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_fn window, void *arg,
+		struct cha_result *res);
+
+/* ---- metrics (pmu/intel_cha_metrics.c) --------------------------------------------------- */
+/* Formulas over the scaled counts of one socket (or the sum of all): ref 5 / seed 3.2-3.3. */
+void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
+		 uint64_t window_ns, uint64_t known_bytes, struct cha_metric_values *m);
+
+#endif
