@@ -99,8 +99,40 @@ void hw_model_tick(struct hw_model *m, unsigned n)
 		m->tick_hook(m, n, m->tick_arg);
 }
 
+/* Injected fault for this access, or HW_OK (see fail_at in hw_model.h). */
+static hw_status injected(struct hw_model *m, int write, hw_status fault)
+{
+	if (m->fail_writes_only && !write)
+		return HW_OK;
+	uint32_t k = ++m->naccess;
+	if (!m->fail_at || k < m->fail_at || (k > m->fail_at && !m->fail_sticky))
+		return HW_OK;
+	m->nfailed++;
+	return m->fail_status ? m->fail_status : fault;
+}
+
+int hw_model_plain_diff(const struct hw_model *a, const struct hw_model *b, uint8_t *space, uint32_t *id)
+{
+	int n = 0;
+	for (int i = 0; i < a->nregs && i < b->nregs; i++) {
+		const struct hw_model_reg *x = &a->regs[i], *y = &b->regs[i];
+		if (x->kind != HWM_PLAIN || (x->value == y->value && x->space == y->space && x->id == y->id))
+			continue;
+		if (!n++) {
+			if (space)
+				*space = x->space;
+			if (id)
+				*id = x->id;
+		}
+	}
+	return n;
+}
+
 static hw_status reg_read(struct hw_model *m, uint8_t space, uint32_t id, uint64_t *val, hw_status fault)
 {
+	hw_status inj = injected(m, 0, fault);
+	if (inj != HW_OK)
+		return inj;
 	const struct hw_model_reg *r = hw_model_find(m, space, id);
 	if (!r)
 		return fault;
@@ -110,6 +142,9 @@ static hw_status reg_read(struct hw_model *m, uint8_t space, uint32_t id, uint64
 
 static hw_status reg_write(struct hw_model *m, uint8_t space, uint32_t id, uint64_t val, hw_status fault)
 {
+	hw_status inj = injected(m, 1, fault);
+	if (inj != HW_OK)
+		return inj;
 	struct hw_model_reg *r = hw_model_find(m, space, id);
 	if (!r || r->kind == HWM_READONLY)
 		return fault;

@@ -59,6 +59,16 @@ struct hw_model {
 	/* Optional: called after every write that took effect (see above). */
 	void (*on_write)(struct hw_model *m, uint8_t space, uint32_t id, uint64_t value);
 	void *user;            /* for on_write */
+	/* Fault injection: every MSR, system-register and RDPMC access is numbered from 1
+	 * (naccess counts them). The access numbered fail_at (0: none) fails with fail_status
+	 * (0: the space's own fault, #GP or a synchronous exception) and changes nothing; with
+	 * fail_sticky every later access fails too (a CPU that stopped answering). With
+	 * fail_writes_only only writes are numbered and failed. A test loops fail_at over
+	 * 1..naccess of a clean run to fail each step of a sequence in turn. */
+	uint32_t naccess, fail_at;
+	uint8_t fail_sticky, fail_writes_only;
+	hw_status fail_status;
+	uint32_t nfailed;      /* accesses failed by injection */
 };
 
 void hw_model_init(struct hw_model *m);
@@ -68,6 +78,9 @@ struct hw_model_reg *hw_model_reg(struct hw_model *m, enum hw_model_space sp, ui
 struct hw_model_reg *hw_model_find(struct hw_model *m, enum hw_model_space sp, uint32_t id);
 void hw_model_cpuid(struct hw_model *m, uint32_t leaf, uint32_t sub, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 void hw_model_rdpmc(struct hw_model *m, int enabled);
+/* Plain (non-counter) registers whose values differ between two models of the same layout:
+ * the count, and the first one's space and id in *space / *id (may be NULL). */
+int hw_model_plain_diff(const struct hw_model *a, const struct hw_model *b, uint8_t *space, uint32_t *id);
 /* Advance every enabled counter by its step, n times. */
 void hw_model_tick(struct hw_model *m, unsigned n);
 
