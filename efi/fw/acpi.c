@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * acpi: RSDP -> XSDT (or RSDT) -> table list, validation of every table, dispatch to the
- * per-table parsers (efi/acpi_madt.c, acpi_srat.c, acpi_misc.c, acpi_apmt.c). Spec: ACPI 6.5
+ * per-table parsers (efi/fw/acpi_madt.c, acpi_srat.c, acpi_misc.c, acpi_apmt.c). Spec: ACPI 6.5
  * chapter 5.2 ("ACPI System Description Tables").
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/acpi_common.h"
 #include "efi/fw/acpi_parsers.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
@@ -35,24 +35,6 @@
 /* ACPI 6.5 5.2.7 (RSDT: 32-bit entries) and 5.2.8 (XSDT: 64-bit entries) after the header. */
 #define RSDT_ENTRY_LEN      4
 #define XSDT_ENTRY_LEN      8
-
-void acpi_set_defect(char *defect, const char *fmt, ...)
-{
-	if (defect[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fmt_vsnprintf(defect, ACPI_DEFECT_LEN, fmt, ap);
-	va_end(ap);
-}
-
-void acpi_json_defect(struct json *j, const char *defect)
-{
-	if (defect[0])
-		json_str(j, "defect", defect);
-	else
-		json_null(j, "defect");
-}
 
 static int printable(uint8_t c)
 {

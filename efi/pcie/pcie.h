@@ -130,7 +130,8 @@ void pcie_link_partners(struct pcie_scan *s);
  * Returns HW_OK, or the status of the Vendor ID read; f->vendor is 0xffff when absent. */
 hw_status pcie_probe_func(const struct hw *h, struct hw_pci_addr a, struct pcie_func *f);
 
-/* Byte / word / dword config reads, all through hw_pci_read32 of the containing dword. */
+/* Byte / word / dword config reads, all through hw_pci_read32 of the containing dword
+ * (efi/pcie/pcie_cfg.c, as are pcie_defect and pcie_bdf_str). */
 hw_status pcie_cfg_read32(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint32_t *v);
 hw_status pcie_cfg_read16(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint16_t *v);
 hw_status pcie_cfg_read8(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint8_t *v);
