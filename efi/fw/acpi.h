@@ -90,6 +90,9 @@ struct acpi_srat_mem {
 
 struct acpi_srat {
 	int present;
+	uint8_t revision;                /* table revision: below 2 (ACPI 2.0), 8-bit domains */
+	uint8_t domain_bits;             /* 8 or 32: the proximity domain width read */
+	uint32_t domain_upper_ignored;   /* revision 1 entries with reserved upper domain bits set */
 	uint32_t ncpu, cpu_dropped, cpu_disabled;
 	struct acpi_srat_cpu cpu[ACPI_MAX_SRAT_CPUS];
 	uint32_t nmem, mem_dropped, mem_disabled;
