@@ -13,6 +13,14 @@
 /* ACPI 6.5 5.2.6: Revision byte of the System Description Table header. */
 #define ACPI_HDR_OFF_REVISION 8
 
+/* A byte shown as itself in signatures and OEM strings (printable ASCII); others become '?'. */
+#define ACPI_PRINTABLE_FIRST 0x20
+#define ACPI_PRINTABLE_LAST  0x7e
+static inline int acpi_printable(uint8_t c)
+{
+	return c >= ACPI_PRINTABLE_FIRST && c <= ACPI_PRINTABLE_LAST;
+}
+
 /* Writes the first defect only: later ones are consequences or repeats. defect holds
  * ACPI_DEFECT_LEN bytes (efi/fw/acpi.h). */
 void acpi_set_defect(char *defect, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
