@@ -53,7 +53,8 @@ LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined
             --defsym=EFI_SUBSYSTEM=0xa -T $(EFILIB)/elf_aarch64_efi.lds
 CRT0     := $(EFILIB)/crt0-efi-aarch64.o
 LIBS     := -L$(EFILIB) -L$(PICOLIBC)/lib -lefi -lgnuefi -lc $(shell aarch64-linux-gnu-gcc -print-libgcc-file-name 2>/dev/null)
-# The PE header lives in gnu-efi's aarch64 crt0: copy raw (toolchain.md).
+# The PE/COFF header lives in gnu-efi's crt0-efi-aarch64.S: copy raw (gnu-efi 3.0.15;
+# objcopy --target efi-app-aarch64 would write a second, conflicting header).
 PE_FLAGS := -O binary
 BOOTNAME := BOOTAA64.EFI
 STAMP    := $(SYSROOT)/.unpacked

@@ -163,7 +163,8 @@ void pcie_speed_str(char *buf, size_t n, uint32_t mgts);
 void pcie_decode_dvsec(const struct hw *h, struct pcie_func *f, uint16_t off);
 /* Name of a DVSEC by vendor and ID ("CXL Register Locator", "NVIDIA RC map"); NULL unknown. */
 const char *pcie_dvsec_name(uint16_t vendor, uint16_t id);
-/* The seed's line: "0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00".
+/* One line as in the example output of Linux Documentation/admin-guide/perf/
+ * nvidia-tegra410-pmu.rst: "0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00".
  * Returns the number of lines written (0 when f has no NVIDIA DVSEC ID 4). */
 int pcie_nvidia_map_line(const struct pcie_func *f, char *buf, size_t n);
 
