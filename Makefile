@@ -112,6 +112,7 @@ fuzz:
 # Include layers (pmu/ never includes efi/, arch/ neither), include cycles, and pairs of .c
 # files that each use a function the other defines: one line per violation.
 layering:
+	$(Q)/usr/bin/python3 tests/tools/layering.py --self-test
 	$(Q)/usr/bin/python3 tests/tools/layering.py
 
 # Every named uncore event of every platform: platform, name, perf-style string, raw values.

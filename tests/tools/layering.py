@@ -3,6 +3,8 @@
 """Layering check of efiperf's C sources (python3 standard library only).
 
     tests/tools/layering.py [ROOT]        ROOT defaults to the repository root
+    tests/tools/layering.py --self-test   checks the checker on a small tree it writes, with
+                                          one violation of each kind and look-alikes that are not
 
 The layers are efi/ (the application) -> pmu/ (PMU drivers) -> arch/ (CPU primitives, helpers,
 named registers). Three rules, each violation printed on one line:
@@ -42,6 +44,8 @@ DEF_RE = re.compile(r'^(?!static\b)(?!typedef\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]
 # A non-static object defined at file scope, at column 0: "type name[...] = ..." or "type name;".
 DATA_RE = re.compile(r'^(?!static\b|extern\b|typedef\b|return\b)[A-Za-z_][\w \t\*]*?[\s\*]'
                      r'([A-Za-z_]\w*)\s*(?:\[[^\];]*\]\s*)*(?:=|;)', re.M)
+# Any function definition, static too: a file's own static helper is no use of another file's.
+LOCAL_DEF_RE = re.compile(r'^static\b[\w \t\*]*?\b([A-Za-z_]\w*)\s*\(', re.M)
 IDENT_RE = re.compile(r'\b[A-Za-z_]\w*\b')
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "else", "do"}
 
@@ -183,7 +187,8 @@ def call_cycles(root, files):
         code = strip(read(root, rel))
         defs[rel] = ({m.group(1) for m in DEF_RE.finditer(code)} |
                      {m.group(1) for m in DATA_RE.finditer(code)}) - KEYWORDS
-        uses[rel] = set(IDENT_RE.findall(code)) - defs[rel]
+        local = {m.group(1) for m in LOCAL_DEF_RE.finditer(code)}
+        uses[rel] = set(IDENT_RE.findall(code)) - defs[rel] - local
     out = []
     for i, a in enumerate(files):
         for b in files[i + 1:]:
@@ -199,12 +204,58 @@ def call_cycles(root, files):
     return out
 
 
+def check(root):
+    graph = include_graph(root, sources(root, INCLUDE_DIRS, (".c", ".h", ".S")))
+    return layer_violations(graph) + include_cycles(graph) + \
+        call_cycles(root, sources(root, LAYERS, (".c",)))
+
+
+# A tree with one violation of each kind, and things that must not count: a static function
+# (z.c's own fb, while y.c, which defines another fb, uses z.c's fz), a name in a comment or a
+# string, the same name defined in both alternative arch builds.
+SELF_TEST_TREE = {
+    "efi/a/a.h": '#include "efi/a/b.h"\n',
+    "efi/a/b.h": '#include "c.h"\n',
+    "efi/a/c.h": '#include "efi/a/a.h"\n',
+    "pmu/p.h": '#include "efi/a/a.h"\n#include <efi.h>\n',
+    "arch/r.h": '#include "pmu/p.h"\n',
+    "efi/a/x.c": 'static int s(void) { return 0; }\nint fa(int x)\n{\n\treturn fb(x) + tbl[0];\n}\n',
+    "efi/a/y.c": 'const int tbl[2] = { 1, 2 };\nint fb(int x) { return fa(x) + fz(); }\n',
+    "efi/a/z.c": '/* fa fb */\nstatic int fb(void) { return 1; }\nint fz(void) { return s() + fb(); }\n'
+                 'const char *n = "fa";\n',
+    "arch/x86_64/k.c": 'int arch_f(void) { return arch_g(); }\nint arch_g(void) { return 1; }\n',
+    "arch/aarch64/k.c": 'int arch_f(void) { return arch_g(); }\nint arch_g(void) { return 1; }\n',
+}
+SELF_TEST_EXPECT = [
+    "layer: arch/r.h includes pmu/p.h (arch/ may not include pmu/)",
+    "layer: pmu/p.h includes efi/a/a.h (pmu/ may not include efi/)",
+    "include: cycle efi/a/a.h -> efi/a/b.h -> efi/a/c.h -> efi/a/a.h",
+    "calls: efi/a/x.c uses fb, tbl from efi/a/y.c; efi/a/y.c uses fa from efi/a/x.c",
+]
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in SELF_TEST_TREE.items():
+            os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        found = check(root)
+    if found != SELF_TEST_EXPECT:
+        print("layering self-test FAILED:\n  found:\n    %s\n  expected:\n    %s"
+              % ("\n    ".join(found), "\n    ".join(SELF_TEST_EXPECT)))
+        return 1
+    print("layering self-test: %d violations found as expected" % len(found))
+    return 0
+
+
 def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
     root = argv[1] if len(argv) > 1 else \
         os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    graph = include_graph(root, sources(root, INCLUDE_DIRS, (".c", ".h", ".S")))
-    found = layer_violations(graph) + include_cycles(graph) + \
-        call_cycles(root, sources(root, LAYERS, (".c",)))
+    found = check(root)
     for line in found:
         print(line)
     print("layering: %d violation(s)" % len(found))
