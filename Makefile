@@ -6,6 +6,7 @@
 #   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
 #   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
+#   make layering        check which folders and files depend on which (tests/tools/layering.py)
 #   make deps            install every Debian package the build, run and tests need
 
 ARCH ?= x86_64
@@ -52,7 +53,8 @@ LDFLAGS  := -nostdlib -znocombreloc -shared -Bsymbolic -z norelro --no-undefined
             --defsym=EFI_SUBSYSTEM=0xa -T $(EFILIB)/elf_aarch64_efi.lds
 CRT0     := $(EFILIB)/crt0-efi-aarch64.o
 LIBS     := -L$(EFILIB) -L$(PICOLIBC)/lib -lefi -lgnuefi -lc $(shell aarch64-linux-gnu-gcc -print-libgcc-file-name 2>/dev/null)
-# The PE header lives in gnu-efi's aarch64 crt0: copy raw (toolchain.md).
+# The PE/COFF header lives in gnu-efi's crt0-efi-aarch64.S: copy raw (gnu-efi 3.0.15;
+# objcopy --target efi-app-aarch64 would write a second, conflicting header).
 PE_FLAGS := -O binary
 BOOTNAME := BOOTAA64.EFI
 STAMP    := $(SYSROOT)/.unpacked
@@ -63,7 +65,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz events bench deps clean
+.PHONY: all image run test unit fuzz layering events bench deps clean
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -106,6 +108,12 @@ unit:
 
 fuzz:
 	$(Q)$(MAKE) -C tests -f unit.mk fuzz
+
+# Include layers (pmu/ never includes efi/, arch/ neither), include cycles, and pairs of .c
+# files that each use a function the other defines: one line per violation.
+layering:
+	$(Q)/usr/bin/python3 tests/tools/layering.py --self-test
+	$(Q)/usr/bin/python3 tests/tools/layering.py
 
 # Every named uncore event of every platform: platform, name, perf-style string, raw values.
 events:

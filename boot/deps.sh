@@ -7,8 +7,9 @@
 #   boot/deps.sh --check run ARCH    what `make run` needs to boot ARCH
 #   boot/deps.sh --check test        what `make test` needs
 #
-# gnu-efi:arm64 is not co-installable with gnu-efi:amd64, so it is downloaded as a .deb and
-# unpacked into build/sysroot-aarch64 (toolchain.md).
+# gnu-efi:arm64 is not co-installable with gnu-efi:amd64 (Debian's gnu-efi 3.0.15 is not
+# Multi-Arch and installs into /usr/lib), so it is downloaded as a .deb and unpacked into
+# build/sysroot-aarch64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -74,6 +74,18 @@ static void acpi_summary(const struct acpi_info *a, const struct mp_info *mp)
 		rep_line("            APMT: %u PMU nodes%s%s", a->apmt.nnodes, a->apmt.defect[0] ? ": " : "", a->apmt.defect);
 	if (invalid)
 		rep_line("            %u table(s) failed validation and were skipped", invalid);
+	for (uint32_t i = 0; i < a->ndups && i < ACPI_MAX_DUPS; i++) {
+		const struct acpi_dup *d = &a->dup[i];
+		rep_line("            duplicate %s: 0x%llx used (%s), 0x%llx not parsed: %s%u field(s) differ",
+			 d->sig, (unsigned long long)d->used, d->why, (unsigned long long)d->other,
+			 d->ndiff ? "" : "identical, ", d->ndiff);
+		for (uint32_t k = 0; k < d->ndiff && k < ACPI_DUP_FIELDS; k++)
+			rep_line("              %s: %s vs %s", d->diff[k].name, d->diff[k].used[0] ? d->diff[k].used : "-",
+				 d->diff[k].other[0] ? d->diff[k].other : "-");
+	}
+	for (uint32_t i = 0; i < a->nlimits && i < ACPI_MAX_LIMITS; i++)
+		rep_line("            defect: limit %s (%u) reached: %u %s not kept", a->limit[i].limit, a->limit[i].max,
+			 a->limit[i].not_kept, a->limit[i].what);
 }
 
 void discovery_report(const struct discovery *d, const struct mp_info *mp)
@@ -126,6 +138,9 @@ void discovery_report(const struct discovery *d, const struct mp_info *mp)
 	for (uint32_t i = 0; i < s->ndefects && i < SMBIOS_MAX_DEFECTS; i++)
 		rep_line("            defect: %s", s->defects[i]);
 }
+
+/* Every MCFG allocation kept must fit the ECAM backend. */
+_Static_assert(ACPI_MAX_MCFG <= HW_ECAM_MAX_SEGMENTS, "ECAM backend holds fewer segments than MCFG");
 
 int discovery_pcie(const struct hw *hw, const struct discovery *d)
 {

@@ -24,7 +24,7 @@ void platform_discover(const struct hw *hw, struct platform *p)
 	arch_cpu_info(hw, &p->cpu);
 	mp_init(&p->mp);
 	/* CPUID 0x15/0x16 (or CNTFRQ_EL0) when the CPU says; else the ACPI PM timer over 100 ms
-	 * (issue 6); else gBS->Stall. The Stall measurement is kept beside as a cross-check. */
+	 * (ACPI 6.5 4.8.3.3: 3.579545 MHz); else gBS->Stall. The Stall measurement is kept beside as a cross-check. */
 	p->timer_hz = p->cpu.tsc_hz;
 	p->timer_source = p->cpu.tsc_source;
 	if (!p->timer_hz) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The few C string functions efiperf's pure code uses, for the x86_64 target only: Debian has
- * no x86_64 picolibc, and gnu-efi's libefi provides memset/memcpy but not these (toolchain.md).
+ * no x86_64 picolibc (only picolibc-aarch64-linux-gnu and other cross targets), and gnu-efi's
+ * libefi.a defines memset/memcpy but not these (`nm /usr/lib/libefi.a`, gnu-efi 3.0.15).
  * The aarch64 target takes them from picolibc, the host tests from glibc.
  */
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* blockio_target: parsing `dma_write_lba` (efi/blockio_target.h). */
+/* blockio_target: parsing `dma_write_lba` (efi/config/blockio_target.h). */
 #include "efi/config/blockio_target.h"
 
 #include <string.h>
-#include "efi/config/config.h"
+#include "efi/config/bdf.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/parse_num.h"
 

@@ -19,7 +19,7 @@
 
 struct blockio_target {
 	int set;                   /* 0: none */
-	uint64_t bdf;              /* CFG_BDF() packing (efi/config.h) */
+	uint64_t bdf;              /* CFG_BDF() packing (efi/config/bdf.h) */
 	uint64_t first, last;      /* inclusive logical block addresses */
 };
 

@@ -14,16 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "efi/config/bdf.h"   /* CFG_BDF() packing of the PCI function settings */
 #include "efi/out/jsonl.h"
-
-/* PCI function values (mmio_bdf, dma_engine): segment << 16 | bus << 8 | device << 3 |
- * function, or CFG_BDF_NONE when not set. */
-#define CFG_BDF_NONE UINT64_MAX
-#define CFG_BDF(seg, bus, dev, fn) ((uint64_t)(seg) << 16 | (uint64_t)(bus) << 8 | (uint64_t)(dev) << 3 | (fn))
-#define CFG_BDF_SEG(v) ((uint16_t)((v) >> 16))
-#define CFG_BDF_BUS(v) ((uint8_t)((v) >> 8))
-#define CFG_BDF_DEV(v) ((uint8_t)(((v) >> 3) & 0x1F))
-#define CFG_BDF_FN(v) ((uint8_t)((v) & 0x7))
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
@@ -127,10 +119,6 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j);
 
 /* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
 void cfg_help(struct strbuf *sb);
-
-/* A PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex) in v[0..n) into CFG_BDF() packing; -1 on any
- * other shape or an out-of-range field (device 0..0x1f, function 0..7). */
-int cfg_parse_bdf(const char *v, size_t n, uint64_t *out);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

@@ -4,6 +4,7 @@
  */
 #include "efi/config/config_value.h"
 
+#include "efi/config/bdf.h"
 #include "arch/lib/fmt.h"
 
 #define KIB (1ull << 10)
@@ -94,46 +95,10 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 		fmt_bytes(buf, n, v);
 	else if (k->type == CFG_T_TEXT)
 		fmt_snprintf(buf, n, "%s", k->text_def ? k->text_def : "empty");
-	else if (k->type == CFG_T_BDF && v == CFG_BDF_NONE)
-		fmt_snprintf(buf, n, "none");
 	else if (k->type == CFG_T_BDF)
-		fmt_snprintf(buf, n, "%04x:%02x:%02x.%x", (unsigned)(v >> 16) & 0xFFFF, (unsigned)(v >> 8) & 0xFF,
-			     (unsigned)(v >> 3) & 0x1F, (unsigned)v & 0x7);
+		cfg_bdf_format(buf, n, v);
 	else
 		fmt_snprintf(buf, n, "%llu", (unsigned long long)v);
-}
-
-/* "SSSS:BB:DD.F" or "BB:DD.F", hex fields; -1 on any other shape or an out-of-range field
- * (device 0..0x1f, function 0..7: PCI Express Base 6.0 7.2.2). */
-int cfg_parse_bdf(const char *v, size_t n, uint64_t *out)
-{
-	uint64_t f[4] = { 0 };
-	int nf = 0, digits = 0;
-	char seps[4] = { 0 };
-	for (size_t i = 0; i <= n; i++) {
-		char ch = i < n ? lower(v[i]) : 0;
-		int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-		if (d >= 0 && digits < 4 && nf < 4) {
-			f[nf] = f[nf] * 16 + (uint64_t)d;
-			digits++;
-			continue;
-		}
-		if (!digits || nf >= 4 || (ch && ch != ':' && ch != '.'))
-			return -1;
-		seps[nf++] = ch;
-		digits = 0;
-	}
-	uint64_t seg = 0, bus, dev, fn;
-	if (nf == 4 && seps[0] == ':' && seps[1] == ':' && seps[2] == '.')
-		seg = f[0], bus = f[1], dev = f[2], fn = f[3];
-	else if (nf == 3 && seps[0] == ':' && seps[1] == '.')
-		bus = f[0], dev = f[1], fn = f[2];
-	else
-		return -1;
-	if (seg > 0xFFFF || bus > 0xFF || dev > 0x1F || fn > 7)
-		return -1;
-	*out = CFG_BDF(seg, bus, dev, fn);
-	return 0;
 }
 
 /* ---- values -------------------------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * config_value: the value half of efi/config.c, private to it. A config key's type and
+ * config_value: the value half of efi/config/config.c, private to it. A config key's type and
  * limits (struct cfg_key, one row of config.c's cfg_keys[]), the parser of one value as the
  * user wrote it, and the texts that describe values in help and error messages.
  * Pure: host-tested through efi/config.h.
@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "efi/config/config.h"
 
 enum cfg_type {
 	CFG_T_ENUM,   /* one of choices[] (the value is its index) */

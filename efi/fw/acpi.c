@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * acpi: RSDP -> XSDT (or RSDT) -> table list, validation of every table, dispatch to the
- * per-table parsers (efi/acpi_madt.c, acpi_srat.c, acpi_misc.c, acpi_apmt.c). Spec: ACPI 6.5
+ * per-table parsers (efi/fw/acpi_madt.c, acpi_srat.c, acpi_misc.c, acpi_apmt.c). Spec: ACPI 6.5
  * chapter 5.2 ("ACPI System Description Tables").
  */
-#include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/acpi_common.h"
+#include "efi/fw/acpi_dup.h"
 #include "efi/fw/acpi_parsers.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
@@ -36,35 +38,12 @@
 #define RSDT_ENTRY_LEN      4
 #define XSDT_ENTRY_LEN      8
 
-void acpi_set_defect(char *defect, const char *fmt, ...)
-{
-	if (defect[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fmt_vsnprintf(defect, ACPI_DEFECT_LEN, fmt, ap);
-	va_end(ap);
-}
-
-void acpi_json_defect(struct json *j, const char *defect)
-{
-	if (defect[0])
-		json_str(j, "defect", defect);
-	else
-		json_null(j, "defect");
-}
-
-static int printable(uint8_t c)
-{
-	return c >= 0x20 && c <= 0x7e;
-}
-
 /* Copies an OEM string field: non-printable bytes become '?', trailing blanks and NULs go. */
 static void copy_ident(char *dst, const uint8_t *src, size_t n)
 {
 	size_t end = 0;
 	for (size_t i = 0; i < n; i++) {
-		dst[i] = printable(src[i]) ? (char)src[i] : '?';
+		dst[i] = acpi_printable(src[i]) ? (char)src[i] : '?';
 		if (src[i] != ' ' && src[i] != 0)
 			end = i + 1;
 	}
@@ -85,13 +64,13 @@ static const uint8_t *validate(const struct physmem *pm, uint64_t addr, struct a
 		return NULL;
 	}
 	for (int i = 0; i < ACPI_SIG_LEN; i++)
-		t->sig[i] = printable(h[i]) ? (char)h[i] : '?';
+		t->sig[i] = acpi_printable(h[i]) ? (char)h[i] : '?';
 	t->length = le32(h + HDR_OFF_LENGTH);
 	t->revision = h[HDR_OFF_REVISION];
 	copy_ident(t->oem_id, h + HDR_OFF_OEMID, OEMID_LEN);
 	copy_ident(t->oem_table_id, h + HDR_OFF_OEMTABLEID, OEMTABLEID_LEN);
 	for (int i = 0; i < ACPI_SIG_LEN; i++)
-		if (!printable(h[i])) {
+		if (!acpi_printable(h[i])) {
 			acpi_set_defect(t->defect, "signature not printable");
 			return NULL;
 		}
@@ -194,9 +173,34 @@ static const struct { char sig[ACPI_SIG_LEN + 1]; table_parser parse; } parsers[
 };
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
 
+/* Describes t, a valid table with the signature of the parsed table a->table[first]. */
+static void note_duplicate(const struct physmem *pm, struct acpi_info *a, uint32_t first,
+			   uint32_t second)
+{
+	const struct acpi_table *u = &a->table[first], *o = &a->table[second];
+	if (a->ndups >= ACPI_MAX_DUPS) {
+		a->dups_dropped++;
+		return;
+	}
+	struct acpi_dup *d = &a->dup[a->ndups++];
+	memset(d, 0, sizeof(*d));
+	memcpy(d->sig, u->sig, sizeof(d->sig));
+	d->used = u->addr;
+	d->other = o->addr;
+	d->used_entry = first;
+	d->other_entry = second;
+	fmt_snprintf(d->why, sizeof(d->why), "first valid %s in %s order", u->sig,
+		     a->root ? a->root : "root table");
+	/* Both mapped again: validate() proved each window maps and sums to 0. */
+	const uint8_t *pu = physmem_map(pm, u->addr, u->length);
+	const uint8_t *po = physmem_map(pm, o->addr, o->length);
+	if (pu && po)
+		acpi_dup_diff(pu, u->length, po, o->length, d, &a->dup_fields_dropped);
+}
+
 static void dispatch(const struct physmem *pm, struct acpi_info *a)
 {
-	uint64_t first[NPARSERS] = { 0 };
+	uint32_t first[NPARSERS] = { 0 };
 	int seen[NPARSERS] = { 0 };
 	for (uint32_t i = 0; i < a->ntables; i++) {
 		struct acpi_table *t = &a->table[i];
@@ -207,7 +211,8 @@ static void dispatch(const struct physmem *pm, struct acpi_info *a)
 				continue;
 			if (seen[k]) {
 				acpi_set_defect(t->defect, "duplicate of 0x%llx: not parsed",
-						(unsigned long long)first[k]);
+						(unsigned long long)a->table[first[k]].addr);
+				note_duplicate(pm, a, first[k], i);
 				break;
 			}
 			/* Mapped again: validate() proved this window maps and sums to 0. */
@@ -215,11 +220,42 @@ static void dispatch(const struct physmem *pm, struct acpi_info *a)
 			if (!p)
 				break;
 			seen[k] = 1;
-			first[k] = t->addr;
+			first[k] = i;
 			t->parsed = 1;
 			parsers[k].parse(p, t->length, a);
 			break;
 		}
+	}
+}
+
+/* Every counter (each a uint32_t) of things that went beyond a fixed limit, by its name. */
+#define COUNTER(member) offsetof(struct acpi_info, member)
+static const struct {
+	size_t counter;
+	const char *limit;
+	uint32_t max;
+	const char *what;
+} limits[] = {
+	{ COUNTER(tables_dropped), "ACPI_MAX_TABLES", ACPI_MAX_TABLES, "root table entries" },
+	{ COUNTER(mcfg_dropped), "ACPI_MAX_MCFG", ACPI_MAX_MCFG, "MCFG allocations" },
+	{ COUNTER(madt.cpu_dropped), "ACPI_MAX_CPU_IDS", ACPI_MAX_CPU_IDS, "enabled MADT CPU ids" },
+	{ COUNTER(srat.cpu_dropped), "ACPI_MAX_SRAT_CPUS", ACPI_MAX_SRAT_CPUS, "enabled SRAT CPU entries" },
+	{ COUNTER(srat.mem_dropped), "ACPI_MAX_SRAT_MEM", ACPI_MAX_SRAT_MEM, "enabled SRAT memory ranges" },
+	{ COUNTER(apmt.dropped), "ACPI_MAX_APMT", ACPI_MAX_APMT, "APMT nodes" },
+	{ COUNTER(dups_dropped), "ACPI_MAX_DUPS", ACPI_MAX_DUPS, "duplicate tables described" },
+	{ COUNTER(dup_fields_dropped), "ACPI_DUP_FIELDS", ACPI_DUP_FIELDS, "differing fields listed" },
+};
+_Static_assert(sizeof(limits) / sizeof(limits[0]) <= ACPI_MAX_LIMITS, "ACPI_MAX_LIMITS too small");
+
+static void collect_limits(struct acpi_info *a)
+{
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		uint32_t n;
+		memcpy(&n, (const uint8_t *)a + limits[i].counter, sizeof(n));
+		if (!n)
+			continue;
+		struct acpi_limit l = { limits[i].limit, limits[i].max, n, limits[i].what };
+		a->limit[a->nlimits++] = l;
 	}
 }
 
@@ -279,6 +315,7 @@ int acpi_parse(const struct physmem *pm, uint64_t rsdp_addr, struct acpi_info *a
 		validate(pm, addr, t);
 	}
 	dispatch(pm, a);
+	collect_limits(a);
 	return 0;
 }
 
@@ -330,4 +367,16 @@ void acpi_to_json(const struct acpi_info *a, struct json *j)
 	acpi_json_hpet(&a->hpet, j);
 	acpi_json_slit(&a->slit, j);
 	acpi_json_apmt(&a->apmt, j);
+	acpi_json_dups(a, j);
+
+	json_arr(j, "limits");
+	for (uint32_t i = 0; i < a->nlimits && i < ACPI_MAX_LIMITS; i++) {
+		json_obj(j, NULL);
+		json_str(j, "limit", a->limit[i].limit);
+		json_u64(j, "max", a->limit[i].max);
+		json_u64(j, "not_kept", a->limit[i].not_kept);
+		json_str(j, "what", a->limit[i].what);
+		json_close(j);
+	}
+	json_close(j);
 }

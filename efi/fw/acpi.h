@@ -7,12 +7,15 @@
  *   acpi_parse(pm, rsdp, &info)   0: the RSDP was valid (table defects are listed in info);
  *                                 -1: info.defect says why the RSDP was refused.
  *   acpi_to_json(&info, &j)       members of an open JSON object: "rsdp", "tables", "mcfg",
- *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt".
+ *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt",
+ *                                 "duplicates", "limits".
  *
  * Every table the root table (XSDT, else RSDT) lists is validated (ACPI 6.5 5.2.6: signature,
  * Length >= 36 and mappable, 8-bit checksum over Length bytes == 0). A table that fails is listed
  * with its defect and never parsed. Parsed: MCFG, MADT, SRAT, FADT, HPET, SLIT, APMT (first
- * valid instance of each; later ones are listed with a note).
+ * valid instance of each in root table order, the instance Linux's acpi_get_table() returns
+ * too); a later valid instance is listed with a note and described in "duplicates": both
+ * addresses, which one was parsed and why, and every field in which they differ.
  */
 #ifndef EFIPERF_ACPI_H
 #define EFIPERF_ACPI_H
@@ -22,13 +25,21 @@
 #include "efi/out/jsonl.h"
 
 #define ACPI_DEFECT_LEN      96
-#define ACPI_MAX_TABLES      64
-#define ACPI_MAX_MCFG        16
+/* Limits sit well above real machines (a large server's XSDT lists ~50 tables; multi-segment
+ * Arm servers approach 16 MCFG allocations). What goes beyond one is counted and reported in
+ * info.limit[] by the limit's name, never dropped silently. */
+#define ACPI_MAX_TABLES      256
+#define ACPI_MAX_MCFG        64
 #define ACPI_MAX_CPU_IDS     1024
 #define ACPI_MAX_SRAT_CPUS   1024
 #define ACPI_MAX_SRAT_MEM    256
 #define ACPI_SLIT_MAX        64
 #define ACPI_MAX_APMT        32
+#define ACPI_MAX_DUPS        16      /* duplicate tables described in info.dup[] */
+#define ACPI_DUP_FIELDS      8       /* differing fields listed per duplicate */
+#define ACPI_DUP_NAME_LEN    40
+#define ACPI_DUP_VALUE_LEN   24
+#define ACPI_MAX_LIMITS      8       /* one entry per limit (acpi.c: limits[]) */
 
 /* ACPI 6.5 5.2.6: the System Description Table header and its 4-character Signature. */
 #define ACPI_HEADER_LEN      36
@@ -90,6 +101,9 @@ struct acpi_srat_mem {
 
 struct acpi_srat {
 	int present;
+	uint8_t revision;                /* table revision: below 2 (ACPI 2.0), 8-bit domains */
+	uint8_t domain_bits;             /* 8 or 32: the proximity domain width read */
+	uint32_t domain_upper_ignored;   /* revision 1 entries with reserved upper domain bits set */
 	uint32_t ncpu, cpu_dropped, cpu_disabled;
 	struct acpi_srat_cpu cpu[ACPI_MAX_SRAT_CPUS];
 	uint32_t nmem, mem_dropped, mem_disabled;
@@ -165,6 +179,31 @@ struct acpi_apmt {
 	char defect[ACPI_DEFECT_LEN];
 };
 
+/* One field that differs between the table that was parsed and a duplicate of it. */
+struct acpi_dup_field {
+	char name[ACPI_DUP_NAME_LEN];    /* "oem_revision", "allocation[0].end_bus", "structures @0x2c-0x5f" */
+	char used[ACPI_DUP_VALUE_LEN];   /* value in the parsed table, "absent" past its end; */
+	char other[ACPI_DUP_VALUE_LEN];  /* ... in the duplicate; both empty for a byte range */
+};
+
+/* A second valid table with the signature of a parsed table (two HPETs, two MCFGs). */
+struct acpi_dup {
+	char sig[ACPI_SIG_LEN + 1];
+	uint64_t used, other;            /* addresses: the parsed table, the duplicate */
+	uint32_t used_entry, other_entry;/* their positions in the root table */
+	char why[64];                    /* why `used` was parsed */
+	uint32_t ndiff;                  /* differing fields; beyond ACPI_DUP_FIELDS only counted */
+	struct acpi_dup_field diff[ACPI_DUP_FIELDS];
+};
+
+/* A fixed limit something went beyond: what was not kept, counted. */
+struct acpi_limit {
+	const char *limit;               /* the limit's name, "ACPI_MAX_TABLES" */
+	uint32_t max;                    /* its value */
+	uint32_t not_kept;               /* how many went beyond it */
+	const char *what;                /* what was counted, "root table entries" */
+};
+
 struct acpi_info {
 	/* RSDP (ACPI 6.5 5.2.5.3) */
 	uint8_t rsdp_revision;
@@ -189,6 +228,12 @@ struct acpi_info {
 	struct acpi_hpet hpet;
 	struct acpi_slit slit;
 	struct acpi_apmt apmt;
+
+	uint32_t ndups, dups_dropped, dup_fields_dropped;
+	struct acpi_dup dup[ACPI_MAX_DUPS];
+
+	uint32_t nlimits;                /* limits something went beyond, set by acpi_parse */
+	struct acpi_limit limit[ACPI_MAX_LIMITS];
 };
 
 int acpi_parse(const struct physmem *pm, uint64_t rsdp_addr, struct acpi_info *out);

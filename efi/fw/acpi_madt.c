@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/acpi_common.h"
 #include "efi/fw/acpi_parsers.h"
 #include "arch/lib/le.h"
 

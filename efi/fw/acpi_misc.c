@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/acpi_common.h"
 #include "efi/fw/acpi_parsers.h"
 #include "arch/lib/le.h"
 
@@ -234,8 +235,8 @@ void acpi_parse_slit(const uint8_t *t, uint32_t len, struct acpi_slit *s)
 	}
 	s->n = le64(t + SLIT_OFF_N);
 	if (s->n > ACPI_SLIT_MAX) {
-		acpi_set_defect(s->defect, "%llu localities > limit %u", (unsigned long long)s->n,
-				ACPI_SLIT_MAX);
+		acpi_set_defect(s->defect, "%llu localities > limit ACPI_SLIT_MAX %u",
+				(unsigned long long)s->n, ACPI_SLIT_MAX);
 		return;
 	}
 	uint32_t need = SLIT_OFF_MATRIX + (uint32_t)(s->n * s->n);

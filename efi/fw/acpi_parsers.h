@@ -1,23 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * acpi_parsers: the per-table parsers and JSON writers acpi.c dispatches to (internal to the
- * efi/acpi*.c files). Each parser gets a table that already passed validation in acpi.c:
- * t points at len >= ACPI_HEADER_LEN mapped bytes whose checksum is 0.
+ * efi/fw/acpi*.c files; the helpers they share are in efi/fw/acpi_common.h). Each parser gets
+ * a table that already passed validation in acpi.c: t points at len >= ACPI_HEADER_LEN mapped
+ * bytes whose checksum is 0.
  */
 #ifndef EFIPERF_ACPI_PARSERS_H
 #define EFIPERF_ACPI_PARSERS_H
 
 #include <stdint.h>
 #include "efi/fw/acpi.h"
-
-/* ACPI 6.5 5.2.6: Revision byte of the header. */
-#define ACPI_HDR_OFF_REVISION 8
-
-/* Writes the first defect only: later ones are consequences or repeats. */
-void acpi_set_defect(char *defect, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A defect as a JSON member: null when empty. */
-void acpi_json_defect(struct json *j, const char *defect);
 
 void acpi_parse_mcfg(const uint8_t *t, uint32_t len, struct acpi_info *a);  /* acpi_misc.c */
 void acpi_parse_fadt(const uint8_t *t, uint32_t len, struct acpi_fadt *f);

@@ -2,10 +2,18 @@
 /*
  * SRAT (System Resource Affinity Table), ACPI 6.5 section 5.2.16: which proximity domain each
  * enabled CPU and each enabled memory range belongs to.
+ *
+ * Table revision 1 (the SRAT of ACPI 2.0) has 8-bit proximity domains: the Processor Local
+ * APIC/SAPIC Affinity structure's Proximity Domain is the byte at offset 2 (bytes 9..11 were
+ * reserved), the Memory Affinity structure's the byte at offset 2 (bytes 3..5 were reserved).
+ * ACPI 3.0 (SRAT revision 2) widened both to 32 bits in place. So for a revision below 2 only the
+ * low 8 bits are read, as Linux does (drivers/acpi/numa/srat.c: acpi_srat_revision), and
+ * entries whose reserved upper bytes are not zero are counted (domain_upper_ignored).
  */
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/acpi_common.h"
 #include "efi/fw/acpi_parsers.h"
 #include "arch/lib/le.h"
 
@@ -43,6 +51,11 @@
 
 #define SRAT_F_ENABLED        (1u << 0)   /* bit 0 Enabled, in every structure above */
 
+#define SRAT_REV_DOMAIN32     2            /* ACPI 3.0: first revision with 32-bit domains */
+#define SRAT_DOMAIN8_MASK     0xFFu        /* ACPI 2.0: Proximity Domain is one byte */
+#define SRAT_DOMAIN_BITS_OLD  8
+#define SRAT_DOMAIN_BITS      32
+
 static void add_cpu(struct acpi_srat *s, uint32_t flags, uint32_t id, uint32_t dom, uint8_t kind)
 {
 	if (!(flags & SRAT_F_ENABLED)) {
@@ -55,6 +68,16 @@ static void add_cpu(struct acpi_srat *s, uint32_t flags, uint32_t id, uint32_t d
 	}
 	struct acpi_srat_cpu c = { .id = id, .domain = dom, .kind = kind };
 	s->cpu[s->ncpu++] = c;
+}
+
+/* A 32-bit proximity domain as the table's revision defines it (see the top of this file). */
+static uint32_t domain(struct acpi_srat *s, uint32_t dom)
+{
+	if (s->domain_bits == SRAT_DOMAIN_BITS)
+		return dom;
+	if (dom & ~SRAT_DOMAIN8_MASK)
+		s->domain_upper_ignored++;
+	return dom & SRAT_DOMAIN8_MASK;
 }
 
 static void add_mem(struct acpi_srat *s, const uint8_t *e)
@@ -70,7 +93,7 @@ static void add_mem(struct acpi_srat *s, const uint8_t *e)
 	}
 	struct acpi_srat_mem m = {
 		.base = le64(e + MEM_AFF_OFF_BASE), .length = le64(e + MEM_AFF_OFF_LENGTH),
-		.domain = le32(e + MEM_AFF_OFF_DOM), .flags = flags,
+		.domain = domain(s, le32(e + MEM_AFF_OFF_DOM)), .flags = flags,
 	};
 	s->mem[s->nmem++] = m;
 }
@@ -78,6 +101,8 @@ static void add_mem(struct acpi_srat *s, const uint8_t *e)
 void acpi_parse_srat(const uint8_t *t, uint32_t len, struct acpi_srat *s)
 {
 	s->present = 1;
+	s->revision = t[ACPI_HDR_OFF_REVISION];
+	s->domain_bits = s->revision < SRAT_REV_DOMAIN32 ? SRAT_DOMAIN_BITS_OLD : SRAT_DOMAIN_BITS;
 	if (len < SRAT_OFF_ENTRIES) {
 		acpi_set_defect(s->defect, "length %u < %u", len, SRAT_OFF_ENTRIES);
 		return;
@@ -110,7 +135,7 @@ void acpi_parse_srat(const uint8_t *t, uint32_t len, struct acpi_srat *s)
 			uint32_t dom = e[LAPIC_AFF_OFF_DOM_LO] | (uint32_t)e[LAPIC_AFF_OFF_DOM_HI] << 8 |
 				       (uint32_t)e[LAPIC_AFF_OFF_DOM_HI + 1] << 16 |
 				       (uint32_t)e[LAPIC_AFF_OFF_DOM_HI + 2] << 24;
-			add_cpu(s, le32(e + LAPIC_AFF_OFF_FLAGS), e[LAPIC_AFF_OFF_ID], dom,
+			add_cpu(s, le32(e + LAPIC_AFF_OFF_FLAGS), e[LAPIC_AFF_OFF_ID], domain(s, dom),
 				ACPI_CPU_LAPIC);
 		} else if (type == SRAT_TYPE_MEMORY) {
 			add_mem(s, e);
@@ -136,6 +161,9 @@ void acpi_json_srat(const struct acpi_srat *s, struct json *j)
 		return;
 	}
 	json_obj(j, "srat");
+	json_u64(j, "revision", s->revision);
+	json_u64(j, "domain_bits", s->domain_bits);
+	json_u64(j, "domain_upper_ignored", s->domain_upper_ignored);
 	/* [id, domain] pairs; the id is an APIC ID, x2APIC ID or (GICC) ACPI Processor UID. */
 	json_str(j, "cpu_id", s->ncpu ? kind_key[s->cpu[0].kind % 3] : NULL);
 	json_arr(j, "cpus");

@@ -49,7 +49,8 @@ static void counters_text(const struct core_set *s)
 }
 
 /* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
- * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
+ * TopDown resets: Linux tools/perf/Documentation/topdown.txt asks a program reading the
+ * metrics with RDPMC to reset them regularly, "as in every few seconds"). */
 #define COPY_CHUNK_BYTES (1u << 20)
 
 /* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */
@@ -74,7 +75,7 @@ static uint64_t copy_kernel(void *p)
 }
 
 /* Counters attached to a copy window: the boot CPU's fixed/PMUv3 set (started before the
- * barrier opens, stopped after every CPU finished) and, on x86, each CPU's core PMU of issue 5
+ * barrier opens, stopped after every CPU finished) and, on x86, each CPU's core PMU
  * (started and stopped on its own CPU around its kernel, so it nests inside and each restores
  * what it found). */
 struct core_cpu { const struct hw *hw; struct corepmu *cp; };
@@ -185,7 +186,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			args[i].dst[k] = 0;
 		}
 	}
-	/* STREAM counts a copy as read + write: bytes moved = 2 x buffer (anchors.md, STREAM). */
+	/* STREAM counts a copy as read + write: bytes moved = 2 x buffer (STREAM's stream.c: Copy moves 2 arrays). */
 	uint64_t moved = 2 * size, best_ns = ~0ull, total_ns = 0;
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "copy");

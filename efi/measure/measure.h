@@ -17,8 +17,8 @@
 #include "efi/out/jsonl.h"
 #include "efi/measure/window.h"
 
-/* Per-CPU results further than this (percent) from the median are flagged (issue 6: "a CPU
- * whose result is far from the others"). */
+/* Per-CPU results further than this (percent) from the median are flagged: a CPU whose result
+ * is far from the others. */
 #define MEASURE_OUTLIER_PCT 25u
 
 /* How quiet a window was, as members of the open JSON object: interrupts_masked, smi_delta

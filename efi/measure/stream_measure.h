@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * STREAM-style memory kernels and the latency curve (issue 6), with the kernel library of
+ * STREAM-style memory kernels and the latency curve, with the kernel library of
  * arch/kernel.h: load, store, non-temporal store, copy, non-temporal copy and triad, each the
  * widest variant the CPU offers (SSE2/AVX2/AVX-512 from CPUID and XCR0; NEON), run on the
  * chosen CPUs at once in interrupt-masked windows, `stream_passes` passes, bytes counted as

@@ -130,7 +130,8 @@ void pcie_link_partners(struct pcie_scan *s);
  * Returns HW_OK, or the status of the Vendor ID read; f->vendor is 0xffff when absent. */
 hw_status pcie_probe_func(const struct hw *h, struct hw_pci_addr a, struct pcie_func *f);
 
-/* Byte / word / dword config reads, all through hw_pci_read32 of the containing dword. */
+/* Byte / word / dword config reads, all through hw_pci_read32 of the containing dword
+ * (efi/pcie/pcie_cfg.c, as are pcie_defect and pcie_bdf_str). */
 hw_status pcie_cfg_read32(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint32_t *v);
 hw_status pcie_cfg_read16(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint16_t *v);
 hw_status pcie_cfg_read8(const struct hw *h, struct hw_pci_addr a, uint16_t off, uint8_t *v);
@@ -162,7 +163,8 @@ void pcie_speed_str(char *buf, size_t n, uint32_t mgts);
 void pcie_decode_dvsec(const struct hw *h, struct pcie_func *f, uint16_t off);
 /* Name of a DVSEC by vendor and ID ("CXL Register Locator", "NVIDIA RC map"); NULL unknown. */
 const char *pcie_dvsec_name(uint16_t vendor, uint16_t id);
-/* The seed's line: "0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00".
+/* One line as in the example output of Linux Documentation/admin-guide/perf/
+ * nvidia-tegra410-pmu.rst: "0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00".
  * Returns the number of lines written (0 when f has no NVIDIA DVSEC ID 4). */
 int pcie_nvidia_map_line(const struct pcie_func *f, char *buf, size_t n);
 

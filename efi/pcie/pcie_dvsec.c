@@ -7,7 +7,7 @@
  * NVIDIA (vendor 0x10de, DVSEC ID 0x4) on Tegra410 root ports maps each root port to its root
  * complex and socket: bytes Bus# +0xc, Segment# +0xd, RP# +0xe, RC# +0xf, Socket# +0x10
  * (Linux Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst "Mapping the RC# to lspci
- * segment number"; ../shared/seeds/003). Bytes are read as dwords through hw_pci_read32 and
+ * segment number"). Bytes are read as dwords through hw_pci_read32 and
  * shifted: config access is dword-granular on every backend.
  *
  * CXL (vendor 0x1e98) DVSEC IDs: CXL 3.1 section 8.1, Table 8-2 "CXL DVSEC ID Assignment"

@@ -129,8 +129,8 @@
 #define PCI_DVSEC_ID_MASK         0xffffu
 #define PCI_DVSEC_MIN_LEN         0x0au   /* both headers */
 
-/* NVIDIA root-port DVSEC (Tegra410 PMU doc "Mapping the RC# to lspci segment number"; see
- * ../shared/reference/nvidia-tegra410-cspmu.md section 5.2): one byte each. */
+/* NVIDIA root-port DVSEC (Linux Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst,
+ * "Mapping the RC# to lspci segment number"): one byte each. */
 #define PCI_VENDOR_ID_NVIDIA      0x10deu
 #define NV_DVSEC_ID_RC_MAP        0x0004u
 #define NV_DVSEC_BUS              0x0c

@@ -95,6 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(info.ntables <= ACPI_MAX_TABLES && info.nmcfg <= ACPI_MAX_MCFG);
 	assert(info.madt.ncpu <= ACPI_MAX_CPU_IDS && info.srat.ncpu <= ACPI_MAX_SRAT_CPUS);
 	assert(info.srat.nmem <= ACPI_MAX_SRAT_MEM && info.apmt.nnodes <= ACPI_MAX_APMT);
+	assert(info.ndups <= ACPI_MAX_DUPS && info.nlimits <= ACPI_MAX_LIMITS);
+	for (uint32_t i = 0; i < info.ndups; i++)
+		for (uint32_t k = 0; k < info.dup[i].ndiff && k < ACPI_DUP_FIELDS; k++) {
+			check_str(info.dup[i].diff[k].name, ACPI_DUP_NAME_LEN);
+			check_str(info.dup[i].diff[k].used, ACPI_DUP_VALUE_LEN);
+			check_str(info.dup[i].diff[k].other, ACPI_DUP_VALUE_LEN);
+		}
 	for (uint32_t i = 0; i < info.ntables; i++) {
 		check_str(info.table[i].defect, ACPI_DEFECT_LEN);
 		assert(info.table[i].valid || info.table[i].defect[0]);

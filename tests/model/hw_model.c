@@ -5,7 +5,8 @@
  * rdpmc, when enabled with hw_model_rdpmc(): the counter index selects an MSR of the model,
  * following RDPMC's ECX encoding (Intel SDM Vol.2B RDPMC):
  *   ECX bit 30 set   -> fixed counter ECX[7:0]: IA32_FIXED_CTR0 (0x309) + ECX[7:0]
- *   ECX bit 29 set   -> IA32_PERF_METRICS (0x329) (K-pe.h INTEL_PMC_FIXED_RDPMC_METRICS)
+ *   ECX bit 29 set   -> IA32_PERF_METRICS (0x329) (Linux arch/x86/include/asm/perf_event.h
+ *                    INTEL_PMC_FIXED_RDPMC_METRICS)
  *   otherwise        -> general-purpose counter ECX: IA32_PMC0 (0xC1) + ECX
  * so a test defines the counter once, as an MSR, and reads it either way. An index whose MSR
  * is not defined faults with #GP, as RDPMC does for an invalid counter.

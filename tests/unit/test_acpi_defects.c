@@ -232,11 +232,11 @@ static void test_slit_bounds(void **state)
 	put64(t + 36, 65);
 	acpi_fix(t);
 	assert_int_equal(acpi_parse(&im.pm, SYN_RSDP, &info), 0);
-	assert_string_equal(info.slit.defect, "65 localities > limit 64");
+	assert_string_equal(info.slit.defect, "65 localities > limit ACPI_SLIT_MAX 64");
 	put64(t + 36, 1ull << 40);                  /* N*N would overflow 32 bits */
 	acpi_fix(t);
 	assert_int_equal(acpi_parse(&im.pm, SYN_RSDP, &info), 0);
-	assert_string_equal(info.slit.defect, "1099511627776 localities > limit 64");
+	assert_string_equal(info.slit.defect, "1099511627776 localities > limit ACPI_SLIT_MAX 64");
 	img_free(&im);
 }
 
@@ -254,19 +254,26 @@ static void test_bounds(void **state)
 		o += madt_x2apic(t + o, i, 1, i);
 	acpi_hdr(t, "APIC", o, 6);
 	acpi_fix(t);
-	/* 70 XSDT entries: 64 listed, 6 counted. */
-	uint64_t list[70];
+	/* 262 XSDT entries: 256 listed, 6 counted. */
+	static uint64_t list[262];
 	list[0] = big;
-	for (unsigned i = 1; i < 70; i++)
+	for (unsigned i = 1; i < 262; i++)
 		list[i] = SYN_WAET;
-	syn_xsdt(&im, list, 70);
+	syn_xsdt(&im, list, 262);
 	assert_int_equal(acpi_parse(&im.pm, SYN_RSDP, &info), 0);
-	assert_int_equal(info.ntables, ACPI_MAX_TABLES);
+	assert_int_equal(info.ntables, 256);
 	assert_int_equal(info.tables_dropped, 6);
 	assert_int_equal(info.madt.x2apic.enabled, N);
 	assert_int_equal(info.madt.ncpu, ACPI_MAX_CPU_IDS);
 	assert_int_equal(info.madt.cpu_dropped, N - ACPI_MAX_CPU_IDS);
 	assert_int_equal(info.madt.cpu[ACPI_MAX_CPU_IDS - 1].id, ACPI_MAX_CPU_IDS - 1);
+	/* Both named as limits, in the order of acpi.c's limits[]. */
+	assert_int_equal(info.nlimits, 2);
+	assert_string_equal(info.limit[0].limit, "ACPI_MAX_TABLES");
+	assert_int_equal(info.limit[0].not_kept, 6);
+	assert_string_equal(info.limit[1].limit, "ACPI_MAX_CPU_IDS");
+	assert_int_equal(info.limit[1].max, 1024);
+	assert_int_equal(info.limit[1].not_kept, N - 1024);
 	img_free(&im);
 }
 

@@ -2,8 +2,9 @@
 /*
  * NVIDIA root-complex map DVSEC (vendor 0x10de, DVSEC ID 0x4) and CXL DVSEC names.
  *
- * The oracle is the 21-line "Example output" of ../shared/seeds/003 (the Tegra410 PMU document,
- * "Mapping the RC# to lspci segment number"), copied verbatim. Each line's root port is built as
+ * The oracle is the 21-line "Example output" of Linux
+ * Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst ("Mapping the RC# to lspci segment
+ * number"), copied verbatim. Each line's root port is built as
  * a synthetic config space: a Root Port with a PCI Express capability, AER, L1 PM Substates and
  * a DVSEC of another vendor and ID before the NVIDIA one, at offsets that vary per port, so the
  * extended-capability walk and the byte reads at +0xc..+0x10 are what produce the line.
@@ -21,7 +22,7 @@
 #include "tests/model/pci_model.h"
 #include "tests/unit/json_check.h"
 
-static const char *const seed_lines[] = {
+static const char *const doc_lines[] = {
 	"0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00",
 	"0002:80:00.0: Bus=80, Segment=02, RP=01, RC=01, Socket=00",
 	"0002:a0:00.0: Bus=a0, Segment=02, RP=02, RC=01, Socket=00",
@@ -44,7 +45,7 @@ static const char *const seed_lines[] = {
 	"000d:c0:00.0: Bus=c0, Segment=0d, RP=02, RC=04, Socket=01",
 	"000e:00:00.0: Bus=00, Segment=0e, RP=00, RC=05, Socket=01",
 };
-#define NSEED ((int)(sizeof(seed_lines) / sizeof(seed_lines[0])))
+#define NDOC ((int)(sizeof(doc_lines) / sizeof(doc_lines[0])))
 
 #define NV_RP_DEVICE 0x22b2u    /* any device ID: the map does not depend on it */
 #define NV_GPU_DEVICE 0x2901u
@@ -105,9 +106,9 @@ static void test_seed_example_output(void **state)
 
 	pci_model_init(&m);
 	h = pci_model_hw(&m);
-	for (int i = 0; i < NSEED; i++) {
+	for (int i = 0; i < NDOC; i++) {
 		struct rp r;
-		parse(seed_lines[i], &r);
+		parse(doc_lines[i], &r);
 		build_root_port(i, &r);
 		if (nranges == 0 || ranges[nranges - 1].segment != r.seg)
 			ranges[nranges++] = (struct pcie_bus_range){ (uint16_t)r.seg, 0x00, 0xff };
@@ -119,7 +120,7 @@ static void test_seed_example_output(void **state)
 
 	struct pcie_scan s;
 	pcie_scan_init(&s, funcs, PCIE_MAX_FUNCS);
-	assert_int_equal(pcie_enumerate(&h, &s, ranges, nranges), NSEED + 1);
+	assert_int_equal(pcie_enumerate(&h, &s, ranges, nranges), NDOC + 1);
 	assert_int_equal(s.overflow, 0);
 
 	int k = 0;
@@ -132,12 +133,12 @@ static void test_seed_example_output(void **state)
 			assert_int_equal(f->parent_addr.bus, 0x80);
 			continue;
 		}
-		assert_true(k < NSEED);
-		assert_string_equal(line, seed_lines[k]);
+		assert_true(k < NDOC);
+		assert_string_equal(line, doc_lines[k]);
 		assert_int_equal(f->ndvsec, 3);
 		k++;
 	}
-	assert_int_equal(k, NSEED);
+	assert_int_equal(k, NDOC);
 }
 
 /* JSON of one mapped port: valid, with the nvidia object and the DVSEC header fields. */
@@ -152,7 +153,7 @@ static void test_nvidia_json(void **state)
 
 	pci_model_init(&m);
 	h = pci_model_hw(&m);
-	parse(seed_lines[12], &r);
+	parse(doc_lines[12], &r);
 	build_root_port(12, &r);
 	assert_int_equal(pcie_probe_func(&h, (struct hw_pci_addr){ 0xa, 0x80, 0, 0 }, &f), HW_OK);
 	sb_init(&sb, buf, sizeof(buf));
