@@ -97,13 +97,27 @@ const struct cha_event cha_events_icx[] = {
 	{ 0 },
 };
 
+#define XTOR_SPR_GNR_SET                                                                       \
+	XTOR_IO_SET,                                                                           \
+	XTOR("IA_MISS_WCIL", IA, 0xC86FFE, CHA_OP_WCIL, CHA_PART_ALL, "ref 4.2 (PCM WCiL, SPR/GNR)"), \
+	XTOR("IA_MISS_WCILF", IA, 0xC867FE, CHA_OP_WCILF, CHA_PART_ALL, "ref 4.2 (PCM WCiLF, SPR/GNR)"), \
+	/* umask_ext above 24 bits: config bits 63:32 (Linux umask_ext5) */                     \
+	XTOR("IA_MISS_DRD_CXL_ACC", IA, 0x10C81782, CHA_OP_NONE, CHA_PART_MISS, "perfmon SPR/GNR")
+
 const struct cha_event cha_events_spr[] = {
-	XTOR_IO_SET,
-	XTOR("IA_MISS_WCIL", IA, 0xC86FFE, CHA_OP_WCIL, CHA_PART_ALL, "ref 4.2 (PCM WCiL, SPR/GNR)"),
-	XTOR("IA_MISS_WCILF", IA, 0xC867FE, CHA_OP_WCILF, CHA_PART_ALL, "ref 4.2 (PCM WCiLF, SPR/GNR)"),
+	XTOR_SPR_GNR_SET,
+	XTOR("NONCOH", 0x00, 0x1000000, CHA_OP_NONE, CHA_PART_ALL, "perfmon SPR"),
 	XLLC("ALL", 0xFF, 0x1FFF, "ref 5 (perfmon SPR LLC_LOOKUP.ALL)"),
 	XLLC("MISS_ALL", 0x01, 0x1FE0, "ref 5"),
 	XLLC("DATA_READ_MISS", 0x01, 0x1FC1, "ref 5"),
+	{ 0 },
+};
+
+/* GNR: perfmon graniterapids_uncore*.json has no LLC_LOOKUP.ALL / MISS_ALL. */
+const struct cha_event cha_events_gnr[] = {
+	XTOR_SPR_GNR_SET,
+	XTOR("CXL_MISS_MEMPUSHWR", 0x20, 0x78CC6FFE, CHA_OP_NONE, CHA_PART_MISS, "perfmon GNR"),
+	XLLC("DATA_READ_MISS", 0x01, 0x1FC1, "perfmon GNR"),
 	{ 0 },
 };
 

@@ -64,8 +64,10 @@ static const struct cha_field icx_fields[] = {
 	{ "filter_tid", CHA_T_FILTER0, 0, 9, 0 },
 };
 
-/* SPR/EMR/GNR CTL (ref 3.2): tid_en moved to bit 16, umask_ext 55:32 (Linux
- * SPR_RAW_EVENT_MASK_EXT 0xffffff), FILTER0 TID 10 bits (SPR_CHA_PMON_BOX_FILTER_TID). */
+/* SPR/EMR/GNR CTL: tid_en moved to bit 16; umask_ext is bits 63:32, all 32 of them (Linux
+ * arch/x86/events/intel/uncore_snbep.c, "perf/x86/intel/uncore: Fix the bits of the CHA extended
+ * umask for SPR", 2024: format umask_ext5 config:32-63; Intel perfmon GNR v1.20 has umask_ext
+ * values up to 0x78CC6FFE, SPR v1.39 TOR_INSERTS.NONCOH 0x1000000); FILTER0 TID 10 bits. */
 static const struct cha_field spr_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },
@@ -73,7 +75,7 @@ static const struct cha_field spr_fields[] = {
 	{ "edge", CHA_T_CTL, 18, 1, 0 },
 	{ "inv", CHA_T_CTL, 23, 1, 0 },
 	{ "thresh", CHA_T_CTL, 24, 8, 0 },
-	{ "umask_ext", CHA_T_CTL, 32, 24, 0 },
+	{ "umask_ext", CHA_T_CTL, 32, 32, 0 },
 	{ "filter_tid", CHA_T_FILTER0, 0, 10, 0 },
 };
 
@@ -115,7 +117,7 @@ static const char *const icx_defaults[] = {
 	.box_frz = 1ull << 0, .box_rst_ctrl = 1ull << 8, .box_rst_ctrs = 1ull << 9, .ctl_en = 0, \
 	.fields = spr_fields, .nfields = N(spr_fields), .global_ctl = 0x2FF0, .global_unfreeze = 0, \
 	.count_method = CHA_COUNT_DISCOVERY_TABLE, .pci_device = 0x09A7, \
-	.default_events = icx_defaults, .ndefault = N(icx_defaults), .events = cha_events_spr, \
+	.default_events = icx_defaults, .ndefault = N(icx_defaults), \
 	.read_ops = CHA_OPBIT(CHA_OP_PCIRDCUR), \
 	.write_ops = CHA_OPBIT(CHA_OP_ITOM) | CHA_OPBIT(CHA_OP_ITOMCACHENEAR), \
 	.mmio_read_ops = CHA_OPBIT(CHA_OP_UCRDF), .mmio_write_ops = CHA_OPBIT(CHA_OP_WIL)
@@ -159,13 +161,13 @@ const struct cha_platform cha_platforms[] = {
 	/* SPR/EMR: CBo count cross-check MSR 0x2FFE (Linux 38776cc45eb7; the value is used whole,
 	 * and 0 means "not implemented" on EMR XCC, 6f7f984fa85b). Up to 60 CHAs (libpfm4
 	 * spr_unc_cha[0-59], ref 3.1). */
-	{ .name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F }, SPR_STYLE,
+	{ .name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F }, SPR_STYLE, .events = cha_events_spr,
 	  .cbo_count_msr = 0x2FFE, .cbo_count_mask = ~0ull },
-	{ .name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF }, SPR_STYLE,
+	{ .name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF }, SPR_STYLE, .events = cha_events_spr,
 	  .cbo_count_msr = 0x2FFE, .cbo_count_mask = ~0ull },
 	/* GNR: PCM reads MSR 0x3FED & 0x1FF (MSR_PMON_NUMBER_CBOS, ref 3.1). The 60-CHA bound is
 	 * SPR's; a larger GNR part fails discovery with that bound named, never a guess. */
-	{ .name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE }, SPR_STYLE,
+	{ .name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE }, SPR_STYLE, .events = cha_events_gnr,
 	  .cbo_count_msr = 0x3FED, .cbo_count_mask = 0x1FF },
 };
 const size_t cha_nplatforms = sizeof(cha_platforms) / sizeof(cha_platforms[0]);

@@ -122,7 +122,7 @@ uint32_t cha_ctr_msr(const struct cha_platform *p, unsigned n, unsigned i);
 uint32_t cha_filter_msr(const struct cha_platform *p, unsigned n, unsigned f); /* 0 if absent */
 
 /* Events of each platform (pmu/intel_cha_events.c). */
-extern const struct cha_event cha_events_skx[], cha_events_icx[], cha_events_spr[];
+extern const struct cha_event cha_events_skx[], cha_events_icx[], cha_events_spr[], cha_events_gnr[];
 const struct cha_event *cha_event_find(const struct cha_platform *p, const char *name, size_t len);
 const char *cha_op_name(uint8_t op);
 

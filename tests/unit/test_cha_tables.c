@@ -221,6 +221,32 @@ static void test_published_encodings(void **state)
 	assert_int_equal(e.uses, 1);
 }
 
+/* SPR, EMR and GNR umask_ext is CTL bits 63:32, all 32 bits (Linux uncore_snbep.c umask_ext5
+ * config:32-63). The literal events are Intel's (perfmon SPR/EMR sapphirerapids/emeraldrapids
+ * _uncore_experimental.json, GNR graniterapids_uncore*.json): event, umask, umask_ext as published,
+ * CTL = event | umask << 8 | umask_ext << 32 (no EN on these parts). */
+static void test_umask_ext_32_bits(void **state)
+{
+	(void)state;
+	static const struct { const char *plat, *spec; uint64_t ctl; } lit[] = {
+		{ "GNR", "cha/event=0x35,umask=0x01,umask_ext=0x10C81782/", 0x10C8178200000135ull },
+		{ "GNR", "cha/TOR_INSERTS.IA_MISS_DRD_CXL_ACC/", 0x10C8178200000135ull },
+		{ "SPR", "cha/TOR_INSERTS.IA_MISS_DRD_CXL_ACC/", 0x10C8178200000135ull },
+		{ "SPR", "cha/event=0x35,umask=0x00,umask_ext=0x1000000/", 0x0100000000000035ull },
+		{ "SPR", "cha/TOR_INSERTS.NONCOH/", 0x0100000000000035ull },
+		{ "EMR", "cha/TOR_INSERTS.NONCOH/", 0x0100000000000035ull },
+		{ "GNR", "cha/event=0x35,umask=0x20,umask_ext=0x78CC6FFE/", 0x78CC6FFE00002035ull },
+		{ "GNR", "cha/TOR_INSERTS.CXL_MISS_MEMPUSHWR/", 0x78CC6FFE00002035ull },
+		{ "SPR", "cha/event=0x35,umask_ext=0xffffffff/", 0xFFFFFFFF00000035ull },
+	};
+	for (size_t i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		struct cha_encoding e = enc(P(lit[i].plat), lit[i].spec);
+		if (e.ctl != lit[i].ctl)
+			fail_msg("%s %s: CTL 0x%llx, want 0x%llx", lit[i].plat, lit[i].spec, (unsigned long long)e.ctl,
+				 (unsigned long long)lit[i].ctl);
+	}
+}
+
 /* Every event of every platform encodes, and its perf-style string encodes the same. */
 static void test_every_event_round_trips(void **state)
 {
@@ -265,7 +291,8 @@ static void test_errors_name_the_field(void **state)
 	expect_error("ICX", "cha/event=0x35,filter_opc=0x21e/", "filter_opc: not a CHA field on ICX");
 	expect_error("SKX", "cha/event=0x100/", "event=0x100: out of range 0..0xff");
 	expect_error("ICX", "cha/event=0x35,umask_ext=0x4000000/", "umask_ext=0x4000000: out of range 0..0x3ffffff");
-	expect_error("SPR", "cha/event=0x35,umask_ext=0x1000000/", "umask_ext=0x1000000: out of range 0..0xffffff");
+	expect_error("SPR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
+	expect_error("GNR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
 	expect_error("SKX", "cha/event=0x35,filter_opc=0x400/", "filter_opc=0x400: out of range 0..0x3ff");
 	expect_error("SKX", "cha/event=0x35,event=0x36/", "event: given twice");
 	expect_error("SKX", "cha/TOR_INSERTS.IO,umask=0x14/", "umask: given twice");
@@ -296,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_seed_skx_table),
 		cmocka_unit_test(test_seed_icx_table),
 		cmocka_unit_test(test_published_encodings),
+		cmocka_unit_test(test_umask_ext_32_bits),
 		cmocka_unit_test(test_every_event_round_trips),
 		cmocka_unit_test(test_errors_name_the_field),
 	};
