@@ -10,6 +10,8 @@
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/metrics.h"
 
+#include <string.h>
+
 #define WHY_BYTES 160
 #define COPY_BLOCK 64u
 #define ROUNDS 1u
@@ -101,6 +103,9 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 		rep_error("cha", "%s", res->why);
 	else
 		rc = 0;
+	/* a register left changed is its own error, also when an earlier one ended the run */
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("cha", "%s", res->restore_why);
 out:
 	FreePool(req);
 	FreePool(res);

@@ -16,10 +16,12 @@
 #define EFIPERF_INTEL_CHA_H
 
 #include "arch/hw.h"
+#include "pmu/saveset.h"
+#include "pmu/uncore/box_program.h"
 #include "pmu/uncore/intel_cha_regs.h"
 
 #define CHA_MAX_EVENTS 16
-#define CHA_MAX_GROUPS CHA_MAX_EVENTS
+#define CHA_MAX_GROUPS BOX_MAX_GROUPS
 #define CHA_SPEC_MAX 96
 
 /* ---- encoder (pmu/intel_cha_encode.c) ---------------------------------------------------- */
@@ -111,14 +113,6 @@ struct cha_socket_result {
 	struct cha_metric_values m;
 };
 
-/* Per-box state of the programming sequence (what was saved and written, last counts). */
-struct cha_box_state {
-	uint64_t saved_box, saved_ctl[CHA_NUM_COUNTERS], saved_filter[CHA_NFILTERS];
-	uint64_t cur_ctl[CHA_NUM_COUNTERS], cur_filter[CHA_NFILTERS];
-	uint64_t last[CHA_NUM_COUNTERS];
-	uint8_t saved, written;   /* bit 0 BOX_CTL, 1..4 CTL0..3, 5..6 FILTER0..1 */
-};
-
 struct cha_result {
 	const struct cha_platform *plat;
 	uint32_t nsockets, nevents, ngroups, nslices;
@@ -126,13 +120,21 @@ struct cha_result {
 	uint64_t group_ns[CHA_MAX_GROUPS];          /* time each group was counting */
 	struct cha_socket_result sock[CHA_MAX_SOCKETS];
 	struct cha_metric_values total;
-	uint32_t accesses;                          /* MSR accesses the sequence made */
+	uint32_t accesses;                          /* register accesses the sequence made */
 	int status;                                 /* 0 ok, -1 error */
-	char why[160];
-	int restore_failed;                         /* a saved value could not be written back */
-	struct cha_box_state box[CHA_MAX_SOCKETS][CHA_MAX_BOXES];
-	uint64_t saved_global[CHA_MAX_SOCKETS];
-	uint8_t global_saved[CHA_MAX_SOCKETS], global_written[CHA_MAX_SOCKETS];
+	char why[160];                              /* the first error */
+	/* The restore of every socket, reported whatever came before it: registers saved, and
+	 * those not put back (a failed write-back, or a socket whose restore could not run). A
+	 * failure here makes status -1 even when an earlier error set why; restore_why says it. */
+	struct saveset_report restore;
+	char restore_why[160];
+	/* the sequence (pmu/uncore/box_program.h): one package of CHA boxes per socket, each
+	 * with its save/restore set */
+	struct box_plan plan;
+	struct box_package pkg[CHA_MAX_SOCKETS];
+	struct box_state box[CHA_MAX_SOCKETS][CHA_MAX_BOXES];
+	struct saveset save[CHA_MAX_SOCKETS];
+	struct saved_reg saved[CHA_MAX_SOCKETS][BOX_SAVE_CAP(CHA_MAX_BOXES)];
 };
 
 /* The measurement window, run once per slice: slice = 0 .. nslices-1 (nslices = groups x

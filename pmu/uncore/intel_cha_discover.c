@@ -119,8 +119,8 @@ static int by_capid(const struct hw *hw, const struct cha_platform *p, const str
 			}
 			cnt += popcount32(v[r] & p->capid_mask[r]);
 		}
-		if (!cnt || cnt > p->max_cha) {
-			fmt_snprintf(why, n, "CAPID6/7 of socket %u give %u CHAs, outside 1..%u", s, (unsigned)cnt, p->max_cha);
+		if (!cnt || cnt > p->box.max_boxes) {
+			fmt_snprintf(why, n, "CAPID6/7 of socket %u give %u CHAs, outside 1..%u", s, (unsigned)cnt, p->box.max_boxes);
 			return -1;
 		}
 		out->ncha[s] = (uint16_t)cnt;
@@ -189,10 +189,10 @@ static int table_count(const struct hw *hw, const struct cha_platform *p, uint64
 		if (bad || !q[0] || !q[1] || (q[2] & 0xFFFF) != DISC_BOX_TYPE_CHA)
 			continue;   /* invalid unit (ref 3.3 uncore_discovery_invalid_unit) or not a CHA */
 		uint32_t box_id = (uint32_t)(q[2] >> 16) & 0xFFFF;
-		if (q[0] >> DISC_ACCESS_SHIFT || box_id >= p->max_cha || q[1] != cha_box_ctl(p, box_id)) {
+		if (q[0] >> DISC_ACCESS_SHIFT || box_id >= p->box.max_boxes || q[1] != cha_box_ctl(p, box_id)) {
 			fmt_snprintf(why, n, "discovery table CHA %u: BOX_CTL 0x%llx (access type %u), %s expects MSR 0x%x",
 				     box_id, (unsigned long long)q[1], (unsigned)(q[0] >> DISC_ACCESS_SHIFT), p->name,
-				     box_id < p->max_cha ? cha_box_ctl(p, box_id) : 0);
+				     box_id < p->box.max_boxes ? cha_box_ctl(p, box_id) : 0);
 			return -1;
 		}
 		(*count)++;
@@ -231,9 +231,9 @@ static int by_table(const struct hw *hw, const struct cha_platform *p, const str
 			cnt = (uint32_t)(m > 0xFFFF ? 0xFFFF : m);
 		} else
 			note = m ? "agrees" : "reads 0, table used";
-		if (!cnt || cnt > p->max_cha) {
+		if (!cnt || cnt > p->box.max_boxes) {
 			fmt_snprintf(why, n, "socket %u: %u CHAs (discovery table, MSR 0x%x = 0x%llx), outside 1..%u", s, cnt,
-				     p->cbo_count_msr, (unsigned long long)m, p->max_cha);
+				     p->cbo_count_msr, (unsigned long long)m, p->box.max_boxes);
 			return -1;
 		}
 		out->ncha[s] = (uint16_t)cnt;
@@ -267,9 +267,9 @@ int cha_topology_from_count(const struct cha_platform *p, uint32_t nsockets, uin
 			    struct cha_topology *out, char *why, size_t n)
 {
 	*out = (struct cha_topology){ .nsockets = nsockets };
-	if (!nsockets || nsockets > CHA_MAX_SOCKETS || !count || count > p->max_cha) {
+	if (!nsockets || nsockets > CHA_MAX_SOCKETS || !count || count > p->box.max_boxes) {
 		fmt_snprintf(why, n, "cha_count %u with %u sockets: %s has 1..%u CHAs per socket, 1..%u sockets", count,
-			     nsockets, p->name, p->max_cha, CHA_MAX_SOCKETS);
+			     nsockets, p->name, p->box.max_boxes, CHA_MAX_SOCKETS);
 		return -1;
 	}
 	for (uint32_t s = 0; s < nsockets; s++) {

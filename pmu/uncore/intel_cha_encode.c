@@ -84,7 +84,7 @@ static int apply_named(struct enc_state *st, const struct cha_event *e)
 static void build(const struct enc_state *st, struct cha_encoding *out)
 {
 	const struct cha_platform *p = st->p;
-	uint64_t reg[3] = { p->ctl_en, p->filter_default[CHA_FILTER0], p->filter_default[CHA_FILTER1] };
+	uint64_t reg[3] = { p->box.ctl_en, p->filter_default[CHA_FILTER0], p->filter_default[CHA_FILTER1] };
 	uint8_t uses = 0;
 	for (int i = 0; i < p->nfields; i++)       /* clears first, then values */
 		if (st->given & (1u << i))

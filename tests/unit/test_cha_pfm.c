@@ -126,9 +126,9 @@ static void test_skx_against_libpfm4(void **state)
 		if (rc != PFM_SUCCESS)
 			fail_msg("%s: libpfm4 %s: %s", t->ours, t->pfm, pfm_strerror(rc));
 		uint64_t f0 = (x.uses & 1) ? x.filter[0] : 0, f1 = (x.uses & 2) ? x.filter[1] : 0;
-		if ((x.ctl & ~p->ctl_en) != c[0])
+		if ((x.ctl & ~p->box.ctl_en) != c[0])
 			fail_msg("%s: CTL 0x%llx (without EN), libpfm4 %s 0x%llx", t->ours,
-				 (unsigned long long)(x.ctl & ~p->ctl_en), t->pfm, (unsigned long long)c[0]);
+				 (unsigned long long)(x.ctl & ~p->box.ctl_en), t->pfm, (unsigned long long)c[0]);
 		if (e->opc) {
 			assert_int_equal(f1 & OPC_BASE_BITS, OPC_BASE_BITS);   /* Intel's value */
 			f1 &= ~OPC_BASE_BITS;

@@ -26,7 +26,7 @@ static void test_skx_addresses(void **state)
 {
 	(void)state;
 	const struct cha_platform *p = P("SKX");
-	assert_int_equal(p->max_cha, 28);
+	assert_int_equal(p->box.max_boxes, 28);
 	for (unsigned n = 0; n < 28; n++) {
 		assert_int_equal(cha_box_ctl(p, n), 0xE00 + 0x10 * n);
 		for (unsigned i = 0; i < 4; i++) {
@@ -44,7 +44,7 @@ static void test_icx_addresses(void **state)
 {
 	(void)state;
 	const struct cha_platform *p = P("ICX");
-	assert_int_equal(p->max_cha, 40);
+	assert_int_equal(p->box.max_boxes, 40);
 	for (unsigned n = 0; n < 40; n++) {
 		uint32_t want = n < 18 ? 0xE00 + 0xE * n : n < 34 ? 0xF0A + 0xE * (n - 18) : 0xB60 + 0xE * (n - 34);
 		assert_int_equal(cha_box_ctl(p, n), want);
@@ -71,15 +71,15 @@ static void test_spr_addresses(void **state)
 	const char *names[] = { "SPR", "EMR", "GNR" };
 	for (int k = 0; k < 3; k++) {
 		const struct cha_platform *p = P(names[k]);
-		assert_int_equal(p->max_cha, 60);
-		for (unsigned n = 0; n < p->max_cha; n++) {
+		assert_int_equal(p->box.max_boxes, 60);
+		for (unsigned n = 0; n < p->box.max_boxes; n++) {
 			assert_int_equal(cha_box_ctl(p, n), 0x2000 + 0x10 * n);
 			assert_int_equal(cha_ctl_msr(p, n, 0), 0x2002 + 0x10 * n);
 			assert_int_equal(cha_ctr_msr(p, n, 0), 0x2008 + 0x10 * n);
 			assert_int_equal(cha_filter_msr(p, n, 0), 0x200E + 0x10 * n);
 			assert_int_equal(cha_filter_msr(p, n, 1), 0);
 		}
-		assert_int_equal(p->global_ctl, 0x2FF0);
+		assert_int_equal(p->box.global_ctl, 0x2FF0);
 	}
 	assert_int_equal(P("SPR")->cbo_count_msr, 0x2FFE);
 	assert_int_equal(P("GNR")->cbo_count_msr, 0x3FED);
@@ -98,12 +98,12 @@ static void test_models(void **state)
 	assert_null(cha_platform_for_cpu(6, 0));
 	assert_null(cha_platform_for_cpu(0x17, 0x55));
 	/* control/box bits per reference 1.2 / 1.3 / 3.2 */
-	assert_int_equal(P("SKX")->box_frz, 0x100);
-	assert_int_equal(P("SKX")->ctl_en, 0x400000);
-	assert_int_equal(P("SPR")->box_frz, 0x1);
-	assert_int_equal(P("SPR")->ctl_en, 0);
-	assert_int_equal(P("SKX")->global_ctl, 0x700);
-	assert_int_equal(P("SKX")->global_unfreeze, 1ull << 61);
+	assert_int_equal(P("SKX")->box.box_frz, 0x100);
+	assert_int_equal(P("SKX")->box.ctl_en, 0x400000);
+	assert_int_equal(P("SPR")->box.box_frz, 0x1);
+	assert_int_equal(P("SPR")->box.ctl_en, 0);
+	assert_int_equal(P("SKX")->box.global_ctl, 0x700);
+	assert_int_equal(P("SKX")->box.global_unfreeze, 1ull << 61);
 }
 
 static struct cha_encoding enc(const struct cha_platform *p, const char *s)
@@ -171,7 +171,7 @@ static void test_seed_icx_table(void **state)
 			assert_int_equal(e->umask_ext, seed[i].ext);
 			snprintf(name, sizeof(name), "cha/TOR_INSERTS.%s/", seed[i].name);
 			struct cha_encoding x = enc(p, name);
-			assert_int_equal(x.ctl, 0x35 | 0x04 << 8 | (uint64_t)seed[i].ext << 32 | p->ctl_en);
+			assert_int_equal(x.ctl, 0x35 | 0x04 << 8 | (uint64_t)seed[i].ext << 32 | p->box.ctl_en);
 		}
 	}
 }
