@@ -33,9 +33,10 @@ struct cha_encoding {
 	const struct cha_event *named;   /* the named event, or NULL for raw terms */
 };
 
-/* Parse `cha/TERM,TERM.../` (len bytes, need not be NUL-terminated). A term is `field=value`
- * (hex 0x.. or decimal) or, first, a named event of the platform. Returns 0, or -1 with why
- * naming the field and its range (e.g. "umask_ext=0x4000000: out of range 0..0x3ffffff"). */
+/* Parse `cha/TERM,TERM.../` (len bytes, need not be NUL-terminated) with pmu/event_string. A
+ * term is `field=value` (hex 0x.. or decimal) or, first, a named event of the platform, whose
+ * fields later terms override. Returns 0, or -1 with why naming the field and its range (e.g.
+ * "umask_ext=0x4000000: out of range 0..0x3ffffff on CHA on ICX"). */
 int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struct cha_encoding *out,
 	       char *why, size_t n);
 /* The perf-style string of a named event ("cha/event=0x35,umask=0x4,umask_ext=0xc8f3fe/"). */

@@ -287,22 +287,24 @@ static void expect_error(const char *plat, const char *s, const char *words)
 static void test_errors_name_the_field(void **state)
 {
 	(void)state;
-	expect_error("SKX", "cha/event=0x35,umask_ext=0x1/", "umask_ext: not a CHA field on SKX");
-	expect_error("ICX", "cha/event=0x35,filter_opc=0x21e/", "filter_opc: not a CHA field on ICX");
+	expect_error("SKX", "cha/event=0x35,umask_ext=0x1/", "umask_ext: not a field of CHA on SKX (fields: event umask");
+	expect_error("ICX", "cha/event=0x35,filter_opc=0x21e/", "filter_opc: not a field of CHA on ICX");
 	expect_error("SKX", "cha/event=0x100/", "event=0x100: out of range 0..0xff");
 	expect_error("ICX", "cha/event=0x35,umask_ext=0x4000000/", "umask_ext=0x4000000: out of range 0..0x3ffffff");
 	expect_error("SPR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
 	expect_error("GNR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
 	expect_error("SKX", "cha/event=0x35,filter_opc=0x400/", "filter_opc=0x400: out of range 0..0x3ff");
 	expect_error("SKX", "cha/event=0x35,event=0x36/", "event: given twice");
-	expect_error("SKX", "cha/TOR_INSERTS.IO,umask=0x14/", "umask: given twice");
+	expect_error("SKX", "cha/TOR_INSERTS.IO,umask=0x14,umask=0x24/", "umask: given twice");
+	expect_error("ICX", "cha/event=0x35,umask_ext=0x4000000/", "on CHA on ICX");
 	expect_error("SKX", "cha/umask=0x34/", "no event");
 	expect_error("SKX", "cha/event=0x35,,umask=1/", "empty term");
 	expect_error("SKX", "cha/event=zz/", "not a number");
 	expect_error("SKX", "cha/event=0x/", "not a number");
 	expect_error("SKX", "cha/event=99999999999999999999999/", "not a number");
 	expect_error("SKX", "event=0x35", "not of the form cha/");
-	expect_error("SKX", "cha/event=0x35", "not of the form cha/");
+	expect_error("SKX", "cha/event=0x35", "missing the closing '/'");
+	expect_error("SKX", "imc/event=0x35/", "imc: not a PMU of CHA on SKX (cha)");
 	expect_error("ICX", "cha/TOR_INSERTS.IO_RDCUR/", "no such named event");
 	expect_error("SKX", "cha/umask=1,TOR_INSERTS.IO/", "must be the first term");
 	/* accepted forms */
@@ -311,6 +313,13 @@ static void test_errors_name_the_field(void **state)
 	const char *ok = "cha/event=53,umask=0x34,thresh=1,inv=1,edge=1/";
 	assert_int_equal(cha_encode(P("SKX"), ok, strlen(ok), &e, why, sizeof(why)), 0);
 	assert_int_equal(e.ctl, 0x35 | 0x34 << 8 | 1u << 18 | 1u << 22 | 1u << 23 | 1ull << 24);
+	/* a field after a named event overrides it (perf): TOR_INSERTS.IO with the hit umask, the
+	 * FILTER1 default kept */
+	ok = "cha/TOR_INSERTS.IO,umask=0x14/";
+	assert_int_equal(cha_encode(P("SKX"), ok, strlen(ok), &e, why, sizeof(why)), 0);
+	assert_int_equal(e.ctl, 0x401435);
+	assert_int_equal(e.filter[1], 0x3B);
+	assert_non_null(e.named);
 }
 
 int main(void)
