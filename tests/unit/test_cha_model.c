@@ -182,12 +182,37 @@ static void test_icx_default_set_exact(void **state)
 	assert_restored(CHA_MODEL_ICX);
 }
 
-static int truth_op(const struct cha_model_traffic *t, void *arg) { return t->opc == *(uint16_t *)arg; }
+/* Non-stationary traffic: slice k lasts ticks_base + k ticks of 1 us, and its traffic comes in
+ * a burst of burst(k) = 1 + k mod 4 times the base rate, so the groups, which see different
+ * slices, see different mean rates. */
+static unsigned burst(uint32_t k) { return 1 + k % 4; }
 
+static uint64_t window_bursts(void *arg, uint32_t slice, uint32_t nslices)
+{
+	(void)arg;
+	(void)nslices;
+	windows++;
+	unsigned t = ticks_base + slice;
+	hw_model_tick(&m, t * burst(slice));
+	return (uint64_t)t * NS_PER_TICK;
+}
+
+/* SKX default set: 14 events in 7 groups (one FILTER1 opcode each), 3 rounds = 21 slices, slice
+ * k running group k mod 7 (rotation order), over bursty traffic.
+ *
+ * The math: an event of base rate b (requests per tick at burst 1, over all boxes) in group g
+ * counts raw = b * sum_{k in g} burst(k) t_k while its group runs R_g = sum_{k in g} t_k of the
+ * W = sum_k t_k window; it is scaled to floor(raw * W / R_g) = b * W * mean_g(burst) (time-
+ * weighted over g's slices, then truncated), while the truth is b * sum_k burst(k) t_k =
+ * b * W * mean(burst). Both means lie in [1, 4], so the scaling error is bounded by
+ * |scaled - truth| <= b * W * (4 - 1) + 1 (the 1 is the truncation); it is 0 only when g's mean
+ * burst equals the window's. The test asserts raw exactly, scaled as that formula to the count,
+ * every event within the bound, and that some event's error is not 0 (the tolerance is used). */
 static void test_skx_multiplexed_scaling(void **state)
 {
 	(void)state;
 	static const uint16_t opcs[] = { 0x21E, 0x200, 0x201, 0x202, 0x248 };
+	static const char *const names[] = { "RDCUR", "RFO", "CRD", "DRD", "ITOM" };
 	model(CHA_MODEL_SKX, 0);
 	for (int i = 0; i < 5; i++) {
 		cha_model_add(&cm, TR(0, 1, 0, opcs[i], 0, 2 + i));
@@ -199,28 +224,42 @@ static void test_skx_multiplexed_scaling(void **state)
 	assert_int_equal(req.nevents, 14);
 	assert_int_equal(req.ngroups, 7);               /* one opcode per FILTER1 */
 	ticks_base = 20;
-	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
+	assert_int_equal(cha_measure(&h, &req, window_bursts, NULL, &res), 0);
 	assert_int_equal(res.nslices, 21);
-	uint64_t total_ticks = 21 * 20 + 20 * 21 / 2;
-	assert_int_equal(res.window_ns, total_ticks * NS_PER_TICK);
-	uint64_t ran = 0;
-	for (uint32_t g = 0; g < 7; g++)
-		ran += res.group_ns[g];
-	assert_int_equal(ran, res.window_ns);
-	/* stationary traffic: scaled = truth within the integer division (< 1 count) */
-	uint64_t lines = 0;
-	for (int i = 0; i < 5; i++) {
-		uint64_t truth = cha_model_truth(&cm, truth_op, (void *)&opcs[i]) * total_ticks;
-		char hit[48], miss[48];
-		const char *names[] = { "RDCUR", "RFO", "CRD", "DRD", "ITOM" };
-		snprintf(hit, sizeof(hit), "TOR_INSERTS.IO_HIT_%s", names[i]);
-		snprintf(miss, sizeof(miss), "TOR_INSERTS.IO_MISS_%s", names[i]);
-		uint64_t got = res.sock[0].scaled[idx(hit)] + res.sock[0].scaled[idx(miss)];
-		assert_true(got <= truth && truth - got <= 2);
-		if (i < 4)
-			lines += got;
-		assert_true(res.sock[0].raw[idx(hit)] < res.sock[0].scaled[idx(hit)]);  /* ran part-time */
+	uint64_t W = 0, truth_w = 0;                    /* window ticks; sum of burst x ticks */
+	for (uint32_t k = 0; k < 21; k++) {
+		W += ticks_base + k;
+		truth_w += (uint64_t)burst(k) * (ticks_base + k);
 	}
+	assert_int_equal(res.window_ns, W * NS_PER_TICK);
+	unsigned nonzero = 0;
+	uint64_t lines = 0;
+	for (int i = 0; i < 5; i++)
+		for (int hit = 1; hit >= 0; hit--) {
+			char name[48];
+			snprintf(name, sizeof(name), "TOR_INSERTS.IO_%s_%s", hit ? "HIT" : "MISS", names[i]);
+			int e = idx(name);
+			uint32_t g = req.ev[e].group;
+			uint64_t b = (uint64_t)(hit ? 2 + i : 11 + i) * boxes_sum();
+			uint64_t ran = 0, raw = 0;
+			for (uint32_t k = g; k < 21; k += 7) {
+				ran += ticks_base + k;
+				raw += b * burst(k) * (ticks_base + k);
+			}
+			assert_int_equal(res.group_ns[g], ran * NS_PER_TICK);
+			assert_int_equal(res.sock[0].raw[e], raw);
+			uint64_t scaled = (uint64_t)((unsigned __int128)raw * W / ran), truth = b * truth_w;
+			assert_int_equal(res.sock[0].scaled[e], scaled);
+			uint64_t err = scaled > truth ? scaled - truth : truth - scaled;
+			if (err > b * W * (4 - 1) + 1)
+				fail_msg("%s: scaled %llu, truth %llu: error %llu above the bound %llu", name,
+					 (unsigned long long)scaled, (unsigned long long)truth, (unsigned long long)err,
+					 (unsigned long long)(b * W * 3 + 1));
+			nonzero += err > 1;
+			if (i < 4)
+				lines += scaled;
+		}
+	assert_true(nonzero > 0);                       /* the bursts made scaling inexact */
 	assert_true(res.total.have_read && res.total.have_mmio_read && res.total.have_mmio_write);
 	assert_int_equal(res.total.read_bytes, 64 * lines);
 	assert_restored(CHA_MODEL_SKX);
