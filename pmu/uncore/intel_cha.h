@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Intel uncore CHA backend: PCIe read/write bandwidth and IO LLC hit ratio per socket from the
- * CHA TOR_INSERTS counters (seed 001; issue 4). Pure C over the hardware interface:
+ * CHA TOR_INSERTS counters. Pure C over the hardware interface:
  *
  *   cha_encode()        perf-style event string -> CTL / FILTER0 / FILTER1 values
  *   cha_discover()      CHAs per socket (CAPID6/7 or the uncore discovery table + MSR)
@@ -10,7 +10,7 @@
  *                       box-wide filter forces it), read, restore: per socket, on a CPU of it
  *   cha_metrics()       formulas, raw counts beside them
  *
- * Register data: pmu/intel_cha_regs.h and pmu/intel_cha_platforms.c.
+ * Register data: pmu/uncore/intel_cha_regs.h, pmu/uncore/box.h and pmu/uncore/intel_cha_platforms.c.
  */
 #ifndef EFIPERF_INTEL_CHA_H
 #define EFIPERF_INTEL_CHA_H
@@ -148,7 +148,7 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		struct cha_result *res);
 
 /* ---- metrics (pmu/intel_cha_metrics.c) --------------------------------------------------- */
-/* Formulas over the scaled counts of one socket (or the sum of all): ref 5 / seed 3.2-3.3. */
+/* Formulas over the scaled counts of one socket (or the sum of all): PCM src/pcm-pcie.h. */
 void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
 		 uint64_t window_ns, uint64_t known_bytes, struct cha_metric_values *m);
 

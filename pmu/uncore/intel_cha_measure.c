@@ -3,10 +3,10 @@
  * The CHA measurement as the run uses it: prepare a request (platform, topology, events,
  * groups), then program, run the window in slices, read, restore, scale and compute metrics.
  *
- * Multiplexing: a filter register is one per box, shared by its four counters (ref 1.4, Linux
+ * Multiplexing: a filter register is one per box, shared by its four counters (Linux uncore_snbep.c
  * num_shared_regs = 1), so events that need different FILTER values cannot count together.
  * Events are packed greedily into groups of at most four counters whose filter values agree;
- * events 0x11/0x36 take counter 0 (ref 1.3). Only when that yields more than one group are
+ * events 0x11/0x36 take counter 0 (skx_uncore_chabox_constraints). Only when that yields more than one group are
  * groups rotated: slice k runs group k mod G, and every count is scaled by window time / time
  * its group ran (perf's enabled/running). One group: no rotation, counts exact.
  */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One table per Intel Xeon platform with CHA uncore PMON: addresses, register layouts, filter
- * rules, global control, CHA-count discovery and metric formulas. Every value cites
- * /work/shared/reference/intel-cha-uncore.md ("ref N.N"), which names the Linux / PCM /
- * LIKWID / libpfm4 source of each fact. CPU models: Linux arch/x86/include/asm/intel-family.h
+ * rules, global control, CHA-count discovery and metric formulas, each box an entry of
+ * struct uncore_box_type (pmu/uncore/box.h). Every value cites its public source (Intel's uncore
+ * manuals, Linux arch/x86/events/intel/uncore_snbep.c, PCM, LIKWID, libpfm4). CPU models: Linux arch/x86/include/asm/intel-family.h
  * (SKYLAKE_X 0x55 = SKX/CLX/CPX, ICELAKE_X 0x6A, ICELAKE_D 0x6C, SAPPHIRERAPIDS_X 0x8F,
  * EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X 0xAD, GRANITERAPIDS_D 0xAE).
  */
@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-/* ---- ICX: BOX_CTL of every CHA (ref 2.1, PCM types.h ICX_CHA_MSR_PMON_BOX_CTL[], Linux
+/* ---- ICX: BOX_CTL of every CHA (PCM src/types.h ICX_CHA_MSR_PMON_BOX_CTL[], Linux uncore_snbep.c
  * icx_cha_msr_offsets[] + 0xB60). Stride 0xE, except CHA 17 -> 18 (+0x1C, the 0xEFC slot is
  * skipped) and CHA 33 -> 34 (down to 0xB60). Linux and libpfm4 stop at CHA 39 (40 CHAs);
  * PCM's CHA 40/41 (0xBB4, 0xBC2) are not listed by either, so not used here. */
@@ -26,9 +26,10 @@ static const uint32_t icx_box_ctl[40] = {
 #define N(a) (uint8_t)(sizeof(a) / sizeof((a)[0]))
 
 /* ---- perf-style terms ------------------------------------------------------------------ */
-#define SKX_ALL_OPC (1ull << 3)   /* FILTER1 all_opc (ref 1.4) */
+#define SKX_ALL_OPC (1ull << 3)   /* FILTER1 all_opc (Linux SKX_CHA_MSR_PMON_BOX_FILTER_ALL_OPC) */
 
-/* SKX CTL (32-bit, ref 1.3) and FILTER0/FILTER1 (ref 1.4, Linux skx_uncore_cha_formats). */
+/* SKX CTL (32-bit) and FILTER0/FILTER1 (Linux uncore_snbep.c skx_uncore_cha_formats_attr,
+ * SKX_CHA_MSR_PMON_BOX_FILTER_*; Intel Skylake-SP uncore manual, CHA filter registers). */
 static const struct cha_field skx_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },
@@ -53,8 +54,8 @@ static const struct cha_field skx_fields[] = {
 	{ "filter_isoc", CHA_T_FILTER1, 31, 1, 0 },
 };
 
-/* ICX CTL (64-bit, ref 2.2): umask_ext is config bits 57:32 (26 bits); FILTER0 holds the TID
- * only (ref 2.3). No FILTER1: opcodes live in umask_ext. */
+/* ICX CTL (64-bit): umask_ext is config bits 57:32, 26 bits (Linux uncore_snbep.c
+ * SNR_CHA_RAW_EVENT_MASK_EXT, format umask_ext2); FILTER0 holds the TID only. No FILTER1: opcodes live in umask_ext. */
 static const struct cha_field icx_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },

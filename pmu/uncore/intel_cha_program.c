@@ -2,7 +2,7 @@
 /*
  * The CHA request on the one uncore box sequence (pmu/uncore/box_program.c). Uncore MSRs
  * belong to a package, so each step runs on a CPU of that package through hw_run_on_cpu (PCM
- * src/cpucounters.cpp pins to the socket's reference core for the same reason).
+ * src/cpucounters.cpp pins to one core of the socket for the same reason).
  */
 #include "pmu/uncore/intel_cha_program.h"
 #include "arch/lib/fmt.h"

@@ -2,12 +2,12 @@
 /*
  * Intel Xeon uncore CHA (Caching and Home Agent) PMON: the per-platform data that describes a
  * CHA box, its registers, its control and filter layouts and how the CHAs of a socket are
- * counted. One struct cha_platform per platform (pmu/intel_cha_platforms.c); the encoder,
+ * counted. One struct cha_platform per platform (pmu/uncore/intel_cha_platforms.c); the encoder,
  * discovery and programming code read these tables and never branch on the platform's name.
  *
- * Facts and their sources: /work/shared/reference/intel-cha-uncore.md (cited as "ref N.N"),
- * which gives the Linux (arch/x86/events/intel/uncore_snbep.c, uncore_discovery.h), PCM
- * (src/types.h, cpucounters.cpp), LIKWID and libpfm4 locations of each one.
+ * Facts and their sources are cited where they are used: Linux arch/x86/events/intel/
+ * uncore_snbep.c and uncore_discovery.h, PCM src/types.h and src/pcm-pcie.h, LIKWID, libpfm4,
+ * Intel's uncore performance monitoring manuals and perfmon event files.
  * Pure header: builds on the host.
  */
 #ifndef EFIPERF_INTEL_CHA_REGS_H
@@ -85,7 +85,7 @@ struct cha_platform {
 	const struct cha_event *events;     /* ends with an entry whose name is NULL */
 	const char *const *default_events;  /* names of the default PCIe set */
 	uint8_t ndefault;
-	/* metric formulas (ref 5): ops summed for each quantity */
+	/* metric formulas (PCM src/pcm-pcie.h): ops summed for each quantity */
 	uint32_t read_ops, write_ops, mmio_read_ops, mmio_write_ops;
 };
 
