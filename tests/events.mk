@@ -4,13 +4,15 @@
 B       := ../build/host
 HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
-SRC     := tools/events.c ../pmu/uncore/intel_cha_encode.c ../pmu/events/intel_cha_events.c \
-           ../pmu/uncore/intel_cha_platforms.c ../arch/lib/fmt.c ../arch/lib/parse_num.c
+# Every uncore source and what they use, by wildcard, so a new file there needs no change here
+# (a missing one was the fresh-clone link failure this list once had).
+SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/saveset.c \
+           ../pmu/event_string.c ../pmu/metrics.c ../arch/hw.c $(wildcard ../arch/lib/*.c)
 
 .PHONY: run
 run: $(B)/events
 	@$(B)/events
 
-$(B)/events: $(SRC) $(wildcard ../pmu/uncore/*.h ../arch/lib/*.h)
+$(B)/events: $(SRC) $(wildcard ../pmu/uncore/*.h ../pmu/*.h ../arch/lib/*.h)
 	@mkdir -p $(B)
 	$(HOST_CC) $(CFLAGS) $(SRC) -o $@

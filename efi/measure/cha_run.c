@@ -10,6 +10,8 @@
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/metrics.h"
 
+#include <string.h>
+
 #define WHY_BYTES 160
 #define COPY_BLOCK 64u
 #define ROUNDS 1u
@@ -33,6 +35,12 @@ static uint64_t slice_kernel(void *arg)
 		off = 0;
 	arch_copy((char *)c->dst + off, (const char *)c->src + off, share);
 	return 0;
+}
+
+static void free_pool(void *p)
+{
+	if (p)
+		FreePool(p);
 }
 
 /* cha_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
@@ -65,7 +73,12 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 	struct cha_request *req = AllocateZeroPool(sizeof(*req));
 	struct cha_result *res = AllocateZeroPool(sizeof(*res));
 	if (!req || !res) {
-		rep_error("cha", "cannot allocate the CHA request and result");
+		/* either may have succeeded: free it (the copy buffers below had this fixed; these
+		 * two had not) */
+		free_pool(req);
+		free_pool(res);
+		rep_error("cha", "cannot allocate the CHA request and result (%llu bytes)",
+			  (unsigned long long)(sizeof(*req) + sizeof(*res)));
 		return -1;
 	}
 	char why[WHY_BYTES] = "";
@@ -101,8 +114,11 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 		rep_error("cha", "%s", res->why);
 	else
 		rc = 0;
+	/* a register left changed is its own error, also when an earlier one ended the run */
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("cha", "%s", res->restore_why);
 out:
-	FreePool(req);
-	FreePool(res);
+	free_pool(req);
+	free_pool(res);
 	return rc;
 }

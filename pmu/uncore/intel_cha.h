@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Intel uncore CHA backend: PCIe read/write bandwidth and IO LLC hit ratio per socket from the
- * CHA TOR_INSERTS counters (seed 001; issue 4). Pure C over the hardware interface:
+ * CHA TOR_INSERTS counters. Pure C over the hardware interface:
  *
  *   cha_encode()        perf-style event string -> CTL / FILTER0 / FILTER1 values
  *   cha_discover()      CHAs per socket (CAPID6/7 or the uncore discovery table + MSR)
@@ -10,16 +10,18 @@
  *                       box-wide filter forces it), read, restore: per socket, on a CPU of it
  *   cha_metrics()       formulas, raw counts beside them
  *
- * Register data: pmu/intel_cha_regs.h and pmu/intel_cha_platforms.c.
+ * Register data: pmu/uncore/intel_cha_regs.h, pmu/uncore/box.h and pmu/uncore/intel_cha_platforms.c.
  */
 #ifndef EFIPERF_INTEL_CHA_H
 #define EFIPERF_INTEL_CHA_H
 
 #include "arch/hw.h"
+#include "pmu/saveset.h"
+#include "pmu/uncore/box_program.h"
 #include "pmu/uncore/intel_cha_regs.h"
 
 #define CHA_MAX_EVENTS 16
-#define CHA_MAX_GROUPS CHA_MAX_EVENTS
+#define CHA_MAX_GROUPS BOX_MAX_GROUPS
 #define CHA_SPEC_MAX 96
 
 /* ---- encoder (pmu/intel_cha_encode.c) ---------------------------------------------------- */
@@ -31,9 +33,10 @@ struct cha_encoding {
 	const struct cha_event *named;   /* the named event, or NULL for raw terms */
 };
 
-/* Parse `cha/TERM,TERM.../` (len bytes, need not be NUL-terminated). A term is `field=value`
- * (hex 0x.. or decimal) or, first, a named event of the platform. Returns 0, or -1 with why
- * naming the field and its range (e.g. "umask_ext=0x4000000: out of range 0..0x3ffffff"). */
+/* Parse `cha/TERM,TERM.../` (len bytes, need not be NUL-terminated) with pmu/event_string. A
+ * term is `field=value` (hex 0x.. or decimal) or, first, a named event of the platform, whose
+ * fields later terms override. Returns 0, or -1 with why naming the field and its range (e.g.
+ * "umask_ext=0x4000000: out of range 0..0x3ffffff on CHA on ICX"). */
 int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struct cha_encoding *out,
 	       char *why, size_t n);
 /* The perf-style string of a named event ("cha/event=0x35,umask=0x4,umask_ext=0xc8f3fe/"). */
@@ -111,14 +114,6 @@ struct cha_socket_result {
 	struct cha_metric_values m;
 };
 
-/* Per-box state of the programming sequence (what was saved and written, last counts). */
-struct cha_box_state {
-	uint64_t saved_box, saved_ctl[CHA_NUM_COUNTERS], saved_filter[CHA_NFILTERS];
-	uint64_t cur_ctl[CHA_NUM_COUNTERS], cur_filter[CHA_NFILTERS];
-	uint64_t last[CHA_NUM_COUNTERS];
-	uint8_t saved, written;   /* bit 0 BOX_CTL, 1..4 CTL0..3, 5..6 FILTER0..1 */
-};
-
 struct cha_result {
 	const struct cha_platform *plat;
 	uint32_t nsockets, nevents, ngroups, nslices;
@@ -126,13 +121,21 @@ struct cha_result {
 	uint64_t group_ns[CHA_MAX_GROUPS];          /* time each group was counting */
 	struct cha_socket_result sock[CHA_MAX_SOCKETS];
 	struct cha_metric_values total;
-	uint32_t accesses;                          /* MSR accesses the sequence made */
+	uint32_t accesses;                          /* register accesses the sequence made */
 	int status;                                 /* 0 ok, -1 error */
-	char why[160];
-	int restore_failed;                         /* a saved value could not be written back */
-	struct cha_box_state box[CHA_MAX_SOCKETS][CHA_MAX_BOXES];
-	uint64_t saved_global[CHA_MAX_SOCKETS];
-	uint8_t global_saved[CHA_MAX_SOCKETS], global_written[CHA_MAX_SOCKETS];
+	char why[160];                              /* the first error */
+	/* The restore of every socket, reported whatever came before it: registers saved, and
+	 * those not put back (a failed write-back, or a socket whose restore could not run). A
+	 * failure here makes status -1 even when an earlier error set why; restore_why says it. */
+	struct saveset_report restore;
+	char restore_why[160];
+	/* the sequence (pmu/uncore/box_program.h): one package of CHA boxes per socket, each
+	 * with its save/restore set */
+	struct box_plan plan;
+	struct box_package pkg[CHA_MAX_SOCKETS];
+	struct box_state box[CHA_MAX_SOCKETS][CHA_MAX_BOXES];
+	struct saveset save[CHA_MAX_SOCKETS];
+	struct saved_reg saved[CHA_MAX_SOCKETS][BOX_SAVE_CAP(CHA_MAX_BOXES)];
 };
 
 /* The measurement window, run once per slice: slice = 0 .. nslices-1 (nslices = groups x
@@ -145,7 +148,7 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		struct cha_result *res);
 
 /* ---- metrics (pmu/intel_cha_metrics.c) --------------------------------------------------- */
-/* Formulas over the scaled counts of one socket (or the sum of all): ref 5 / seed 3.2-3.3. */
+/* Formulas over the scaled counts of one socket (or the sum of all): PCM src/pcm-pcie.h. */
 void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
 		 uint64_t window_ns, uint64_t known_bytes, struct cha_metric_values *m);
 

@@ -3,10 +3,10 @@
  * How many CHAs each socket has, as the platform table says to find out:
  *   - CAPID (SKX, ICX): the capability registers CAPID6 (0x9C) and, on ICX, CAPID7 (0xA0) of
  *     the Intel device on device 30 function 3 of each socket's uncore bus; one bit per enabled
- *     CHA (ref 1.5 skx_count_chabox, ref 2.3 icx_count_chabox).
+ *     CHA (Linux arch/x86/events/intel/uncore_snbep.c skx_count_chabox, icx_count_chabox).
  *   - discovery table (SPR, EMR, GNR): the PMON DVSEC (extended capability 0x23, DVSEC ID 1)
  *     of device 8086:09A7 points through a BAR at an MMIO table of units; units of box type 0
- *     are CHAs (ref 3.3, Linux uncore_discovery.h). A CBo-count MSR read on a CPU of the
+ *     are CHAs (Linux arch/x86/events/intel/uncore_discovery.h). A CBo-count MSR read on a CPU of the
  *     socket cross-checks it: Linux trusts a non-zero MSR over the table (38776cc45eb7) and
  *     keeps the table when the MSR reads 0 (6f7f984fa85b).
  * Devices found in ascending (segment, bus) order are sockets 0, 1, ...; their number must
@@ -21,8 +21,8 @@
 #define PCI_MULTI_FUNCTION (1u << 23)
 #define PCI_EXT_CAP_START 0x100u
 #define PCI_EXT_CAP_END 0x1000u
-#define PCI_EXT_CAP_ID_DVSEC 0x23u          /* ref 3.3 UNCORE_EXT_CAP_ID_DISCOVERY */
-#define DVSEC_ID_OFF 0x8u                   /* low 16 bits: DVSEC ID (ref 3.3) */
+#define PCI_EXT_CAP_ID_DVSEC 0x23u          /* Linux uncore_discovery.h UNCORE_EXT_CAP_ID_DISCOVERY */
+#define DVSEC_ID_OFF 0x8u                   /* low 16 bits: DVSEC ID (uncore_discovery.h) */
 #define DVSEC_ID_PMON 0x1u
 #define DVSEC_BIR_OFF 0xCu                  /* bits 2:0 BIR, other bits must be 0 */
 #define DVSEC_BIR_MASK 0x7u
@@ -32,7 +32,7 @@
 #define DISC_MAX_UNITS_SHIFT 16             /* max_units [25:16] */
 #define DISC_MAX_UNITS_MASK 0x3FFu
 #define DISC_ACCESS_SHIFT 62                /* unit q0 access_type [63:62]: 0 = MSR */
-#define DISC_BOX_TYPE_CHA 0u                /* unit q2 box_type [15:0] (ref 3.3 SPR box types) */
+#define DISC_BOX_TYPE_CHA 0u                /* unit q2 box_type [15:0] (Linux uncore_snbep.c UNCORE_SPR_CHA) */
 #define DISC_ENTRY_WORDS 3
 
 static size_t popcount32(uint32_t v)
@@ -119,8 +119,8 @@ static int by_capid(const struct hw *hw, const struct cha_platform *p, const str
 			}
 			cnt += popcount32(v[r] & p->capid_mask[r]);
 		}
-		if (!cnt || cnt > p->max_cha) {
-			fmt_snprintf(why, n, "CAPID6/7 of socket %u give %u CHAs, outside 1..%u", s, (unsigned)cnt, p->max_cha);
+		if (!cnt || cnt > p->box.max_boxes) {
+			fmt_snprintf(why, n, "CAPID6/7 of socket %u give %u CHAs, outside 1..%u", s, (unsigned)cnt, p->box.max_boxes);
 			return -1;
 		}
 		out->ncha[s] = (uint16_t)cnt;
@@ -187,12 +187,12 @@ static int table_count(const struct hw *hw, const struct cha_platform *p, uint64
 			if (hw_mmio_read64(hw, at + 8u * w, &q[w]) != HW_OK || q[w] == ~0ull)
 				bad = 1;
 		if (bad || !q[0] || !q[1] || (q[2] & 0xFFFF) != DISC_BOX_TYPE_CHA)
-			continue;   /* invalid unit (ref 3.3 uncore_discovery_invalid_unit) or not a CHA */
+			continue;   /* invalid unit (Linux uncore_discovery.c uncore_discovery_invalid_unit) or not a CHA */
 		uint32_t box_id = (uint32_t)(q[2] >> 16) & 0xFFFF;
-		if (q[0] >> DISC_ACCESS_SHIFT || box_id >= p->max_cha || q[1] != cha_box_ctl(p, box_id)) {
+		if (q[0] >> DISC_ACCESS_SHIFT || box_id >= p->box.max_boxes || q[1] != cha_box_ctl(p, box_id)) {
 			fmt_snprintf(why, n, "discovery table CHA %u: BOX_CTL 0x%llx (access type %u), %s expects MSR 0x%x",
 				     box_id, (unsigned long long)q[1], (unsigned)(q[0] >> DISC_ACCESS_SHIFT), p->name,
-				     box_id < p->max_cha ? cha_box_ctl(p, box_id) : 0);
+				     box_id < p->box.max_boxes ? cha_box_ctl(p, box_id) : 0);
 			return -1;
 		}
 		(*count)++;
@@ -231,9 +231,9 @@ static int by_table(const struct hw *hw, const struct cha_platform *p, const str
 			cnt = (uint32_t)(m > 0xFFFF ? 0xFFFF : m);
 		} else
 			note = m ? "agrees" : "reads 0, table used";
-		if (!cnt || cnt > p->max_cha) {
+		if (!cnt || cnt > p->box.max_boxes) {
 			fmt_snprintf(why, n, "socket %u: %u CHAs (discovery table, MSR 0x%x = 0x%llx), outside 1..%u", s, cnt,
-				     p->cbo_count_msr, (unsigned long long)m, p->max_cha);
+				     p->cbo_count_msr, (unsigned long long)m, p->box.max_boxes);
 			return -1;
 		}
 		out->ncha[s] = (uint16_t)cnt;
@@ -267,9 +267,9 @@ int cha_topology_from_count(const struct cha_platform *p, uint32_t nsockets, uin
 			    struct cha_topology *out, char *why, size_t n)
 {
 	*out = (struct cha_topology){ .nsockets = nsockets };
-	if (!nsockets || nsockets > CHA_MAX_SOCKETS || !count || count > p->max_cha) {
+	if (!nsockets || nsockets > CHA_MAX_SOCKETS || !count || count > p->box.max_boxes) {
 		fmt_snprintf(why, n, "cha_count %u with %u sockets: %s has 1..%u CHAs per socket, 1..%u sockets", count,
-			     nsockets, p->name, p->max_cha, CHA_MAX_SOCKETS);
+			     nsockets, p->name, p->box.max_boxes, CHA_MAX_SOCKETS);
 		return -1;
 	}
 	for (uint32_t s = 0; s < nsockets; s++) {

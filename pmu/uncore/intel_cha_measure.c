@@ -3,10 +3,10 @@
  * The CHA measurement as the run uses it: prepare a request (platform, topology, events,
  * groups), then program, run the window in slices, read, restore, scale and compute metrics.
  *
- * Multiplexing: a filter register is one per box, shared by its four counters (ref 1.4, Linux
+ * Multiplexing: a filter register is one per box, shared by its four counters (Linux uncore_snbep.c
  * num_shared_regs = 1), so events that need different FILTER values cannot count together.
  * Events are packed greedily into groups of at most four counters whose filter values agree;
- * events 0x11/0x36 take counter 0 (ref 1.3). Only when that yields more than one group are
+ * events 0x11/0x36 take counter 0 (skx_uncore_chabox_constraints). Only when that yields more than one group are
  * groups rotated: slice k runs group k mod G, and every count is scaled by window time / time
  * its group ran (perf's enabled/running). One group: no rotation, counts exact.
  */
@@ -18,12 +18,10 @@
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
 
+/* An event the box type allows on counter 0 alone (the grouping below places it there). */
 static int ctr0_only(const struct cha_platform *p, uint8_t event)
 {
-	for (int i = 0; i < p->nctr0_only; i++)
-		if (p->ctr0_only[i] == event)
-			return 1;
-	return 0;
+	return box_event_counters(&p->box, event) == 0x1;
 }
 
 static int add_event(struct cha_request *req, const char *s, size_t len, char *why, size_t n)
@@ -175,10 +173,32 @@ static uint64_t scale(uint64_t raw, uint64_t window, uint64_t ran, uint32_t ngro
 }
 
 static void all_sockets(const struct hw *hw, const struct cha_request *req, struct cha_result *res,
-			enum cha_step op, uint32_t group, uint32_t prev)
+			enum box_step op, uint32_t group, uint32_t prev)
 {
-	for (uint32_t s = 0; s < req->topo.nsockets && (op == CHA_STEP_RESTORE || !res->status); s++)
+	for (uint32_t s = 0; s < req->topo.nsockets && (op == BOX_RESTORE || !res->status); s++)
 		cha_step(hw, req, res, s, op, group, prev);
+}
+
+/* The restore of every socket into res->restore; a register not put back fails the measurement
+ * whatever failed before, with restore_why naming the registers. */
+static void restore_report(struct cha_result *res)
+{
+	for (uint32_t s = 0; s < res->nsockets; s++)
+		saveset_report_add(&res->save[s], &res->restore);
+	const struct saveset_report *r = &res->restore;
+	if (!r->nfailed && !r->dropped)
+		return;
+	size_t k = fmt_snprintf(res->restore_why, sizeof(res->restore_why), "%u CHA register(s) not restored:",
+				r->nfailed + r->dropped);
+	for (uint32_t i = 0; i < r->nfailed && i < SAVESET_REPORT_FAILED && k < sizeof(res->restore_why); i++) {
+		char name[48];
+		reg_name(r->failed[i], name, sizeof(name));
+		k += fmt_snprintf(res->restore_why + k, sizeof(res->restore_why) - k, "%s %s (%s)", i ? "," : "", name,
+				  hw_status_name((hw_status)r->failed_st[i]));
+	}
+	if (!res->status)
+		memcpy(res->why, res->restore_why, sizeof(res->why));
+	res->status = -1;
 }
 
 int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_fn window, void *arg,
@@ -192,32 +212,30 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 	res->nslices = req->ngroups * (req->rounds ? req->rounds : 1);
 	for (uint32_t s = 0; s < res->nsockets; s++)
 		res->sock[s].cpu = req->cpu[s];
+	cha_sequence_init(req, res);
 	if (!req->nevents || !req->ngroups || !res->nsockets) {
 		fmt_snprintf(res->why, sizeof(res->why), "nothing to measure (%u events, %u sockets)", req->nevents,
 			     res->nsockets);
 		res->status = -1;
 		return -1;
 	}
-	all_sockets(hw, req, res, CHA_STEP_SETUP, 0, 0);
+	all_sockets(hw, req, res, BOX_SETUP, 0, 0);
 	uint32_t prev = 0;
 	for (uint32_t k = 0; k < res->nslices && !res->status; k++) {
 		uint32_t g = k % req->ngroups;
 		if (g != prev)
-			all_sockets(hw, req, res, CHA_STEP_SWITCH, g, prev);
-		all_sockets(hw, req, res, CHA_STEP_RUN, g, prev);
+			all_sockets(hw, req, res, BOX_SWITCH, g, prev);
+		all_sockets(hw, req, res, BOX_RUN, g, prev);
 		if (res->status)
 			break;
 		uint64_t ns = window(arg, k, res->nslices);
-		all_sockets(hw, req, res, CHA_STEP_PAUSE, g, prev);
+		all_sockets(hw, req, res, BOX_PAUSE, g, prev);
 		res->group_ns[g] += ns;
 		res->window_ns += ns;
 		prev = g;
 	}
-	all_sockets(hw, req, res, CHA_STEP_RESTORE, 0, 0);
-	if (res->restore_failed && !res->status) {
-		fmt_snprintf(res->why, sizeof(res->why), "a CHA register could not be restored");
-		res->status = -1;
-	}
+	all_sockets(hw, req, res, BOX_RESTORE, 0, 0);
+	restore_report(res);
 	if (res->status)
 		return -1;
 	uint64_t total[CHA_MAX_EVENTS] = { 0 };

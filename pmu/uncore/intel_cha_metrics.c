@@ -2,8 +2,8 @@
 /*
  * CHA metric formulas: pure arithmetic over (scaled) TOR_INSERTS counts; the raw counts are
  * reported beside them by the caller.
- *   PCIe read  = 64 x sum of the platform's read ops   SKX: RdCur + RFO + CRd + DRd (seed 3.2)
- *                                                     ICX+: PCIRdCur (seed 3.3, ref 5)
+ *   PCIe read  = 64 x sum of the platform's read ops   SKX: RdCur + RFO + CRd + DRd (PCM PurleyPlatform)
+ *                                                     ICX+: PCIRdCur (PCM WhitleyPlatform)
  *   PCIe write = 64 x sum of the platform's write ops  SKX: RFO + ItoM; ICX+: ItoM + ItoMCacheNear
  *   MMIO reads / writes = request counts of PRd / WiL (SKX), UCRdF / WiL (ICX+): partial
  *                (0-64 B) requests, so no byte count is claimed

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One table per Intel Xeon platform with CHA uncore PMON: addresses, register layouts, filter
- * rules, global control, CHA-count discovery and metric formulas. Every value cites
- * /work/shared/reference/intel-cha-uncore.md ("ref N.N"), which names the Linux / PCM /
- * LIKWID / libpfm4 source of each fact. CPU models: Linux arch/x86/include/asm/intel-family.h
+ * rules, global control, CHA-count discovery and metric formulas, each box an entry of
+ * struct uncore_box_type (pmu/uncore/box.h). Every value cites its public source (Intel's uncore
+ * manuals, Linux arch/x86/events/intel/uncore_snbep.c, PCM, LIKWID, libpfm4). CPU models: Linux arch/x86/include/asm/intel-family.h
  * (SKYLAKE_X 0x55 = SKX/CLX/CPX, ICELAKE_X 0x6A, ICELAKE_D 0x6C, SAPPHIRERAPIDS_X 0x8F,
  * EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X 0xAD, GRANITERAPIDS_D 0xAE).
  */
@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-/* ---- ICX: BOX_CTL of every CHA (ref 2.1, PCM types.h ICX_CHA_MSR_PMON_BOX_CTL[], Linux
+/* ---- ICX: BOX_CTL of every CHA (PCM src/types.h ICX_CHA_MSR_PMON_BOX_CTL[], Linux uncore_snbep.c
  * icx_cha_msr_offsets[] + 0xB60). Stride 0xE, except CHA 17 -> 18 (+0x1C, the 0xEFC slot is
  * skipped) and CHA 33 -> 34 (down to 0xB60). Linux and libpfm4 stop at CHA 39 (40 CHAs);
  * PCM's CHA 40/41 (0xBB4, 0xBC2) are not listed by either, so not used here. */
@@ -23,10 +23,13 @@ static const uint32_t icx_box_ctl[40] = {
 	0xB60, 0xB6E, 0xB7C, 0xB8A, 0xB98, 0xBA6,                              /* 34-39 */
 };
 
-/* ---- perf-style terms ------------------------------------------------------------------ */
-#define SKX_ALL_OPC (1ull << 3)   /* FILTER1 all_opc (ref 1.4) */
+#define N(a) (uint8_t)(sizeof(a) / sizeof((a)[0]))
 
-/* SKX CTL (32-bit, ref 1.3) and FILTER0/FILTER1 (ref 1.4, Linux skx_uncore_cha_formats). */
+/* ---- perf-style terms ------------------------------------------------------------------ */
+#define SKX_ALL_OPC (1ull << 3)   /* FILTER1 all_opc (Linux SKX_CHA_MSR_PMON_BOX_FILTER_ALL_OPC) */
+
+/* SKX CTL (32-bit) and FILTER0/FILTER1 (Linux uncore_snbep.c skx_uncore_cha_formats_attr,
+ * SKX_CHA_MSR_PMON_BOX_FILTER_*; Intel Skylake-SP uncore manual, CHA filter registers). */
 static const struct cha_field skx_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },
@@ -51,8 +54,8 @@ static const struct cha_field skx_fields[] = {
 	{ "filter_isoc", CHA_T_FILTER1, 31, 1, 0 },
 };
 
-/* ICX CTL (64-bit, ref 2.2): umask_ext is config bits 57:32 (26 bits); FILTER0 holds the TID
- * only (ref 2.3). No FILTER1: opcodes live in umask_ext. */
+/* ICX CTL (64-bit): umask_ext is config bits 57:32, 26 bits (Linux uncore_snbep.c
+ * SNR_CHA_RAW_EVENT_MASK_EXT, format umask_ext2); FILTER0 holds the TID only. No FILTER1: opcodes live in umask_ext. */
 static const struct cha_field icx_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },
@@ -64,8 +67,10 @@ static const struct cha_field icx_fields[] = {
 	{ "filter_tid", CHA_T_FILTER0, 0, 9, 0 },
 };
 
-/* SPR/EMR/GNR CTL (ref 3.2): tid_en moved to bit 16, umask_ext 55:32 (Linux
- * SPR_RAW_EVENT_MASK_EXT 0xffffff), FILTER0 TID 10 bits (SPR_CHA_PMON_BOX_FILTER_TID). */
+/* SPR/EMR/GNR CTL: tid_en moved to bit 16; umask_ext is bits 63:32, all 32 of them (Linux
+ * arch/x86/events/intel/uncore_snbep.c, "perf/x86/intel/uncore: Fix the bits of the CHA extended
+ * umask for SPR", 2024: format umask_ext5 config:32-63; Intel perfmon GNR v1.20 has umask_ext
+ * values up to 0x78CC6FFE, SPR v1.39 TOR_INSERTS.NONCOH 0x1000000); FILTER0 TID 10 bits. */
 static const struct cha_field spr_fields[] = {
 	{ "event", CHA_T_CTL, 0, 8, 0 },
 	{ "umask", CHA_T_CTL, 8, 8, 0 },
@@ -73,20 +78,18 @@ static const struct cha_field spr_fields[] = {
 	{ "edge", CHA_T_CTL, 18, 1, 0 },
 	{ "inv", CHA_T_CTL, 23, 1, 0 },
 	{ "thresh", CHA_T_CTL, 24, 8, 0 },
-	{ "umask_ext", CHA_T_CTL, 32, 24, 0 },
+	{ "umask_ext", CHA_T_CTL, 32, 32, 0 },
 	{ "filter_tid", CHA_T_FILTER0, 0, 10, 0 },
 };
 
-#define N(a) (uint8_t)(sizeof(a) / sizeof((a)[0]))
-
 /* SKX: LLC_LOOKUP (0x34) needs FILTER0.STATE, TOR_INSERTS/TOR_OCCUPANCY (0x35/0x36) the
- * FILTER1 opcode group (ref 1.4, Linux skx_uncore_cha_extra_regs). */
+ * FILTER1 opcode group (Linux uncore_snbep.c skx_uncore_cha_extra_regs). */
 static const struct cha_filter_use skx_filter_uses[] = {
 	{ 0x34, CHA_FILTER0 }, { 0x35, CHA_FILTER1 }, { 0x36, CHA_FILTER1 },
 };
-/* Events 0x11 and 0x36 (TOR_OCCUPANCY) count on counter 0 only: ref 1.3 / 2.3
- * (skx_uncore_chabox_constraints, reused for ICX). */
-static const uint8_t skx_ctr0_only[] = { 0x11, 0x36 };
+/* Events 0x11 and 0x36 (TOR_OCCUPANCY) count on counter 0 only (Linux uncore_snbep.c
+ * skx_uncore_chabox_constraints, used for ICX too). */
+static const struct box_constraint skx_constraints[] = { { 0x11, 0x1 }, { 0x36, 0x1 } };
 
 static const char *const skx_defaults[] = {
 	"TOR_INSERTS.IO_HIT_RDCUR", "TOR_INSERTS.IO_MISS_RDCUR", "TOR_INSERTS.IO_HIT_RFO",
@@ -101,21 +104,38 @@ static const char *const icx_defaults[] = {
 	"TOR_INSERTS.IO_ITOMCACHENEAR",
 };
 
-/* SKX/ICX box (ref 1.1, 2.1): CTL0 +1, FILTER0 +5, FILTER1 +6 (SKX), STATUS +7, CTR0 +8.
- * BOX_CTL frz bit 8, rst_ctrl bit 0, rst_ctrs bit 1 (ref 1.2). CTL en bit 22 (ref 1.3). */
-#define SNBEP_STYLE_BOX_BITS .box_frz = 1ull << 8, .box_rst_ctrl = 1ull << 0, .box_rst_ctrs = 1ull << 1, \
-	.ctl_en = 1ull << 22
-/* U_MSR_PMON_GLOBAL_CTL 0x700, unfreeze = bit 61 (ref 1.5: PCM, LIKWID). */
-#define SNBEP_STYLE_GLOBAL .global_ctl = 0x700, .global_unfreeze = 1ull << 61
-/* SPR box (ref 3.1): BOX_CTL +0, STATUS +1, CTL0 +2, CTR0 +8, FILTER0 +0xE; BOX_CTL frz bit
- * 0, rst_ctrl 8, rst_ctrs 9; CTL bit 22 reserved (never written). Global control 0x2FF0:
- * 0 = unfreeze (PCM SPR_MSR_UNCORE_PMON_GLOBAL_CTL). Uncore discovery device 8086:09A7. */
-#define SPR_STYLE .max_cha = 60, .box_base = 0x2000, .box_stride = 0x10, \
-	.box = { .ctl0 = 2, .ctr0 = 8, .filter = { 0xE, CHA_NO_REG }, .status = 1 }, \
-	.box_frz = 1ull << 0, .box_rst_ctrl = 1ull << 8, .box_rst_ctrs = 1ull << 9, .ctl_en = 0, \
-	.fields = spr_fields, .nfields = N(spr_fields), .global_ctl = 0x2FF0, .global_unfreeze = 0, \
+/* CTL bits an event may set: event 7:0, umask 15:8, edge 18, tid_en 19 (SPR: 16), inv 23,
+ * thresh 31:24 and umask_ext (ICX 57:32, SPR+ 63:32): Linux uncore_snbep.c
+ * HSWEP_S_MSR_PMON_RAW_EVENT_MASK, SNR_CHA_RAW_EVENT_MASK_EXT, SPR_RAW_EVENT_MASK_EXT. */
+#define CTL_BASE_MASK 0xFF84FFFFull
+#define SKX_EVENT_MASK (CTL_BASE_MASK | 1ull << 19)
+#define ICX_EVENT_MASK (SKX_EVENT_MASK | 0x3FFFFFFull << 32)
+#define SPR_EVENT_MASK (CTL_BASE_MASK | 1ull << 16 | 0xFFFFFFFFull << 32)
+
+/* SKX/ICX box (Intel Xeon Scalable uncore performance monitoring reference manual, CHA
+ * chapter; Linux uncore_snbep.c HSWEP_C0_MSR_PMON_* and SNBEP_PMON_*): 4 counters of 48
+ * bits, CTL0 +1, FILTER0 +5, FILTER1 +6 (SKX), STATUS +7, CTR0 +8; BOX_CTL frz bit 8,
+ * rst_ctrl bit 0, rst_ctrs bit 1; CTL en bit 22. Uncore global control U_MSR_PMON_GLOBAL_CTL
+ * 0x700, bit 61 unfreezes (Intel Skylake-SP uncore manual, UBox global control). */
+#define SNBEP_STYLE_BOX .name = "CHA", .access = BOX_ACCESS_MSR, .num_counters = 4, .ctr_bits = 48, \
+	.reg_step = 1, .ctl0 = 1, .ctr0 = 8, .status = 7, .box_frz = 1ull << 8, .box_rst_ctrl = 1ull << 0, \
+	.box_rst_ctrs = 1ull << 1, .ctl_en = 1ull << 22, .constraints = skx_constraints, \
+	.nconstraints = N(skx_constraints), .global_ctl = 0x700, .global_unfreeze = 1ull << 61
+/* SPR box (Intel 4th Gen Xeon Scalable uncore performance monitoring guide; Linux
+ * uncore_snbep.c SPR_C0_MSR_PMON_*, GENERIC_PMON_BOX_CTL_*): BOX_CTL +0, STATUS +1, CTL0 +2,
+ * CTR0 +8, FILTER0 +0xE; BOX_CTL frz bit 0, rst_ctrl 8, rst_ctrs 9; CTL bit 22 reserved (never
+ * written). Global control 0x2FF0: 0 = unfreeze (PCM src/types.h
+ * SPR_MSR_UNCORE_PMON_GLOBAL_CTL). Uncore discovery device 8086:09A7 (Linux
+ * uncore_discovery.h UNCORE_DISCOVERY_TABLE_DEVICE). Up to 60 CHAs (libpfm4
+ * docs/man3/libpfm_intel_spr_unc_cha.3: spr_unc_cha[0-59]). */
+#define SPR_STYLE .box = { .name = "CHA", .access = BOX_ACCESS_MSR, .num_counters = 4, .ctr_bits = 48, \
+	.reg_step = 1, .max_boxes = 60, .box_ctl = 0x2000, .box_stride = 0x10, .ctl0 = 2, .ctr0 = 8, \
+	.filter = { 0xE, BOX_NO_REG }, .status = 1, .box_frz = 1ull << 0, .box_rst_ctrl = 1ull << 8, \
+	.box_rst_ctrs = 1ull << 9, .ctl_en = 0, .event_mask = SPR_EVENT_MASK, .global_ctl = 0x2FF0, \
+	.global_unfreeze = 0 }, \
+	.fields = spr_fields, .nfields = N(spr_fields), \
 	.count_method = CHA_COUNT_DISCOVERY_TABLE, .pci_device = 0x09A7, \
-	.default_events = icx_defaults, .ndefault = N(icx_defaults), .events = cha_events_spr, \
+	.default_events = icx_defaults, .ndefault = N(icx_defaults), \
 	.read_ops = CHA_OPBIT(CHA_OP_PCIRDCUR), \
 	.write_ops = CHA_OPBIT(CHA_OP_ITOM) | CHA_OPBIT(CHA_OP_ITOMCACHENEAR), \
 	.mmio_read_ops = CHA_OPBIT(CHA_OP_UCRDF), .mmio_write_ops = CHA_OPBIT(CHA_OP_WIL)
@@ -123,19 +143,22 @@ static const char *const icx_defaults[] = {
 const struct cha_platform cha_platforms[] = {
 	{
 		.name = "SKX", .cpus = "Skylake-SP, Cascade Lake-SP", .models = { 0x55 },
-		.max_cha = 28,  /* CAPID6 bits 27:0; libpfm4 skx_unc_cha[0-27] (ref 1.1) */
-		.box_base = 0xE00, .box_stride = 0x10,  /* ref 1.1 */
-		.box = { .ctl0 = 1, .ctr0 = 8, .filter = { 5, 6 }, .status = 7 },
-		SNBEP_STYLE_BOX_BITS, .fields = skx_fields, .nfields = N(skx_fields),
-		/* FILTER1 with no opcode match: rem|loc|all_opc|nm|not_nm = 0x3B (ref 1.4) */
+		/* 28 CHAs: CAPID6 bits 27:0 (Linux skx_count_chabox), libpfm4 skx_unc_cha[0-27];
+		 * box n at 0xE00 + 0x10 n (Linux HSWEP_C0_MSR_PMON_BOX_CTL, HSWEP_CBO_MSR_OFFSET) */
+		.box = { SNBEP_STYLE_BOX, .max_boxes = 28, .box_ctl = 0xE00, .box_stride = 0x10,
+			 .filter = { 5, 6 }, .event_mask = SKX_EVENT_MASK },
+		.fields = skx_fields, .nfields = N(skx_fields),
+		/* FILTER1 with no opcode match: rem|loc|all_opc|nm|not_nm = 0x3B (LIKWID
+		 * perfmon_skylake.h skx_cbox_setup; PCM PMURegisterDeclarations/GenuineIntel-6-55-4.json
+		 * Filter1 DefaultValue 59) */
 		.filter_default = { 0, 0x3B },
 		.filter_uses = skx_filter_uses, .nfilter_uses = N(skx_filter_uses),
-		.ctr0_only = skx_ctr0_only, .nctr0_only = N(skx_ctr0_only), SNBEP_STYLE_GLOBAL,
-		/* CAPID6 @0x9C of 8086:2083 (device 30 function 3), bits 27:0 (ref 1.5) */
+		/* CAPID6 @0x9C of 8086:2083 (device 30 function 3), bits 27:0 (Linux uncore_snbep.c
+		 * SKX_CAPID6, SKX_CHA_BIT_MASK) */
 		.count_method = CHA_COUNT_CAPID, .pci_device = 0x2083, .capid_dev = 30, .capid_func = 3,
 		.capid_off = { 0x9C, 0 }, .capid_mask = { 0x0FFFFFFF, 0 },
 		.default_events = skx_defaults, .ndefault = N(skx_defaults), .events = cha_events_skx,
-		/* PCM PurleyPlatform (ref 5): read = RdCur + RFO + CRd + DRd, write = RFO + ItoM */
+		/* PCM src/pcm-pcie.h PurleyPlatform: read = RdCur + RFO + CRd + DRd, write = RFO + ItoM */
 		.read_ops = CHA_OPBIT(CHA_OP_RDCUR) | CHA_OPBIT(CHA_OP_RFO) | CHA_OPBIT(CHA_OP_CRD) |
 			    CHA_OPBIT(CHA_OP_DRD),
 		.write_ops = CHA_OPBIT(CHA_OP_RFO) | CHA_OPBIT(CHA_OP_ITOM),
@@ -143,29 +166,30 @@ const struct cha_platform cha_platforms[] = {
 	},
 	{
 		.name = "ICX", .cpus = "Ice Lake-SP, Ice Lake-D", .models = { 0x6A, 0x6C },
-		.max_cha = 40, .box_ctl_table = icx_box_ctl,  /* ref 2.1 */
-		.box = { .ctl0 = 1, .ctr0 = 8, .filter = { 5, CHA_NO_REG }, .status = 7 },
-		SNBEP_STYLE_BOX_BITS, .fields = icx_fields, .nfields = N(icx_fields),
-		.ctr0_only = skx_ctr0_only, .nctr0_only = N(skx_ctr0_only), SNBEP_STYLE_GLOBAL,
-		/* CAPID6 @0x9C + CAPID7 @0xA0 of 8086:345B (device 30 function 3), hweight64 (ref 2.3) */
+		.box = { SNBEP_STYLE_BOX, .max_boxes = 40, .box_ctl_table = icx_box_ctl,
+			 .filter = { 5, BOX_NO_REG }, .event_mask = ICX_EVENT_MASK },
+		.fields = icx_fields, .nfields = N(icx_fields),
+		/* CAPID6 @0x9C + CAPID7 @0xA0 of 8086:345B (device 30 function 3), hweight64 (Linux
+		 * uncore_snbep.c icx_count_chabox) */
 		.count_method = CHA_COUNT_CAPID, .pci_device = 0x345B, .capid_dev = 30, .capid_func = 3,
 		.capid_off = { 0x9C, 0xA0 }, .capid_mask = { 0xFFFFFFFF, 0xFFFFFFFF },
 		.default_events = icx_defaults, .ndefault = N(icx_defaults), .events = cha_events_icx,
-		/* PCM WhitleyPlatform (ref 5) */
+		/* PCM src/pcm-pcie.h WhitleyPlatform */
 		.read_ops = CHA_OPBIT(CHA_OP_PCIRDCUR),
 		.write_ops = CHA_OPBIT(CHA_OP_ITOM) | CHA_OPBIT(CHA_OP_ITOMCACHENEAR),
 		.mmio_read_ops = CHA_OPBIT(CHA_OP_UCRDF), .mmio_write_ops = CHA_OPBIT(CHA_OP_WIL),
 	},
-	/* SPR/EMR: CBo count cross-check MSR 0x2FFE (Linux 38776cc45eb7; the value is used whole,
-	 * and 0 means "not implemented" on EMR XCC, 6f7f984fa85b). Up to 60 CHAs (libpfm4
-	 * spr_unc_cha[0-59], ref 3.1). */
-	{ .name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F }, SPR_STYLE,
+	/* SPR/EMR: CBo count cross-check MSR 0x2FFE (Linux commit 38776cc45eb7 "Correct the number
+	 * of CHAs on SPR"; the value is used whole, and 0 means "not implemented" on EMR XCC,
+	 * 6f7f984fa85b). */
+	{ .name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F }, SPR_STYLE, .events = cha_events_spr,
 	  .cbo_count_msr = 0x2FFE, .cbo_count_mask = ~0ull },
-	{ .name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF }, SPR_STYLE,
+	{ .name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF }, SPR_STYLE, .events = cha_events_spr,
 	  .cbo_count_msr = 0x2FFE, .cbo_count_mask = ~0ull },
-	/* GNR: PCM reads MSR 0x3FED & 0x1FF (MSR_PMON_NUMBER_CBOS, ref 3.1). The 60-CHA bound is
-	 * SPR's; a larger GNR part fails discovery with that bound named, never a guess. */
-	{ .name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE }, SPR_STYLE,
+	/* GNR: PCM reads MSR 0x3FED & 0x1FF (src/cpucounters.cpp getMaxNumOfCBoxesInternal,
+	 * MSR_PMON_NUMBER_CBOS). The 60-CHA bound is SPR's; a larger GNR part fails discovery with
+	 * that bound named, never a guess. */
+	{ .name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE }, SPR_STYLE, .events = cha_events_gnr,
 	  .cbo_count_msr = 0x3FED, .cbo_count_mask = 0x1FF },
 };
 const size_t cha_nplatforms = sizeof(cha_platforms) / sizeof(cha_platforms[0]);
@@ -191,22 +215,20 @@ const struct cha_platform *cha_platform_by_name(const char *name)
 
 uint32_t cha_box_ctl(const struct cha_platform *p, unsigned n)
 {
-	return p->box_ctl_table ? p->box_ctl_table[n] : p->box_base + n * p->box_stride;
+	return (uint32_t)box_reg(&p->box, NULL, n, BOX_REG_UNIT_CTL, 0).addr;
 }
 
 uint32_t cha_ctl_msr(const struct cha_platform *p, unsigned n, unsigned i)
 {
-	return cha_box_ctl(p, n) + p->box.ctl0 + i;
+	return (uint32_t)box_reg(&p->box, NULL, n, BOX_REG_CTL, i).addr;
 }
 
 uint32_t cha_ctr_msr(const struct cha_platform *p, unsigned n, unsigned i)
 {
-	return cha_box_ctl(p, n) + p->box.ctr0 + i;
+	return (uint32_t)box_reg(&p->box, NULL, n, BOX_REG_CTR, i).addr;
 }
 
 uint32_t cha_filter_msr(const struct cha_platform *p, unsigned n, unsigned f)
 {
-	if (f >= CHA_NFILTERS || p->box.filter[f] == CHA_NO_REG)
-		return 0;
-	return cha_box_ctl(p, n) + p->box.filter[f];
+	return box_has(&p->box, BOX_REG_FILTER, f) ? (uint32_t)box_reg(&p->box, NULL, n, BOX_REG_FILTER, f).addr : 0;
 }

@@ -2,12 +2,12 @@
 /*
  * Intel Xeon uncore CHA (Caching and Home Agent) PMON: the per-platform data that describes a
  * CHA box, its registers, its control and filter layouts and how the CHAs of a socket are
- * counted. One struct cha_platform per platform (pmu/intel_cha_platforms.c); the encoder,
+ * counted. One struct cha_platform per platform (pmu/uncore/intel_cha_platforms.c); the encoder,
  * discovery and programming code read these tables and never branch on the platform's name.
  *
- * Facts and their sources: /work/shared/reference/intel-cha-uncore.md (cited as "ref N.N"),
- * which gives the Linux (arch/x86/events/intel/uncore_snbep.c, uncore_discovery.h), PCM
- * (src/types.h, cpucounters.cpp), LIKWID and libpfm4 locations of each one.
+ * Facts and their sources are cited where they are used: Linux arch/x86/events/intel/
+ * uncore_snbep.c and uncore_discovery.h, PCM src/types.h and src/pcm-pcie.h, LIKWID, libpfm4,
+ * Intel's uncore performance monitoring manuals and perfmon event files.
  * Pure header: builds on the host.
  */
 #ifndef EFIPERF_INTEL_CHA_REGS_H
@@ -15,16 +15,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "pmu/uncore/box.h"
 
-#define CHA_MAX_BOXES 128     /* array bound; each platform's max_cha is its own limit */
+#define CHA_MAX_BOXES 128     /* array bound; each platform's box.max_boxes is its own limit */
 #define CHA_MAX_SOCKETS 8     /* SKX scales to 8 sockets */
-#define CHA_NUM_COUNTERS 4    /* CTR0..3 per box: ref 1.1 (Linux num_counters = 4) */
-#define CHA_CTR_WIDTH 48      /* ref 1.1 (Linux perf_ctr_bits = 48; PCM width extender 48) */
-#define CHA_CTR_MASK ((1ull << CHA_CTR_WIDTH) - 1)
-#define CHA_LINE_BYTES 64     /* one TOR insert of a full-line request = one 64-byte line (ref 5) */
-#define CHA_NO_REG 0xFFu      /* box offset of a register the platform does not have */
+#define CHA_NUM_COUNTERS BOX_MAX_COUNTERS
+#define CHA_LINE_BYTES 64     /* one TOR insert of a full-line request = one 64-byte line */
 
-enum cha_filter_reg { CHA_FILTER0, CHA_FILTER1, CHA_NFILTERS };
+enum cha_filter_reg { CHA_FILTER0, CHA_FILTER1, CHA_NFILTERS = BOX_MAX_FILTERS };
 
 /* Which register a perf-style term lands in. */
 enum cha_target { CHA_T_CTL, CHA_T_FILTER0, CHA_T_FILTER1 };
@@ -35,13 +33,6 @@ struct cha_field {
 	uint8_t target;       /* enum cha_target */
 	uint8_t shift, width;
 	uint64_t clears;      /* bits of the target cleared when the term is given */
-};
-
-/* A box's registers as offsets from its BOX_CTL MSR. */
-struct cha_box_layout {
-	uint8_t ctl0, ctr0;               /* CTL0..3, CTR0..3 are consecutive */
-	uint8_t filter[CHA_NFILTERS];     /* CHA_NO_REG when absent */
-	uint8_t status;
 };
 
 /* An event code that needs a filter register programmed even when no filter term is given
@@ -78,22 +69,12 @@ struct cha_platform {
 	const char *name;           /* "SKX" */
 	const char *cpus;           /* "Skylake-SP, Cascade Lake-SP" */
 	uint8_t models[2];          /* CPUID family 6 display models (0 = unused slot) */
-	uint16_t max_cha;
-	/* BOX_CTL of CHA n: box_ctl_table[n] when set, else box_base + n * box_stride */
-	uint32_t box_base, box_stride;
-	const uint32_t *box_ctl_table;
-	struct cha_box_layout box;
-	uint64_t box_frz, box_rst_ctrl, box_rst_ctrs;   /* BOX_CTL bits */
-	uint64_t ctl_en;            /* CTL enable bit; 0 where it is reserved (SPR+) */
+	struct uncore_box_type box; /* the CHA box: registers, bits, constraints, global control */
 	const struct cha_field *fields;
 	uint8_t nfields;
 	uint64_t filter_default[CHA_NFILTERS];
 	const struct cha_filter_use *filter_uses;
 	uint8_t nfilter_uses;
-	const uint8_t *ctr0_only;   /* event codes allowed on counter 0 only */
-	uint8_t nctr0_only;
-	uint32_t global_ctl;        /* uncore global control MSR */
-	uint64_t global_unfreeze;   /* value that unfreezes every box of the package */
 	uint8_t count_method;       /* enum cha_count_method */
 	uint16_t pci_device;        /* Intel device carrying CAPID6/7 or the discovery DVSEC */
 	uint8_t capid_dev, capid_func;  /* CAPID: fixed device/function on each socket's bus */
@@ -104,7 +85,7 @@ struct cha_platform {
 	const struct cha_event *events;     /* ends with an entry whose name is NULL */
 	const char *const *default_events;  /* names of the default PCIe set */
 	uint8_t ndefault;
-	/* metric formulas (ref 5): ops summed for each quantity */
+	/* metric formulas (PCM src/pcm-pcie.h): ops summed for each quantity */
 	uint32_t read_ops, write_ops, mmio_read_ops, mmio_write_ops;
 };
 
@@ -115,14 +96,14 @@ extern const size_t cha_nplatforms;
 const struct cha_platform *cha_platform_for_cpu(uint32_t family, uint32_t model);
 const struct cha_platform *cha_platform_by_name(const char *name);
 
-/* BOX_CTL MSR of CHA n (n < max_cha), and the other registers of that box. */
+/* BOX_CTL MSR of CHA n (n < box.max_boxes), and the other registers of that box (box_reg). */
 uint32_t cha_box_ctl(const struct cha_platform *p, unsigned n);
 uint32_t cha_ctl_msr(const struct cha_platform *p, unsigned n, unsigned i);
 uint32_t cha_ctr_msr(const struct cha_platform *p, unsigned n, unsigned i);
 uint32_t cha_filter_msr(const struct cha_platform *p, unsigned n, unsigned f); /* 0 if absent */
 
 /* Events of each platform (pmu/intel_cha_events.c). */
-extern const struct cha_event cha_events_skx[], cha_events_icx[], cha_events_spr[];
+extern const struct cha_event cha_events_skx[], cha_events_icx[], cha_events_spr[], cha_events_gnr[];
 const struct cha_event *cha_event_find(const struct cha_platform *p, const char *name, size_t len);
 const char *cha_op_name(uint8_t op);
 

@@ -13,7 +13,7 @@
 
 static uint64_t allowed(const struct cha_platform *p, unsigned target)
 {
-	uint64_t m = target == CHA_T_CTL ? p->ctl_en : p->filter_default[target - CHA_T_FILTER0];
+	uint64_t m = target == CHA_T_CTL ? p->box.ctl_en : p->filter_default[target - CHA_T_FILTER0];
 	for (int i = 0; i < p->nfields; i++)
 		if (p->fields[i].target == target)
 			m |= (p->fields[i].width >= 64 ? ~0ull : ((1ull << p->fields[i].width) - 1)) << p->fields[i].shift;
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert((e.ctl & ~allowed(p, CHA_T_CTL)) == 0);
 			for (unsigned f = 0; f < CHA_NFILTERS; f++)
 				if (e.uses & (1u << f)) {
-					assert(p->box.filter[f] != CHA_NO_REG);
+					assert(p->box.filter[f] != BOX_NO_REG);
 					assert((e.filter[f] & ~allowed(p, CHA_T_FILTER0 + f)) == 0);
 				}
 		} else {

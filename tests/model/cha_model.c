@@ -13,8 +13,8 @@
 uint32_t cha_model_msr(enum cha_model_layout layout, unsigned box, unsigned reg)
 {
 	if (layout == CHA_MODEL_SKX)
-		return 0xE00u + 0x10u * box + reg;      /* ref 1.1 */
-	uint32_t base;                               /* ref 2.1: stride 0xE, jump at 18 and 34 */
+		return 0xE00u + 0x10u * box + reg;      /* Linux HSWEP_C0_MSR_PMON_BOX_CTL, HSWEP_CBO_MSR_OFFSET */
+	uint32_t base;                               /* Linux icx_cha_msr_offsets[]: stride 0xE, jump at 18 and 34 */
 	if (box < 18)
 		base = 0xE00u + 0xEu * box;
 	else if (box < 34)

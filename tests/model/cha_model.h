@@ -2,9 +2,9 @@
 /*
  * Register model of Intel CHA uncore boxes (SKX and ICX layouts) on top of tests/model/hw_model:
  * BOX_CTL, CTL0-3, FILTER0 (+FILTER1 on SKX), STATUS, CTR0-3 per CHA and the uncore global
- * control, at the MSR addresses of /work/shared/reference/intel-cha-uncore.md 1.1 / 2.1,
+ * control, at the MSR addresses Linux arch/x86/events/intel/uncore_snbep.c and PCM src/types.h give,
  * computed here on their own (not from pmu/intel_cha_platforms.c), so the tests compare two
- * independent readings of the reference.
+ * independent readings of those sources.
  *
  * Scripted IO traffic: each hw_model_tick() adds, for every traffic class, `per_tick` x
  * (CHA index + 1) requests to each CHA. A counter counts a class when its box is not frozen
@@ -14,7 +14,7 @@
  *        to the opcode, nc (bit 30) equal to the class's nc, and loc (bit 1) set;
  *   ICX: umask 0x04 (IO) or 0x01 (IA) as the class; umask_ext (CTL 57:32) low byte bit 0 HIT /
  *        bit 1 MISS covers the class; umask_ext >> 8 equals the class's opcode key, or 0xC001
- *        (all requests). Keys: the seed 001 3.3 codes (0xC8F3 PCIRdCur, 0xCC43 ItoM, ...).
+ *        (all requests). Keys: the Ice Lake uncore manual's Table 2-132 codes (0xC8F3 PCIRdCur, 0xCC43 ItoM, ...).
  * Counters are 48 bits wide and wrap.
  */
 #ifndef EFIPERF_CHA_MODEL_H
@@ -49,7 +49,7 @@ struct cha_model {
 void cha_model_init(struct cha_model *c, struct hw_model *m, enum cha_model_layout layout, unsigned nboxes,
 		    uint64_t ctr_start);
 void cha_model_add(struct cha_model *c, struct cha_model_traffic t);
-/* MSR of a box register, from the reference's facts: reg 0 BOX_CTL, 1..4 CTL0..3, 5 FILTER0,
+/* MSR of a box register, from those sources: reg 0 BOX_CTL, 1..4 CTL0..3, 5 FILTER0,
  * 6 FILTER1 (SKX), 7 STATUS, 8..11 CTR0..3. */
 uint32_t cha_model_msr(enum cha_model_layout layout, unsigned box, unsigned reg);
 /* Requests of classes matching (ia, hit, opc/key, nc) over all boxes per tick (the truth). */

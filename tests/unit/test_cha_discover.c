@@ -115,7 +115,7 @@ static void test_icx_capid6_7(void **state)
 	assert_int_equal(cha_topology_from_count(P("SKX"), 1, 29, &t, why, sizeof(why)), -1);
 }
 
-/* SPR: DVSEC (0x23, ID 1) -> BAR -> table: global entry, then units (ref 3.3). */
+/* SPR: DVSEC (0x23, ID 1) -> BAR -> table: global entry, then units (Linux uncore_discovery.h). */
 static void spr_table(uint32_t box1_ctl)
 {
 	struct pci_model_func *f = pci_model_add(&pm, 0, 0x1E, 1, 0, 0x8086, 0x09A7, 0x088000, 0);
@@ -171,7 +171,7 @@ static void test_metrics_formulas(void **state)
 	struct cha_metric_values m;
 	cha_metrics(req.plat, &req, counts, 1000, 0, &m);
 	uint64_t rdcur = 10 + 20, rfo = 30 + 40, crd = 50 + 60, drd = 70 + 80, itom = 90 + 100;
-	assert_int_equal(m.read_bytes, 64 * (rdcur + rfo + crd + drd));   /* seed 3.2 */
+	assert_int_equal(m.read_bytes, 64 * (rdcur + rfo + crd + drd));   /* PCM PurleyPlatform */
 	assert_int_equal(m.write_bytes, 64 * (rfo + itom));
 	assert_int_equal(m.mmio_reads, 110 + 120);
 	assert_int_equal(m.mmio_writes, 130 + 140);
@@ -182,7 +182,7 @@ static void test_metrics_formulas(void **state)
 	assert_false(m.have_self_check);
 	cha_metrics(req.plat, &req, counts, 1000, m.read_bytes + m.write_bytes, &m);
 	assert_int_equal(m.self_check_milli, 1000);
-	/* ICX: write = ItoM + ItoMCacheNear, read = PCIRdCur hit + miss (seed 3.3) */
+	/* ICX: write = ItoM + ItoMCacheNear, read = PCIRdCur hit + miss (PCM WhitleyPlatform) */
 	req.plat = P("ICX");
 	assert_int_equal(cha_request_events(&req, "TOR_INSERTS.IO_HIT_PCIRDCUR;TOR_INSERTS.IO_MISS_PCIRDCUR;"
 					    "TOR_INSERTS.IO_ITOM;TOR_INSERTS.IO_ITOMCACHENEAR;TOR_INSERTS.IO_HIT;"

@@ -14,7 +14,10 @@
 #include <cmocka.h>
 
 #include "tests/model/cha_model.h"
+#include "tests/unit/json_check.h"
 #include "arch/hw_trace.h"
+#include "efi/out/jsonl.h"
+#include "efi/out/pmu_json.h"
 #include "pmu/uncore/intel_cha.h"
 
 #define NBOX 4
@@ -179,12 +182,37 @@ static void test_icx_default_set_exact(void **state)
 	assert_restored(CHA_MODEL_ICX);
 }
 
-static int truth_op(const struct cha_model_traffic *t, void *arg) { return t->opc == *(uint16_t *)arg; }
+/* Non-stationary traffic: slice k lasts ticks_base + k ticks of 1 us, and its traffic comes in
+ * a burst of burst(k) = 1 + k mod 4 times the base rate, so the groups, which see different
+ * slices, see different mean rates. */
+static unsigned burst(uint32_t k) { return 1 + k % 4; }
 
+static uint64_t window_bursts(void *arg, uint32_t slice, uint32_t nslices)
+{
+	(void)arg;
+	(void)nslices;
+	windows++;
+	unsigned t = ticks_base + slice;
+	hw_model_tick(&m, t * burst(slice));
+	return (uint64_t)t * NS_PER_TICK;
+}
+
+/* SKX default set: 14 events in 7 groups (one FILTER1 opcode each), 3 rounds = 21 slices, slice
+ * k running group k mod 7 (rotation order), over bursty traffic.
+ *
+ * The math: an event of base rate b (requests per tick at burst 1, over all boxes) in group g
+ * counts raw = b * sum_{k in g} burst(k) t_k while its group runs R_g = sum_{k in g} t_k of the
+ * W = sum_k t_k window; it is scaled to floor(raw * W / R_g) = b * W * mean_g(burst) (time-
+ * weighted over g's slices, then truncated), while the truth is b * sum_k burst(k) t_k =
+ * b * W * mean(burst). Both means lie in [1, 4], so the scaling error is bounded by
+ * |scaled - truth| <= b * W * (4 - 1) + 1 (the 1 is the truncation); it is 0 only when g's mean
+ * burst equals the window's. The test asserts raw exactly, scaled as that formula to the count,
+ * every event within the bound, and that some event's error is not 0 (the tolerance is used). */
 static void test_skx_multiplexed_scaling(void **state)
 {
 	(void)state;
 	static const uint16_t opcs[] = { 0x21E, 0x200, 0x201, 0x202, 0x248 };
+	static const char *const names[] = { "RDCUR", "RFO", "CRD", "DRD", "ITOM" };
 	model(CHA_MODEL_SKX, 0);
 	for (int i = 0; i < 5; i++) {
 		cha_model_add(&cm, TR(0, 1, 0, opcs[i], 0, 2 + i));
@@ -196,28 +224,42 @@ static void test_skx_multiplexed_scaling(void **state)
 	assert_int_equal(req.nevents, 14);
 	assert_int_equal(req.ngroups, 7);               /* one opcode per FILTER1 */
 	ticks_base = 20;
-	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
+	assert_int_equal(cha_measure(&h, &req, window_bursts, NULL, &res), 0);
 	assert_int_equal(res.nslices, 21);
-	uint64_t total_ticks = 21 * 20 + 20 * 21 / 2;
-	assert_int_equal(res.window_ns, total_ticks * NS_PER_TICK);
-	uint64_t ran = 0;
-	for (uint32_t g = 0; g < 7; g++)
-		ran += res.group_ns[g];
-	assert_int_equal(ran, res.window_ns);
-	/* stationary traffic: scaled = truth within the integer division (< 1 count) */
-	uint64_t lines = 0;
-	for (int i = 0; i < 5; i++) {
-		uint64_t truth = cha_model_truth(&cm, truth_op, (void *)&opcs[i]) * total_ticks;
-		char hit[48], miss[48];
-		const char *names[] = { "RDCUR", "RFO", "CRD", "DRD", "ITOM" };
-		snprintf(hit, sizeof(hit), "TOR_INSERTS.IO_HIT_%s", names[i]);
-		snprintf(miss, sizeof(miss), "TOR_INSERTS.IO_MISS_%s", names[i]);
-		uint64_t got = res.sock[0].scaled[idx(hit)] + res.sock[0].scaled[idx(miss)];
-		assert_true(got <= truth && truth - got <= 2);
-		if (i < 4)
-			lines += got;
-		assert_true(res.sock[0].raw[idx(hit)] < res.sock[0].scaled[idx(hit)]);  /* ran part-time */
+	uint64_t W = 0, truth_w = 0;                    /* window ticks; sum of burst x ticks */
+	for (uint32_t k = 0; k < 21; k++) {
+		W += ticks_base + k;
+		truth_w += (uint64_t)burst(k) * (ticks_base + k);
 	}
+	assert_int_equal(res.window_ns, W * NS_PER_TICK);
+	unsigned nonzero = 0;
+	uint64_t lines = 0;
+	for (int i = 0; i < 5; i++)
+		for (int hit = 1; hit >= 0; hit--) {
+			char name[48];
+			snprintf(name, sizeof(name), "TOR_INSERTS.IO_%s_%s", hit ? "HIT" : "MISS", names[i]);
+			int e = idx(name);
+			uint32_t g = req.ev[e].group;
+			uint64_t b = (uint64_t)(hit ? 2 + i : 11 + i) * boxes_sum();
+			uint64_t ran = 0, raw = 0;
+			for (uint32_t k = g; k < 21; k += 7) {
+				ran += ticks_base + k;
+				raw += b * burst(k) * (ticks_base + k);
+			}
+			assert_int_equal(res.group_ns[g], ran * NS_PER_TICK);
+			assert_int_equal(res.sock[0].raw[e], raw);
+			uint64_t scaled = (uint64_t)((unsigned __int128)raw * W / ran), truth = b * truth_w;
+			assert_int_equal(res.sock[0].scaled[e], scaled);
+			uint64_t err = scaled > truth ? scaled - truth : truth - scaled;
+			if (err > b * W * (4 - 1) + 1)
+				fail_msg("%s: scaled %llu, truth %llu: error %llu above the bound %llu", name,
+					 (unsigned long long)scaled, (unsigned long long)truth, (unsigned long long)err,
+					 (unsigned long long)(b * W * 3 + 1));
+			nonzero += err > 1;
+			if (i < 4)
+				lines += scaled;
+		}
+	assert_true(nonzero > 0);                       /* the bursts made scaling inexact */
 	assert_true(res.total.have_read && res.total.have_mmio_read && res.total.have_mmio_write);
 	assert_int_equal(res.total.read_bytes, 64 * lines);
 	assert_restored(CHA_MODEL_SKX);
@@ -243,13 +285,116 @@ static void test_failing_write_midway_restores(void **state)
 	ticks_base = 5;
 	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), -1);
 	assert_int_equal(windows, 0);
-	assert_non_null(strstr(res.why, "wrmsr 0xe22 (CTL1 of CHA 2) on CPU 1, socket 0: #GP"));
-	assert_false(res.restore_failed);
+	assert_non_null(strstr(res.why, "write MSR 0xe22 (CTL1 of CHA 2) on CPU 1, socket 0: #GP"));
+	/* the faulting write may have taken effect in part, so restore writes CTL1 back; it faults
+	 * again (read-only), and the record names it; every other register is put back */
+	assert_int_equal(res.restore.nfailed, 1);
+	assert_int_equal(res.restore.failed[0].addr, 0xe22);
+	assert_int_equal(res.restore.status, HW_FAULT_GP);
+	assert_non_null(strstr(res.restore_why, "MSR 0xe22 (#GP)"));
 	assert_restored(CHA_MODEL_SKX);
 	int wrote = 0;
 	for (int i = 0; i < m.nlog; i++)
 		wrote |= m.log[i].id == cha_model_msr(CHA_MODEL_SKX, 1, 1);
 	assert_true(wrote);                             /* CHA 1 had been programmed, then restored */
+}
+
+/* Registers of the run that were not put back: the set's entries still marked written. */
+static int not_restored(uint32_t id)
+{
+	for (uint32_t i = 0; i < res.save[0].n; i++)
+		if (res.save[0].e[i].written && res.save[0].e[i].r.space == REG_MSR && res.save[0].e[i].r.addr == id)
+			return 1;
+	return 0;
+}
+
+static unsigned fault_run(const char *events, uint32_t fail_at, int sticky)
+{
+	model(CHA_MODEL_SKX, 0);
+	cha_model_add(&cm, TR(0, 1, 0, 0x21E, 0, 3));
+	cha_model_add(&cm, TR(0, 0, 0, 0x200, 0, 5));
+	prepare(0x55, events, 2, 0);
+	m.fail_at = fail_at;
+	m.fail_sticky = (uint8_t)sticky;
+	ticks_base = 2;
+	cha_measure(&h, &req, window, NULL, &res);
+	return m.naccess;
+}
+
+/* A fault injected at every access of a clean run in turn (setup reads and writes of every
+ * box, the global control, each group switch, the counter reads, the restore itself), once
+ * and from then on (sticky): every register is back as found or named by the record's
+ * restore, any fault fails the run, and a restore fault is reported even when an earlier
+ * error ended the run. */
+static void test_fault_at_every_access(void **state)
+{
+	(void)state;
+	/* RdCur and RFO need different FILTER1 opcodes: two groups, switched both ways (2 rounds);
+	 * LLC_LOOKUP.ANY adds FILTER0 */
+	const char *events = "TOR_INSERTS.IO_HIT_RDCUR;TOR_INSERTS.IO_MISS_RFO;LLC_LOOKUP.ANY";
+	unsigned clean = fault_run(events, 0, 0);
+	assert_int_equal(res.status, 0);
+	assert_int_equal(req.ngroups, 2);
+	assert_int_equal(res.restore.nfailed, 0);
+	assert_int_equal(res.restore.registers, NBOX * 5 + 1);   /* BOX_CTL, CTL0-1, FILTER0-1; global */
+	assert_int_equal(clean, res.accesses);
+	unsigned runs = 0, restore_faults = 0, both = 0;
+	for (int sticky = 0; sticky < 2; sticky++)
+		for (uint32_t k = 1; k <= clean; k++) {
+			fault_run(events, k, sticky);
+			runs++;
+			assert_true(m.nfailed >= 1);
+			if (res.status != -1 || !res.why[0])
+				fail_msg("fault at access %u (sticky %d): status %d, why \"%s\"", k, sticky, res.status, res.why);
+			/* the record's list is the set's not-restored entries, in order, up to its size */
+			uint32_t listed = 0;
+			for (uint32_t i = 0; i < res.save[0].n; i++)
+				if (res.save[0].e[i].written) {
+					if (listed < SAVESET_REPORT_FAILED)
+						assert_true(reg_same(res.restore.failed[listed], res.save[0].e[i].r));
+					listed++;
+				}
+			assert_int_equal(listed, res.restore.nfailed);
+			for (int i = 0; i < m.nregs; i++) {
+				const struct hw_model_reg *r = &m.regs[i];
+				int ctr = 0;
+				for (unsigned b = 0; b < NBOX; b++)
+					ctr |= r->id >= cha_model_msr(CHA_MODEL_SKX, b, 8) && r->id <= cha_model_msr(CHA_MODEL_SKX, b, 11);
+				if (!ctr && r->value != snapshot[i] && !not_restored(r->id))
+					fail_msg("fault at access %u (sticky %d): MSR 0x%x is 0x%llx, was 0x%llx, and restore "
+						 "does not name it", k, sticky, r->id, (unsigned long long)r->value,
+						 (unsigned long long)snapshot[i]);
+			}
+			if (res.restore.nfailed) {
+				restore_faults++;
+				assert_true(res.restore_why[0]);
+				if (strcmp(res.why, res.restore_why))
+					both++;           /* an earlier error, and the restore's own */
+			}
+			/* sticky: nothing answers from access k on, and a clean run's last access is a
+			 * restore write, so something written is left and must be named */
+			/* once: the restore after any error puts everything back but, at most, the one
+			 * register whose write-back was the faulted access */
+			if (!sticky && res.restore.nfailed > 1)
+				fail_msg("fault at access %u (once): %u registers not restored", k, res.restore.nfailed);
+			if (sticky && res.restore.written)
+				assert_true(res.restore.nfailed >= 1);
+		}
+	/* the record carries restore {status, registers, failed [...]} */
+	char buf[8192];
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	cha_result_json(&req, &res, &j);
+	json_end(&j);
+	assert_true(json_check_object(buf, sb.len));
+	assert_non_null(strstr(buf, "\"restore\":{\"status\":\"error\""));
+	assert_non_null(strstr(buf, "\"failed\":[{\"reg\":\"MSR 0x"));
+	printf("fault injection: %u clean accesses, %u faulted runs, %u with a restore fault (%u of them after "
+	       "an earlier error)\n", clean, runs, restore_faults, both);
+	assert_int_equal(runs, 2 * clean);
+	assert_true(both > 0);
 }
 
 static void test_cpu_unavailable(void **state)
@@ -288,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_skx_multiplexed_scaling),
 		cmocka_unit_test(test_wrap_48_bits),
 		cmocka_unit_test(test_failing_write_midway_restores),
+		cmocka_unit_test(test_fault_at_every_access),
 		cmocka_unit_test(test_cpu_unavailable),
 		cmocka_unit_test(test_groups_and_counter0),
 	};

@@ -4,8 +4,8 @@
  * pfm_get_os_event_encoding(..., PFM_OS_NONE, ...) for skx_unc_cha0 (LIBPFM_ENCODE_INACTIVE=1:
  * the host's PMU is not an SKX). libpfm4 returns codes[0] = CTL without the enable bit (bit 22),
  * codes[1] = FILTER0, codes[2] = FILTER1. libpfm4 4.13 knows no icx_unc_cha / spr_unc_cha
- * (reference toolchain.md): those are checked against the seed and Intel's perfmon JSON in
- * test_cha_tables.c.
+ * (Debian's 4.13 package): those are checked against Intel's uncore manuals and perfmon files
+ * in test_cha_tables.c and test_cha_perfmon.c.
  *
  * Each of our SKX events is mapped to the libpfm4 string with the same umask bits and opcode.
  * Where libpfm4 and Intel disagree, the test holds libpfm4's exact answer and the reason, so a
@@ -13,7 +13,7 @@
  *   - FILTER1 rem/loc/nm/not_nm (bits 0,1,4,5 = 0x33): libpfm4 leaves them 0 with an opcode;
  *     Intel's perfmon FILTER_VALUE (0x43C33 for IO_MISS_RDCUR) and PCM set them: we follow Intel
  *     and compare FILTER1 with those four bits masked, asserting ours has 0x33.
- *   - RdCur: libpfm4's PRQ opcode table has RD_CUR = 0x080 (FILTER1 0x10000); seed 001 3.2,
+ *   - RdCur: libpfm4's PRQ opcode table has RD_CUR = 0x080 (FILTER1 0x10000); Intel's SKX uncore manual,
  *     perfmon and PCM give 0x21E.
  *   - IO (PRQ) umasks with the RFO/CRd/DRd/ItoM opcodes: libpfm4 rejects the combination
  *     (PFM_ERR_FEATCOMB: it files those opcodes under IRQ only); perfmon lists IO_MISS_RFO /
@@ -126,9 +126,9 @@ static void test_skx_against_libpfm4(void **state)
 		if (rc != PFM_SUCCESS)
 			fail_msg("%s: libpfm4 %s: %s", t->ours, t->pfm, pfm_strerror(rc));
 		uint64_t f0 = (x.uses & 1) ? x.filter[0] : 0, f1 = (x.uses & 2) ? x.filter[1] : 0;
-		if ((x.ctl & ~p->ctl_en) != c[0])
+		if ((x.ctl & ~p->box.ctl_en) != c[0])
 			fail_msg("%s: CTL 0x%llx (without EN), libpfm4 %s 0x%llx", t->ours,
-				 (unsigned long long)(x.ctl & ~p->ctl_en), t->pfm, (unsigned long long)c[0]);
+				 (unsigned long long)(x.ctl & ~p->box.ctl_en), t->pfm, (unsigned long long)c[0]);
 		if (e->opc) {
 			assert_int_equal(f1 & OPC_BASE_BITS, OPC_BASE_BITS);   /* Intel's value */
 			f1 &= ~OPC_BASE_BITS;
@@ -143,7 +143,7 @@ static void test_skx_against_libpfm4(void **state)
 			break;
 		case OPC_DIFFERS:
 			assert_int_equal(c[2], 0x080ull << 9);           /* libpfm4 PRQ RD_CUR */
-			assert_int_equal(f1, 0x21Eull << 9);             /* seed / perfmon / PCM */
+			assert_int_equal(f1, 0x21Eull << 9);             /* SKX uncore manual / perfmon / PCM */
 			differ++;
 			break;
 		case STATE_DIFFERS:

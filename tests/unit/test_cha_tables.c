@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * CHA platform tables and encoder: every CHA's MSR addresses on every platform (against the
- * reference's facts, restated here), CPU model -> platform, the seed's tables reproduced
+ * public sources' values, restated here), CPU model -> platform, the uncore manuals' tables reproduced
  * exactly, encodings against values Intel publishes, and errors that name the field.
  */
 #include <stdarg.h>
@@ -21,12 +21,12 @@ static const struct cha_platform *P(const char *name)
 	return p;
 }
 
-/* ref 1.1: SKX CHA n at 0xE00 + 0x10 n: CTL0 +1, FILTER0 +5, FILTER1 +6, CTR0 +8; 28 CHAs */
+/* Linux HSWEP_C0_MSR_PMON_BOX_CTL 0xe00 + HSWEP_CBO_MSR_OFFSET 0x10, PCM src/types.h: SKX CHA n at 0xE00 + 0x10 n: CTL0 +1, FILTER0 +5, FILTER1 +6, CTR0 +8; 28 CHAs */
 static void test_skx_addresses(void **state)
 {
 	(void)state;
 	const struct cha_platform *p = P("SKX");
-	assert_int_equal(p->max_cha, 28);
+	assert_int_equal(p->box.max_boxes, 28);
 	for (unsigned n = 0; n < 28; n++) {
 		assert_int_equal(cha_box_ctl(p, n), 0xE00 + 0x10 * n);
 		for (unsigned i = 0; i < 4; i++) {
@@ -39,12 +39,12 @@ static void test_skx_addresses(void **state)
 	assert_int_equal(cha_box_ctl(p, 27), 0xFB0);
 }
 
-/* ref 2.1: ICX stride 0xE; CHA 17 -> 18 jumps 0x1C; CHA 34 drops to 0xB60; no FILTER1 */
+/* Linux icx_cha_msr_offsets[] (+0xb60), PCM ICX_CHA_MSR_PMON_BOX_CTL[]: ICX stride 0xE; CHA 17 -> 18 jumps 0x1C; CHA 34 drops to 0xB60; no FILTER1 */
 static void test_icx_addresses(void **state)
 {
 	(void)state;
 	const struct cha_platform *p = P("ICX");
-	assert_int_equal(p->max_cha, 40);
+	assert_int_equal(p->box.max_boxes, 40);
 	for (unsigned n = 0; n < 40; n++) {
 		uint32_t want = n < 18 ? 0xE00 + 0xE * n : n < 34 ? 0xF0A + 0xE * (n - 18) : 0xB60 + 0xE * (n - 34);
 		assert_int_equal(cha_box_ctl(p, n), want);
@@ -53,7 +53,7 @@ static void test_icx_addresses(void **state)
 		assert_int_equal(cha_filter_msr(p, n, 1), 0);
 		assert_int_equal(cha_ctr_msr(p, n, 3), want + 0xB);
 	}
-	/* the reference's rows, verbatim */
+	/* PCM's table rows, verbatim */
 	assert_int_equal(cha_box_ctl(p, 17), 0xEEE);
 	assert_int_equal(cha_box_ctl(p, 18), 0xF0A);
 	assert_int_equal(cha_box_ctl(p, 18) - cha_box_ctl(p, 17), 0x1C);
@@ -64,22 +64,22 @@ static void test_icx_addresses(void **state)
 	assert_int_equal(cha_ctr_msr(p, 18, 0), 0xF12);
 }
 
-/* ref 3.1: SPR/EMR/GNR 0x2000 + 0x10 n: CTL0 +2, CTR0 +8, FILTER0 +0xE; up to 60 */
+/* Linux SPR_C0_MSR_PMON_BOX_CTL 0x2000, PCM SPR_CHA0_MSR_PMON_*: SPR/EMR/GNR 0x2000 + 0x10 n: CTL0 +2, CTR0 +8, FILTER0 +0xE; up to 60 */
 static void test_spr_addresses(void **state)
 {
 	(void)state;
 	const char *names[] = { "SPR", "EMR", "GNR" };
 	for (int k = 0; k < 3; k++) {
 		const struct cha_platform *p = P(names[k]);
-		assert_int_equal(p->max_cha, 60);
-		for (unsigned n = 0; n < p->max_cha; n++) {
+		assert_int_equal(p->box.max_boxes, 60);
+		for (unsigned n = 0; n < p->box.max_boxes; n++) {
 			assert_int_equal(cha_box_ctl(p, n), 0x2000 + 0x10 * n);
 			assert_int_equal(cha_ctl_msr(p, n, 0), 0x2002 + 0x10 * n);
 			assert_int_equal(cha_ctr_msr(p, n, 0), 0x2008 + 0x10 * n);
 			assert_int_equal(cha_filter_msr(p, n, 0), 0x200E + 0x10 * n);
 			assert_int_equal(cha_filter_msr(p, n, 1), 0);
 		}
-		assert_int_equal(p->global_ctl, 0x2FF0);
+		assert_int_equal(p->box.global_ctl, 0x2FF0);
 	}
 	assert_int_equal(P("SPR")->cbo_count_msr, 0x2FFE);
 	assert_int_equal(P("GNR")->cbo_count_msr, 0x3FED);
@@ -97,13 +97,13 @@ static void test_models(void **state)
 	assert_null(cha_platform_for_cpu(6, 0x3F));   /* Haswell-EP: not covered */
 	assert_null(cha_platform_for_cpu(6, 0));
 	assert_null(cha_platform_for_cpu(0x17, 0x55));
-	/* control/box bits per reference 1.2 / 1.3 / 3.2 */
-	assert_int_equal(P("SKX")->box_frz, 0x100);
-	assert_int_equal(P("SKX")->ctl_en, 0x400000);
-	assert_int_equal(P("SPR")->box_frz, 0x1);
-	assert_int_equal(P("SPR")->ctl_en, 0);
-	assert_int_equal(P("SKX")->global_ctl, 0x700);
-	assert_int_equal(P("SKX")->global_unfreeze, 1ull << 61);
+	/* box/CTL bits: Linux SNBEP_PMON_BOX_CTL_FRZ, SNBEP_PMON_CTL_EN, GENERIC_PMON_BOX_CTL_FRZ */
+	assert_int_equal(P("SKX")->box.box_frz, 0x100);
+	assert_int_equal(P("SKX")->box.ctl_en, 0x400000);
+	assert_int_equal(P("SPR")->box.box_frz, 0x1);
+	assert_int_equal(P("SPR")->box.ctl_en, 0);
+	assert_int_equal(P("SKX")->box.global_ctl, 0x700);
+	assert_int_equal(P("SKX")->box.global_unfreeze, 1ull << 61);
 }
 
 static struct cha_encoding enc(const struct cha_platform *p, const char *s)
@@ -124,11 +124,12 @@ static const struct cha_event *ev(const struct cha_platform *p, const char *name
 	return e;
 }
 
-/* Seed 001 3.2: SKX TOR_INSERTS 0x35, IO umask 0x34 and the seven FILTER1 opcodes. */
-static void test_seed_skx_table(void **state)
+/* Intel Skylake-SP uncore performance monitoring reference manual (2017), CHA TOR_INSERTS and
+ * opcode match tables: TOR_INSERTS 0x35, IO umask 0x34 and the seven FILTER1 opcodes. */
+static void test_manual_skx_opcodes(void **state)
 {
 	(void)state;
-	static const struct { const char *opc; uint16_t code; } seed[] = {
+	static const struct { const char *opc; uint16_t code; } manual[] = {
 		{ "RDCUR", 0x21E }, { "DRD", 0x202 }, { "CRD", 0x201 }, { "ITOM", 0x248 },
 		{ "RFO", 0x200 }, { "PRD", 0x207 }, { "WIL", 0x20F },
 	};
@@ -137,23 +138,24 @@ static void test_seed_skx_table(void **state)
 	assert_int_equal(ev(p, "TOR_INSERTS.IO")->umask, 0x34);
 	for (size_t i = 0; i < 7; i++) {
 		char name[64];
-		snprintf(name, sizeof(name), "TOR_INSERTS.%s_%s", i < 5 ? "IO" : "IA", seed[i].opc);
+		snprintf(name, sizeof(name), "TOR_INSERTS.%s_%s", i < 5 ? "IO" : "IA", manual[i].opc);
 		const struct cha_event *e = ev(p, name);
 		assert_int_equal(e->event, 0x35);
-		assert_int_equal(e->opc, seed[i].code);
+		assert_int_equal(e->opc, manual[i].code);
 		if (i < 5)
-			assert_int_equal(e->umask, 0x34);     /* seed: umask b00110100 */
+			assert_int_equal(e->umask, 0x34);     /* manual: umask b00110100 */
 		struct cha_encoding x = enc(p, (snprintf(name, sizeof(name), "cha/%s/", e->name), name));
-		assert_int_equal((x.filter[1] >> 9) & 0x3FF, seed[i].code);   /* FILTER1 opc0 [18:9] */
+		assert_int_equal((x.filter[1] >> 9) & 0x3FF, manual[i].code);   /* FILTER1 opc0 [18:9] */
 		assert_true(x.uses & 2);
 	}
 }
 
-/* Seed 001 3.3: ICX TOR_INSERTS umask b00000100 with these umask_ext codes, exactly. */
-static void test_seed_icx_table(void **state)
+/* Intel Ice Lake-SP uncore performance monitoring reference manual (2021), Table 2-132:
+ * TOR_INSERTS umask b00000100 with these umask_ext codes, exactly. */
+static void test_manual_icx_tor_table(void **state)
 {
 	(void)state;
-	static const struct { const char *name; uint32_t ext; } seed[] = {
+	static const struct { const char *name; uint32_t ext; } manual[] = {
 		{ "IO_MISS_PCIRDCUR", 0xC8F3FE }, { "IO_HIT_ITOMCACHENEAR", 0xCD43FD },
 		{ "IO_MISS_ITOM", 0xCC43FE }, { "IO_HIT_PCIRDCUR", 0xC8F3FD }, { "IO_HIT_RFO", 0xC803FD },
 		{ "IO_MISS_RFO", 0xC803FE }, { "IO_MISS_ITOMCACHENEAR", 0xCD43FE }, { "IO_HIT_ITOM", 0xCC43FD },
@@ -162,21 +164,21 @@ static void test_seed_icx_table(void **state)
 	const char *plats[] = { "ICX", "SPR", "EMR", "GNR" };
 	for (int k = 0; k < 4; k++) {
 		const struct cha_platform *p = P(plats[k]);
-		for (size_t i = 0; i < sizeof(seed) / sizeof(seed[0]); i++) {
+		for (size_t i = 0; i < sizeof(manual) / sizeof(manual[0]); i++) {
 			char name[64];
-			snprintf(name, sizeof(name), "TOR_INSERTS.%s", seed[i].name);
+			snprintf(name, sizeof(name), "TOR_INSERTS.%s", manual[i].name);
 			const struct cha_event *e = ev(p, name);
 			assert_int_equal(e->event, 0x35);
 			assert_int_equal(e->umask, 0x04);
-			assert_int_equal(e->umask_ext, seed[i].ext);
-			snprintf(name, sizeof(name), "cha/TOR_INSERTS.%s/", seed[i].name);
+			assert_int_equal(e->umask_ext, manual[i].ext);
+			snprintf(name, sizeof(name), "cha/TOR_INSERTS.%s/", manual[i].name);
 			struct cha_encoding x = enc(p, name);
-			assert_int_equal(x.ctl, 0x35 | 0x04 << 8 | (uint64_t)seed[i].ext << 32 | p->ctl_en);
+			assert_int_equal(x.ctl, 0x35 | 0x04 << 8 | (uint64_t)manual[i].ext << 32 | p->box.ctl_en);
 		}
 	}
 }
 
-/* Register values Intel publishes (ref 4.1 / 4.2 tables; perfmon JSON; PCM pcm-pcie.h). */
+/* Register values Intel publishes (perfmon JSON; PCM src/pcm-pcie.h). */
 static void test_published_encodings(void **state)
 {
 	(void)state;
@@ -200,7 +202,8 @@ static void test_published_encodings(void **state)
 	e = enc(skx, "cha/event=0x35,umask=0x34,filter_opc=0x21e/");
 	assert_int_equal(e.ctl, 0x403435);
 	assert_int_equal(e.filter[1], 0x43C33);
-	/* ICX: EN set; SPR+: EN reserved (ref 4.2 table) */
+	/* ICX: EN set; SPR+: EN reserved (Intel SPR uncore guide, CTL bit 22 reserved; Linux
+	 * spr_uncore_msr_enable_event writes the raw config) */
 	e = enc(icx, "cha/event=0x35,umask=0x4,umask_ext=0xC8F3FE/");
 	assert_int_equal(e.ctl, 0x00C8F3FE00400435ull);
 	assert_int_equal(e.uses, 0);
@@ -214,11 +217,37 @@ static void test_published_encodings(void **state)
 	assert_int_equal(enc(icx, "cha/TOR_INSERTS.IO_MISS_ITOMCACHENEAR/").ctl, 0x00CD43FE00400435ull);
 	assert_int_equal(enc(icx, "cha/TOR_INSERTS.IA/").ctl, 0x00C001FF00400135ull);
 	assert_int_equal(enc(icx, "cha/TOR_INSERTS.IA_MISS/").ctl, 0x00C001FE00400135ull);
-	/* SKX LLC_LOOKUP needs FILTER0.STATE (ref 1.4): every state */
+	/* SKX LLC_LOOKUP needs FILTER0.STATE (perfmon "CHAFilter0[26:17]"): every state */
 	e = enc(skx, "cha/LLC_LOOKUP.ANY/");
 	assert_int_equal(e.ctl, 0x401134);
 	assert_int_equal(e.filter[0], 0x3FFull << 17);
 	assert_int_equal(e.uses, 1);
+}
+
+/* SPR, EMR and GNR umask_ext is CTL bits 63:32, all 32 bits (Linux uncore_snbep.c umask_ext5
+ * config:32-63). The literal events are Intel's (perfmon SPR/EMR sapphirerapids/emeraldrapids
+ * _uncore_experimental.json, GNR graniterapids_uncore*.json): event, umask, umask_ext as published,
+ * CTL = event | umask << 8 | umask_ext << 32 (no EN on these parts). */
+static void test_umask_ext_32_bits(void **state)
+{
+	(void)state;
+	static const struct { const char *plat, *spec; uint64_t ctl; } lit[] = {
+		{ "GNR", "cha/event=0x35,umask=0x01,umask_ext=0x10C81782/", 0x10C8178200000135ull },
+		{ "GNR", "cha/TOR_INSERTS.IA_MISS_DRD_CXL_ACC/", 0x10C8178200000135ull },
+		{ "SPR", "cha/TOR_INSERTS.IA_MISS_DRD_CXL_ACC/", 0x10C8178200000135ull },
+		{ "SPR", "cha/event=0x35,umask=0x00,umask_ext=0x1000000/", 0x0100000000000035ull },
+		{ "SPR", "cha/TOR_INSERTS.NONCOH/", 0x0100000000000035ull },
+		{ "EMR", "cha/TOR_INSERTS.NONCOH/", 0x0100000000000035ull },
+		{ "GNR", "cha/event=0x35,umask=0x20,umask_ext=0x78CC6FFE/", 0x78CC6FFE00002035ull },
+		{ "GNR", "cha/TOR_INSERTS.CXL_MISS_MEMPUSHWR/", 0x78CC6FFE00002035ull },
+		{ "SPR", "cha/event=0x35,umask_ext=0xffffffff/", 0xFFFFFFFF00000035ull },
+	};
+	for (size_t i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		struct cha_encoding e = enc(P(lit[i].plat), lit[i].spec);
+		if (e.ctl != lit[i].ctl)
+			fail_msg("%s %s: CTL 0x%llx, want 0x%llx", lit[i].plat, lit[i].spec, (unsigned long long)e.ctl,
+				 (unsigned long long)lit[i].ctl);
+	}
 }
 
 /* Every event of every platform encodes, and its perf-style string encodes the same. */
@@ -261,21 +290,24 @@ static void expect_error(const char *plat, const char *s, const char *words)
 static void test_errors_name_the_field(void **state)
 {
 	(void)state;
-	expect_error("SKX", "cha/event=0x35,umask_ext=0x1/", "umask_ext: not a CHA field on SKX");
-	expect_error("ICX", "cha/event=0x35,filter_opc=0x21e/", "filter_opc: not a CHA field on ICX");
+	expect_error("SKX", "cha/event=0x35,umask_ext=0x1/", "umask_ext: not a field of CHA on SKX (fields: event umask");
+	expect_error("ICX", "cha/event=0x35,filter_opc=0x21e/", "filter_opc: not a field of CHA on ICX");
 	expect_error("SKX", "cha/event=0x100/", "event=0x100: out of range 0..0xff");
 	expect_error("ICX", "cha/event=0x35,umask_ext=0x4000000/", "umask_ext=0x4000000: out of range 0..0x3ffffff");
-	expect_error("SPR", "cha/event=0x35,umask_ext=0x1000000/", "umask_ext=0x1000000: out of range 0..0xffffff");
+	expect_error("SPR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
+	expect_error("GNR", "cha/event=0x35,umask_ext=0x100000000/", "umask_ext=0x100000000: out of range 0..0xffffffff");
 	expect_error("SKX", "cha/event=0x35,filter_opc=0x400/", "filter_opc=0x400: out of range 0..0x3ff");
 	expect_error("SKX", "cha/event=0x35,event=0x36/", "event: given twice");
-	expect_error("SKX", "cha/TOR_INSERTS.IO,umask=0x14/", "umask: given twice");
+	expect_error("SKX", "cha/TOR_INSERTS.IO,umask=0x14,umask=0x24/", "umask: given twice");
+	expect_error("ICX", "cha/event=0x35,umask_ext=0x4000000/", "on CHA on ICX");
 	expect_error("SKX", "cha/umask=0x34/", "no event");
 	expect_error("SKX", "cha/event=0x35,,umask=1/", "empty term");
 	expect_error("SKX", "cha/event=zz/", "not a number");
 	expect_error("SKX", "cha/event=0x/", "not a number");
 	expect_error("SKX", "cha/event=99999999999999999999999/", "not a number");
 	expect_error("SKX", "event=0x35", "not of the form cha/");
-	expect_error("SKX", "cha/event=0x35", "not of the form cha/");
+	expect_error("SKX", "cha/event=0x35", "missing the closing '/'");
+	expect_error("SKX", "imc/event=0x35/", "imc: not a PMU of CHA on SKX (cha)");
 	expect_error("ICX", "cha/TOR_INSERTS.IO_RDCUR/", "no such named event");
 	expect_error("SKX", "cha/umask=1,TOR_INSERTS.IO/", "must be the first term");
 	/* accepted forms */
@@ -284,6 +316,13 @@ static void test_errors_name_the_field(void **state)
 	const char *ok = "cha/event=53,umask=0x34,thresh=1,inv=1,edge=1/";
 	assert_int_equal(cha_encode(P("SKX"), ok, strlen(ok), &e, why, sizeof(why)), 0);
 	assert_int_equal(e.ctl, 0x35 | 0x34 << 8 | 1u << 18 | 1u << 22 | 1u << 23 | 1ull << 24);
+	/* a field after a named event overrides it (perf): TOR_INSERTS.IO with the hit umask, the
+	 * FILTER1 default kept */
+	ok = "cha/TOR_INSERTS.IO,umask=0x14/";
+	assert_int_equal(cha_encode(P("SKX"), ok, strlen(ok), &e, why, sizeof(why)), 0);
+	assert_int_equal(e.ctl, 0x401435);
+	assert_int_equal(e.filter[1], 0x3B);
+	assert_non_null(e.named);
 }
 
 int main(void)
@@ -293,9 +332,10 @@ int main(void)
 		cmocka_unit_test(test_icx_addresses),
 		cmocka_unit_test(test_spr_addresses),
 		cmocka_unit_test(test_models),
-		cmocka_unit_test(test_seed_skx_table),
-		cmocka_unit_test(test_seed_icx_table),
+		cmocka_unit_test(test_manual_skx_opcodes),
+		cmocka_unit_test(test_manual_icx_tor_table),
 		cmocka_unit_test(test_published_encodings),
+		cmocka_unit_test(test_umask_ext_32_bits),
 		cmocka_unit_test(test_every_event_round_trips),
 		cmocka_unit_test(test_errors_name_the_field),
 	};

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Uncore box types: register addresses and bits from the type's data (pmu/uncore/box.h). */
+#include "pmu/uncore/box.h"
+
+static uint64_t unit_ctl(const struct uncore_box_type *t, unsigned n)
+{
+	return t->box_ctl_table ? t->box_ctl_table[n] : (uint64_t)t->box_ctl + (uint64_t)n * t->box_stride;
+}
+
+static struct reg_ref at(const struct uncore_box_type *t, const struct box_site *site, uint64_t addr)
+{
+	switch (t->access) {
+	case BOX_ACCESS_MMIO:
+		return reg_mmio64((site ? site->mmio_base : 0) + addr);
+	case BOX_ACCESS_PCI:
+		return reg_pci32(site ? site->pci : (struct hw_pci_addr){ 0 }, (uint16_t)addr);
+	default:
+		return reg_msr((uint32_t)addr);
+	}
+}
+
+int box_has(const struct uncore_box_type *t, enum box_reg r, unsigned i)
+{
+	switch (r) {
+	case BOX_REG_UNIT_CTL:
+		return 1;
+	case BOX_REG_CTL:
+	case BOX_REG_CTR:
+		return i < t->num_counters;
+	case BOX_REG_FILTER:
+		return i < BOX_MAX_FILTERS && t->filter[i] != BOX_NO_REG;
+	case BOX_REG_STATUS:
+		return t->status != BOX_NO_REG;
+	}
+	return 0;
+}
+
+struct reg_ref box_reg(const struct uncore_box_type *t, const struct box_site *site, unsigned n, enum box_reg r,
+		       unsigned i)
+{
+	uint64_t base = unit_ctl(t, n), step = t->reg_step ? t->reg_step : 1;
+	switch (r) {
+	case BOX_REG_CTL:
+		return at(t, site, base + (t->ctl0 + i) * step);
+	case BOX_REG_CTR:
+		return at(t, site, base + (t->ctr0 + i) * step);
+	case BOX_REG_FILTER:
+		return at(t, site, base + t->filter[i] * step);
+	case BOX_REG_STATUS:
+		return at(t, site, base + t->status * step);
+	default:
+		return at(t, site, base);
+	}
+}
+
+struct reg_ref box_global_reg(const struct uncore_box_type *t, const struct box_site *site)
+{
+	return at(t, site, t->global_ctl);
+}
+
+uint8_t box_event_counters(const struct uncore_box_type *t, uint8_t event)
+{
+	for (unsigned i = 0; i < t->nconstraints; i++)
+		if (t->constraints[i].event == event)
+			return t->constraints[i].counters;
+	return (uint8_t)((1u << t->num_counters) - 1);
+}
+
+uint64_t box_frozen(const struct uncore_box_type *t, uint64_t found)
+{
+	return (found & ~(t->box_rst_ctrl | t->box_rst_ctrs)) | t->box_frz;
+}
+
+uint64_t box_unfrozen(const struct uncore_box_type *t, uint64_t found)
+{
+	return found & ~(t->box_rst_ctrl | t->box_rst_ctrs | t->box_frz);
+}
+
+uint64_t box_ctr_mask(const struct uncore_box_type *t)
+{
+	return t->ctr_bits >= 64 ? ~0ull : (1ull << t->ctr_bits) - 1;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Outside oracle: Intel's perfmon event files (github.com/intel/perfmon, BSD-3-Clause), extracted
+ * by tests/tools/perfmon_cha_extract.py into tests/oracle/perfmon/<platform>_cha.json (source
+ * paths, versions and commit in each file and in tests/oracle/perfmon/README.md). Every named
+ * event of every platform table is compared bit for bit with Intel's row of the same name:
+ * EventCode, UMask, UMaskExt, the CTL value efiperf writes (event | umask << 8 | umask_ext << 32,
+ * plus EN bit 22 on SKX/CLX/ICX only, as the uncore manuals give it), FILTER_VALUE as the raw
+ * FILTER1 value, the CHAFilter0[26:17] state field, and no port or FC mask. An event Intel's
+ * files do not have is listed, and its table row must cite a source other than perfmon.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmu/uncore/intel_cha.h"
+
+#define MAX_ROWS 64
+#define LINE 512
+
+struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; char filter[40]; };
+
+/* "Key": "value" of one extract line; 0 when absent. */
+static int field(const char *line, const char *key, char *out, size_t n)
+{
+	char pat[40];
+	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
+	const char *p = strstr(line, pat);
+	if (!p)
+		return 0;
+	p += strlen(pat);
+	size_t k = 0;
+	while (p[k] && p[k] != '"' && k + 1 < n) {
+		out[k] = p[k];
+		k++;
+	}
+	out[k] = 0;
+	return 1;
+}
+
+static uint64_t num(const char *line, const char *key)
+{
+	char v[40];
+	if (!field(line, key, v, sizeof(v)))
+		fail_msg("extract line lacks %s: %s", key, line);
+	return strtoull(v, NULL, 0);
+}
+
+static unsigned load(const char *plat, struct row *rows)
+{
+	static const char *const dirs[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
+	char path[128], line[LINE];
+	FILE *f = NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
+		snprintf(path, sizeof(path), "%s/%s_cha.json", dirs[i], plat);
+		f = fopen(path, "r");
+	}
+	if (!f)
+		fail_msg("no extract %s_cha.json (tests/oracle/perfmon)", plat);
+	unsigned n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct row *r = &rows[n];
+		if (!field(line, "EventName", r->name, sizeof(r->name)))
+			continue;
+		assert_true(n + 1 < MAX_ROWS);
+		r->code = num(line, "EventCode");
+		r->umask = num(line, "UMask");
+		r->ext = num(line, "UMaskExt");
+		r->port = num(line, "PortMask");
+		r->fc = num(line, "FCMask");
+		r->filter_value = num(line, "FILTER_VALUE");
+		field(line, "Filter", r->filter, sizeof(r->filter));
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static const struct row *lookup(const struct row *rows, unsigned n, const char *name)
+{
+	static const char *const prefix[] = { "UNC_CHA_", "UNC_C_" };
+	for (int k = 0; k < 2; k++)
+		for (unsigned i = 0; i < n; i++)
+			if (!strncmp(rows[i].name, prefix[k], strlen(prefix[k])) && !strcmp(rows[i].name + strlen(prefix[k]), name))
+				return &rows[i];
+	return NULL;
+}
+
+/* platform file, efiperf table, CTL enable bit per the platform's uncore manual */
+static const struct { const char *file, *table; uint64_t en; } plats[] = {
+	{ "skx", "SKX", 1ull << 22 }, { "clx", "SKX", 1ull << 22 }, { "icx", "ICX", 1ull << 22 },
+	{ "spr", "SPR", 0 }, { "emr", "EMR", 0 }, { "gnr", "GNR", 0 },
+};
+
+static void test_tables_against_perfmon(void **state)
+{
+	(void)state;
+	static struct row rows[MAX_ROWS];
+	unsigned total = 0, missing_total = 0;
+	for (size_t k = 0; k < sizeof(plats) / sizeof(plats[0]); k++) {
+		const struct cha_platform *p = cha_platform_by_name(plats[k].table);
+		assert_non_null(p);
+		unsigned n = load(plats[k].file, rows), checked = 0, missing = 0;
+		assert_true(n > 0);
+		for (const struct cha_event *e = p->events; e->name; e++) {
+			const struct row *r = lookup(rows, n, e->name);
+			if (!r) {
+				printf("perfmon %s: %s not in Intel's files; table cites: %s\n", plats[k].file, e->name, e->source);
+				if (!e->source || !e->source[0] || strstr(e->source, "perfmon"))
+					fail_msg("%s %s: not in perfmon, so its row must cite another source (\"%s\")", p->name,
+						 e->name, e->source ? e->source : "");
+				missing++;
+				continue;
+			}
+			char spec[128], why[160];
+			struct cha_encoding x;
+			snprintf(spec, sizeof(spec), "cha/%s/", e->name);
+			if (cha_encode(p, spec, strlen(spec), &x, why, sizeof(why)))
+				fail_msg("%s: %s", spec, why);
+			uint64_t ctl = r->code | r->umask << 8 | r->ext << 32 | plats[k].en;
+			if (e->event != r->code || e->umask != r->umask || e->umask_ext != r->ext || x.ctl != ctl)
+				fail_msg("%s %s: ours event 0x%x umask 0x%x umask_ext 0x%x CTL 0x%llx; Intel (%s) 0x%llx 0x%llx "
+					 "0x%llx -> CTL 0x%llx", p->name, e->name, e->event, e->umask, e->umask_ext,
+					 (unsigned long long)x.ctl, plats[k].file, (unsigned long long)r->code,
+					 (unsigned long long)r->umask, (unsigned long long)r->ext, (unsigned long long)ctl);
+			if (r->port || r->fc)
+				fail_msg("%s: Intel gives PortMask/FCMask 0x%llx/0x%llx, a CHA has none", r->name,
+					 (unsigned long long)r->port, (unsigned long long)r->fc);
+			if (r->filter_value) {
+				/* FILTER_VALUE is the raw FILTER1 register value */
+				if (!(x.uses & 2) || x.filter[1] != r->filter_value)
+					fail_msg("%s %s: FILTER1 0x%llx (uses %u), Intel FILTER_VALUE 0x%llx", p->name, e->name,
+						 (unsigned long long)x.filter[1], x.uses, (unsigned long long)r->filter_value);
+			} else if (!strcmp(r->filter, "CHAFilter0[26:17]")) {
+				uint64_t state = 0x3FFull << 17;
+				if (!(x.uses & 1) || !x.filter[0] || (x.filter[0] & ~state))
+					fail_msg("%s %s: FILTER0 0x%llx is not a state match in bits 26:17", p->name, e->name,
+						 (unsigned long long)x.filter[0]);
+			} else if (!strncmp(r->filter, "CHAFilter1", 10)) {
+				assert_true(x.uses & 2);     /* the opcode filter is programmed (all opcodes) */
+			} else if (strcmp(r->filter, "na") && r->filter[0]) {
+				fail_msg("%s: Intel's filter \"%s\" is not one this test knows", r->name, r->filter);
+			}
+			checked++;
+		}
+		printf("perfmon %s: %u events of the %s table compared bit for bit, %u not in Intel's files\n",
+		       plats[k].file, checked, p->name, missing);
+		assert_true(checked >= 14);
+		total += checked;
+		missing_total += missing;
+	}
+	printf("perfmon: %u comparisons, %u events not in the oracle\n", total, missing_total);
+}
+
+/* The comparison can fail: a wrong umask_ext against a real row is caught. */
+static void test_oracle_catches_a_wrong_value(void **state)
+{
+	(void)state;
+	static struct row rows[MAX_ROWS];
+	unsigned n = load("gnr", rows);
+	const struct row *r = lookup(rows, n, "TOR_INSERTS.CXL_MISS_MEMPUSHWR");
+	assert_non_null(r);
+	assert_int_equal(r->ext, 0x78CC6FFE);          /* Intel's literal, 31 bits */
+	assert_int_equal(r->ext & 0xFFFFFF, 0xCC6FFE); /* what a 24-bit field would have kept */
+	assert_true((r->ext & 0xFFFFFF) != r->ext);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_against_perfmon),
+		cmocka_unit_test(test_oracle_catches_a_wrong_value),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
