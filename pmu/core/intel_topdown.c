@@ -45,7 +45,7 @@ void td_plan(struct intel_topdown *td, struct intel_core *ic, enum td_kind kind,
 	td->gi_idq = add_named(ic, gen, "IDQ_UOPS_NOT_DELIVERED.CORE");
 	td->gi_recovery = add_named(ic, gen, td->any_form ? "INT_MISC.RECOVERY_CYCLES_ANY" : "INT_MISC.RECOVERY_CYCLES");
 	if (ic->fx[1].state == CTR_ABSENT)  /* cycles on a general counter instead */
-		td->gi_clks = add_named(ic, X86_GEN_ARCH | gen, td->any_form ? "CPU_CLK_UNHALTED.THREAD_ANY" :
+		td->gi_clks = add_named(ic, X86_GEN_ARCH | gen, td->any_form ? "CPU_CLK_UNHALTED.THREAD_P_ANY" :
 					"CPU_CLK_UNHALTED.THREAD_P");
 	const int8_t gi[] = { td->gi_issued, td->gi_retired, td->gi_idq, td->gi_recovery };
 	for (unsigned k = 0; k < sizeof(gi); k++)
