@@ -34,9 +34,9 @@ void amd_core_probe(const struct hw *hw, struct amd_core *ac);
  * free. Returns its index, -1 when the list is full. */
 int amd_core_add(struct amd_core *ac, const char *name, uint64_t config);
 /* Save + program (PerfMonV2: globally disabled while programming), first read, enable. */
-hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_saveset *sv);
+hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct saveset *sv);
 void amd_core_read(const struct hw *hw, struct amd_core *ac);
 /* Disable ours (PerfCntrGlobalCtl or each CTL back to its saved value), last read, states. */
-hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct x86_saveset *sv);
+hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct saveset *sv);
 
 #endif

@@ -10,7 +10,7 @@
  *           i.e. cleared. Fam15h m00-1Fh: IbsOpData3 = 0 first (#718).
  *           fetch: 0, then cfg | En (AMD IBS Toolkit: "zero out the whole register").
  *   stop:   Fam10h #420: write with MaxCnt cleared first, then clear En; others write 0.
- *           The saved values are written back by x86_restore().
+ *           The saved values are written back by saveset_restore().
  */
 #include "pmu/core/amd_ibs.h"
 #include "arch/regs/x86_amd_msr.h"
@@ -119,7 +119,7 @@ static hw_status failed(struct amd_ibs *ibs, const char *what, hw_status st)
 	return st;
 }
 
-hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_saveset *sv)
+hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct saveset *sv)
 {
 	if (ibs->mode == IBS_MODE_OFF || !ibs->present || ibs->why[0])
 		return HW_OK;
@@ -127,14 +127,11 @@ hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_sav
 	ibs->polls = ibs->rearms = 0;
 	uint32_t msr = ctl_msr(ibs);
 	const char *name = ibs->mode == IBS_MODE_FETCH ? "IbsFetchCtl" : "IbsOpCtl";
-	hw_status st = x86_save(hw, sv, msr, NULL);
-	if (st == HW_OK && ibs->mode == IBS_MODE_OP && (ibs->quirks & IBS_Q_718_OPDATA3)) {
-		st = x86_save(hw, sv, IbsOpData3, NULL);
-		if (st == HW_OK)
-			st = hw_wrmsr(hw, IbsOpData3, 0);
-	}
+	hw_status st = saveset_save(hw, sv, reg_msr(msr), NULL);
+	if (st == HW_OK && ibs->mode == IBS_MODE_OP && (ibs->quirks & IBS_Q_718_OPDATA3))
+		st = saveset_write(hw, sv, reg_msr(IbsOpData3), 0);
 	if (st == HW_OK)
-		st = hw_wrmsr(hw, msr, 0);
+		st = saveset_write(hw, sv, reg_msr(msr), 0);
 	if (st == HW_OK)
 		st = hw_wrmsr(hw, msr, ibs->cfg | en_bit(ibs));
 	if (st != HW_OK)

@@ -75,7 +75,7 @@ void amd_ibs_probe(const struct hw *hw, struct amd_ibs *ibs, uint32_t family, ui
  * 0, or -1 with err. When the CPU has no IBS the mode is kept and why says so (not an error). */
 int amd_ibs_config(struct amd_ibs *ibs, enum ibs_mode mode, uint32_t period, enum ibs_count count,
 		   char *err, size_t errlen);
-hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_saveset *sv);
+hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct saveset *sv);
 /* One poll: decode a valid sample and re-arm. Cheap when no sample is pending (one RDMSR). */
 hw_status ibs_poll(const struct hw *hw, struct amd_ibs *ibs);
 /* Last poll, then stop (with the #420 sequence where it applies). */

@@ -7,7 +7,7 @@
  */
 #include "pmu/core/amd_ibs.h"
 #include "arch/regs/x86_amd_msr.h"
-#include "pmu/core/intel_topdown.h"   /* td_permille */
+#include "pmu/core/intel_topdown_math.h"   /* td_permille */
 
 /* Latency buckets: [0,32) [32,64) ... [1024,2048) [2048,inf) cycles. */
 const uint32_t ibs_lat_bounds[IBS_LAT_BUCKETS - 1] = { 32, 64, 128, 256, 512, 1024, 2048 };

@@ -49,7 +49,7 @@ int intel_core_add(struct intel_core *ic, const char *name, uint64_t config);
 
 /* Save and program (counters frozen: our IA32_PERF_GLOBAL_CTRL bits off) and read the first
  * values. Counting starts with intel_core_unfreeze() (after TopDown's reset). */
-hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct x86_saveset *sv);
+hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct saveset *sv);
 /* Freeze our counters (IA32_PERF_GLOBAL_CTRL as found) / unfreeze them. */
 hw_status intel_core_freeze(const struct hw *hw, struct intel_core *ic);
 hw_status intel_core_unfreeze(const struct hw *hw, struct intel_core *ic);

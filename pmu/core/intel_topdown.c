@@ -83,7 +83,7 @@ static hw_status reset(const struct hw *hw, struct intel_topdown *td)
 	return st;
 }
 
-hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, struct x86_saveset *sv)
+hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, struct saveset *sv)
 {
 	td->slots = 0;
 	memset(td->cat, 0, sizeof(td->cat));
@@ -94,15 +94,22 @@ hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_c
 		return HW_OK;
 	ic->fx[FIXED_CTR_SLOTS].reads = 0;
 	ic->fx[FIXED_CTR_SLOTS].acc = 0;
-	/* Saved in this order so that x86_restore writes fixed counter 3 before PERF_METRICS. */
-	hw_status st = x86_save(hw, sv, IA32_PERF_METRICS, NULL);
+	/* Saved in this order so that the restore writes fixed counter 3 before PERF_METRICS. */
+	hw_status st = saveset_save(hw, sv, reg_msr(IA32_PERF_METRICS), NULL);
 	if (st != HW_OK) {
 		failed(td, ic, "IA32_PERF_METRICS", st);
 		return st;
 	}
-	st = x86_save(hw, sv, IA32_FIXED_CTR3, NULL);
+	st = saveset_save(hw, sv, reg_msr(IA32_FIXED_CTR3), NULL);
+	/* the first reset goes through the set, so both are marked for restore */
 	if (st == HW_OK)
-		st = reset(hw, td);
+		st = saveset_write(hw, sv, reg_msr(IA32_FIXED_CTR3), 0);
+	if (st == HW_OK)
+		st = saveset_write(hw, sv, reg_msr(IA32_PERF_METRICS), 0);
+	if (st == HW_OK) {
+		td->last_slots = td->last_metrics = 0;
+		td->resets++;
+	}
 	if (st != HW_OK)
 		failed(td, ic, "IA32_FIXED_CTR3/IA32_PERF_METRICS reset", st);
 	return st;

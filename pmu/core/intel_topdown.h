@@ -25,41 +25,8 @@
 #define EFIPERF_INTEL_TOPDOWN_H
 
 #include "pmu/core/intel_core.h"
+#include "pmu/core/intel_topdown_math.h"
 
-enum td_cat {
-	TD_RETIRING, TD_BAD_SPEC, TD_FE_BOUND, TD_BE_BOUND,           /* level 1: bytes 0-3 */
-	TD_HEAVY_OPS, TD_BR_MISPREDICT, TD_FETCH_LAT, TD_MEM_BOUND,   /* level 2: bytes 4-7 */
-	TD_NCAT
-};
-#define TD_L1 4u
-
-extern const char *const td_cat_name[TD_NCAT];
-
-/* --- pure formulas (pmu/intel_topdown_math.c) ------------------------------------------- */
-static inline unsigned td_metric_byte(uint64_t metrics, unsigned k)
-{
-	return (unsigned)(metrics >> (8 * k)) & 0xFF;
-}
-/* slots x byte_k / 0xff (K-icl icl_get_metrics_event_value). */
-uint64_t td_scaled(uint64_t slots, uint64_t metrics, unsigned k);
-/* Seed 002: out[k] = scaled(b) - scaled(a), 0 when negative (8-bit rounding, K-icl). */
-void td_delta(uint64_t slots_a, uint64_t m_a, uint64_t slots_b, uint64_t m_b, unsigned ncat,
-	      uint64_t out[]);
-/* round(part x 1000 / total), 0 when total is 0; exact for any 64-bit inputs. */
-uint32_t td_permille(uint64_t part, uint64_t total);
-/* permille[k] = cat[k] / (cat[0] + .. + cat[3]) for k < ncat. */
-void td_ratios(const uint64_t cat[], unsigned ncat, uint32_t permille[]);
-
-struct td_gp_counts {
-	uint64_t clks, uops_issued, retire_slots, idq_not_delivered, recovery;
-	int any_form;   /* clks and recovery are AnyThread counts: halved (both threads) */
-};
-/* Reference §5.2: SLOTS = 4 x clks; FE = IDQ_UOPS_NOT_DELIVERED.CORE; BadSpec = UOPS_ISSUED
- * - RETIRE_SLOTS + 4 x recovery; Retiring = RETIRE_SLOTS; BE = SLOTS - (FE + BadSpec +
- * Retiring), each clamped at 0. Returns SLOTS; cat[0..3] in slots. */
-uint64_t td_gp_l1(const struct td_gp_counts *c, uint64_t cat[TD_L1]);
-
-/* --- the unit (pmu/intel_topdown.c) ------------------------------------------------------ */
 enum td_kind { TD_NONE, TD_GP_SNB, TD_GP_SKL, TD_METRICS };
 enum td_path { TD_PATH_NONE, TD_PATH_RDPMC, TD_PATH_RDMSR };
 
@@ -89,7 +56,7 @@ void td_plan(struct intel_topdown *td, struct intel_core *ic, enum td_kind kind,
 	     int any_form);
 /* With the core unit frozen: save and reset SLOTS and PERF_METRICS. */
 hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic,
-		   struct x86_saveset *sv);
+		   struct saveset *sv);
 /* With the core unit frozen: read SLOTS + PERF_METRICS, accumulate, and reset when asked. */
 hw_status td_sample(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, int reset);
 /* After the last sample / intel_core_stop: categories and ratios. */

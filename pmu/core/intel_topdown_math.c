@@ -3,7 +3,7 @@
  * TopDown formulas (pmu/intel_topdown.h): pure integer arithmetic, tested against seed 002's
  * decoding, delta method and `perf stat --topdown` example.
  */
-#include "pmu/core/intel_topdown.h"
+#include "pmu/core/intel_topdown_math.h"
 
 const char *const td_cat_name[TD_NCAT] = {
 	"retiring", "bad_speculation", "frontend_bound", "backend_bound",

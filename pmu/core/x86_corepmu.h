@@ -17,8 +17,9 @@
  *                                    PERF_METRICS when >= 250 ms passed since the last such read
  *                                    (seed 002: reset at least every few seconds).
  *   corepmu_stop(hw, cp, now)        final reads, counters disabled, IBS stopped.
- *   corepmu_restore(hw, cp)          every saved register written back (also after a failed or
- *                                    missing stop); safe to call twice.
+ *   corepmu_restore(hw, cp)          every register written is put back (also after a failed or
+ *                                    missing stop); cp->restore says what could not be; safe to
+ *                                    call twice.
  *
  * Everything runs on the CPU it measures: with several CPUs, the caller runs each call on each
  * CPU with hw_run_on_cpu(), each CPU with its own struct corepmu (corepmu_call() below).
@@ -65,7 +66,9 @@ struct corepmu {
 	struct amd_core ac;
 	struct amd_ibs ibs;
 	int topdown_on;
-	struct x86_saveset sv;
+	struct saveset sv;          /* every register the window writes (pmu/saveset.h) */
+	struct saved_reg sv_e[X86_SAVE_MAX];
+	struct saveset_report restore;  /* what the last corepmu_restore() put back, or could not */
 	/* run */
 	uint64_t timer_hz, last_tick;
 	uint32_t ticks;
