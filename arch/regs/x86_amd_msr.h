@@ -1,42 +1,41 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Named AMD core-PMU and IBS registers, CPUID leaves and fields, spelled as the AMD manuals
- * (APM Vol.2 24593 ch.13; PPR) and Linux spell them. Every value below is from
- * /work/shared/reference/amd-ibs-and-intel-topdown.md, whose source tags are repeated:
- * K-msr = arch/x86/include/asm/msr-index.h, K-pe.h = asm/perf_event.h, K-ibs.h = asm/amd-ibs.h,
- * K-amdcore = arch/x86/events/amd/core.c, K-cpufeat = asm/cpufeatures.h.
+ * (APM Vol.2, pub. 24593, chapter 13; PPR for the family) and Linux spell them. Sources named
+ * at each: Linux arch/x86/include/asm/msr-index.h, asm/perf_event.h, asm/amd-ibs.h,
+ * asm/cpufeatures.h, arch/x86/events/amd/core.c and ibs.c.
  */
 #ifndef EFIPERF_X86_AMD_MSR_H
 #define EFIPERF_X86_AMD_MSR_H
 
-/* --- CPUID (reference §1.1, §2.1) -------------------------------------------------------- */
+/* --- CPUID (AMD APM Vol.3 appendix E: Fn8000_0001, Fn8000_001B, Fn8000_0022) ----------- */
 #define CPUID_AMD_EXT_FEATURES     0x80000001u /* ECX: IBS [10], PerfCtrExtCore [23] */
 #define CPUID_AMD_IBS              0x8000001Bu /* EAX: IBS capability bits (IBS_CAPS_*) */
 #define CPUID_AMD_PERFMON_V2       0x80000022u /* EAX[0] PerfMonV2; EBX[3:0] NumPerfCtrCore */
-#define AMD_EXT_ECX_IBS            (1u << 10)  /* K-cpufeat X86_FEATURE_IBS */
-#define AMD_EXT_ECX_PERFCTR_CORE   (1u << 23)  /* K-cpufeat X86_FEATURE_PERFCTR_CORE */
+#define AMD_EXT_ECX_IBS            (1u << 10)  /* Linux asm/cpufeatures.h X86_FEATURE_IBS */
+#define AMD_EXT_ECX_PERFCTR_CORE   (1u << 23)  /* Linux asm/cpufeatures.h X86_FEATURE_PERFCTR_CORE */
 #define AMD_PMV2_EAX_PERFMON_V2    (1u << 0)
 #define AMD_PMV2_EBX_NUM_CORE_MASK 0xFu
 
-/* --- Core counters (reference §1.2) ----------------------------------------------------- */
+/* --- Core counters (AMD APM Vol.2 section 13.2) ------------------------------------------ */
 #define MSR_K7_EVNTSEL0            0xC0010000u /* legacy PerfEvtSel0..3, stride 1 */
 #define MSR_K7_PERFCTR0            0xC0010004u /* legacy PerfCtr0..3, stride 1 */
 #define MSR_F15H_PERF_CTL          0xC0010200u /* PerfCtrExtCore: PERF_CTL i = base + 2i */
 #define MSR_F15H_PERF_CTR          0xC0010201u /* PERF_CTR i = base + 2i (interleaved) */
 #define PerfCntrGlobalStatus       0xC0000300u /* RO overflow bits */
 #define PerfCntrGlobalCtl          0xC0000301u /* PerfCntrEn[N-1:0]: counter counts only with
-                                                  its CTL.EN and this bit (K-amdcore) */
+                                                  its CTL.EN and this bit (Linux arch/x86/events/amd/core.c) */
 #define PerfCntrGlobalStatusClr    0xC0000302u /* W1C of PerfCntrGlobalStatus */
 #define AMD_LEGACY_COUNTERS        4u
 #define AMD_EXT_CORE_COUNTERS      6u
-#define AMD_COUNTER_WIDTH          48u         /* K-amdcore cntval_bits */
+#define AMD_COUNTER_WIDTH          48u         /* Linux arch/x86/events/amd/core.c cntval_bits */
 
-/* PerfEvtSel / PERF_CTL fields beyond the Intel-compatible low 32 bits (reference §1.3) */
+/* PerfEvtSel / PERF_CTL fields beyond the Intel-compatible low 32 bits (AMD APM Vol.2 section 13.2.1) */
 #define AMD_EVTSEL_EVENT_HI_SHIFT  32u /* EventSelect[11:8] in [35:32] */
 #define AMD_EVTSEL_GUESTONLY_SHIFT 40u
 #define AMD_EVTSEL_HOSTONLY_SHIFT  41u
 
-/* --- IBS (reference §2.2 - §2.7) -------------------------------------------------------- */
+/* --- IBS (AMD APM Vol.2 section 13.3, Linux asm/amd-ibs.h) ------------------------------ */
 #define IbsFetchCtl                0xC0011030u
 #define IbsFetchLinAd              0xC0011031u
 #define IbsFetchPhysAd             0xC0011032u
@@ -47,8 +46,8 @@
 #define IbsOpData3                 0xC0011037u
 #define IbsCtl                     0xC001103Au /* LvtOffset [3:0], LvtOffsetVal [8] (RO) */
 
-/* CPUID 8000_001B EAX (K-pe.h IBS_CAPS_*) */
-#define IBS_CAPS_AVAIL             (1u << 0)  /* flags valid; 0 -> assume 0x7 (K-ibs) */
+/* CPUID 8000_001B EAX (Linux asm/perf_event.h IBS_CAPS_*) */
+#define IBS_CAPS_AVAIL             (1u << 0)  /* flags valid; 0 -> 0x7 (Linux amd/ibs.c) */
 #define IBS_CAPS_FETCHSAM          (1u << 1)
 #define IBS_CAPS_OPSAM             (1u << 2)
 #define IBS_CAPS_RDWROPCNT         (1u << 3)
@@ -59,7 +58,7 @@
 #define IBS_CAPS_ZEN4              (1u << 11)
 #define IBS_CAPS_DEFAULT           0x7u
 
-/* IbsFetchCtl (K-ibs.h union ibs_fetch_ctl) */
+/* IbsFetchCtl (Linux asm/amd-ibs.h union ibs_fetch_ctl) */
 #define IBS_FETCH_MAXCNT_MASK      0xFFFFull       /* [15:0], period = MaxCnt << 4 */
 #define IBS_FETCH_LAT_SHIFT        32u             /* [47:32] IbsFetchLat */
 #define IBS_FETCH_EN               (1ull << 48)
@@ -74,7 +73,7 @@
 #define IBS_FETCH_OC_MISS          (1ull << 60)    /* Zen4 */
 #define IBS_FETCH_L3_MISS          (1ull << 61)    /* Zen4 */
 
-/* IbsOpCtl (K-ibs.h, K-pe.h) */
+/* IbsOpCtl (Linux asm/amd-ibs.h, Linux asm/perf_event.h) */
 #define IBS_OP_MAXCNT_MASK         0xFFFFull       /* [15:0] = period[19:4] */
 #define IBS_OP_EN                  (1ull << 17)
 #define IBS_OP_VAL                 (1ull << 18)
@@ -84,16 +83,16 @@
 #define IBS_PERIOD_LOW_MASK        0xFull          /* period bits 3:0 must be zero */
 #define IBS_FETCH_MIN_PERIOD       0x10u           /* patch b2fc7b28/5150ff77 */
 #define IBS_OP_MIN_PERIOD          0x90u
-#define IBS_MAX_PERIOD             0xFFFF0u        /* 20-bit period (seed 004) */
+#define IBS_MAX_PERIOD             0xFFFF0u        /* 20-bit period (libpfm4 docs/man3/libpfm_amd64.3) */
 #define IBS_OP_MAX_PERIOD_EXT      0x7FFFFF0u      /* 27-bit with OPCNTEXT */
 
-/* IbsOpData (reference §2.5) */
+/* IbsOpData (AMD APM Vol.2 section 13.3) */
 #define IBS_OPDATA_RIP_INVALID     (1ull << 38)
-/* IbsOpData2 (reference §2.6) */
+/* IbsOpData2 (Linux asm/amd-ibs.h) */
 #define IBS_OPDATA2_SRC_LO_MASK    0x7ull
 #define IBS_OPDATA2_RMT_NODE       (1ull << 4)
 #define IBS_OPDATA2_SRC_HI_SHIFT   6u              /* [7:6], Zen4 (IBS_CAPS_ZEN4) */
-/* IbsOpData3 (reference §2.7) */
+/* IbsOpData3 (AMD APM Vol.2 section 13.3) */
 #define IBS_LD_OP                  (1ull << 0)
 #define IBS_ST_OP                  (1ull << 1)
 #define IBS_DC_L1_TLB_MISS         (1ull << 2)

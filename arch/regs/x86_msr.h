@@ -21,7 +21,7 @@
 #define IA32_PERF_GLOBAL_CTRL      0x0000038Fu /* PMCn enable [n], fixed enable [32+n] */
 #define IA32_PERF_GLOBAL_OVF_CTRL  0x00000390u
 #define IA32_X2APIC_APICID         0x00000802u /* #GP unless the local APIC is in x2APIC mode */
-/* Architectural perfmon (SDM Vol.3B 20.2; reference §4.1, §5.1: K-pe.h, K-msr) */
+/* Architectural perfmon (SDM Vol.3B 20.2; Linux asm/perf_event.h, Linux asm/msr-index.h) */
 #define IA32_PERFEVTSEL0           0x00000186u /* + i: event select of general counter i */
 #define IA32_A_PMC0                0x000004C1u /* + i: full-width alias of IA32_PMCi */
 #define IA32_FIXED_CTR3            0x0000030Cu /* TOPDOWN.SLOTS (Ice Lake+) */
@@ -39,15 +39,15 @@
 
 /* IA32_FIXED_CTR_CTRL per-counter field bit 2: AnyThread (perfmon v3+, SDM Vol.3B 20.2.3) */
 #define FIXED_CTR_CTRL_ANY         0x4u
-/* IA32_PERF_GLOBAL_CTRL / _STATUS bit 48: PERF_METRICS enable / overflow (K-pe.h
+/* IA32_PERF_GLOBAL_CTRL / _STATUS bit 48: PERF_METRICS enable / overflow (Linux asm/perf_event.h
  * GLOBAL_CTRL_EN_PERF_METRICS, GLOBAL_STATUS_PERF_METRICS_OVF_BIT) */
 #define PERF_GLOBAL_CTRL_EN_PERF_METRICS 48u
 /* IA32_PERF_CAPABILITIES: FW_WRITE [13] (IA32_A_PMCx usable), PERF_METRICS available [15]
- * (SDM Vol.3B 20.2.4 / 20.3.9.3; K-msr PERF_CAP_METRICS_IDX) */
+ * (SDM Vol.3B 20.2.4 / 20.3.9.3; Linux asm/msr-index.h PERF_CAP_METRICS_IDX) */
 #define PERF_CAP_FW_WRITE          (1ull << 13)
 #define PERF_CAP_PERF_METRICS      (1ull << 15)
 
-/* IA32_PERFEVTSELx fields (SDM Vol.3B Figure 20-6; reference §5.1 "Raw EVTSEL layout") */
+/* IA32_PERFEVTSELx fields (SDM Vol.3B Figure 20-6; Linux asm/perf_event.h) */
 #define EVTSEL_EVENT_SHIFT         0u  /* [7:0] */
 #define EVTSEL_UMASK_SHIFT         8u  /* [15:8] */
 #define EVTSEL_USR                 (1ull << 16)
@@ -60,10 +60,11 @@
 #define EVTSEL_CMASK_SHIFT         24u /* [31:24] */
 
 /* RDPMC ECX: bit 30 selects the fixed-function counters (SDM Vol.2B RDPMC), bit 29
- * IA32_PERF_METRICS (K-pe.h INTEL_PMC_FIXED_RDPMC_METRICS; seed 002 RDPMC_METRIC) */
+ * IA32_PERF_METRICS (Linux asm/perf_event.h INTEL_PMC_FIXED_RDPMC_METRICS;
+ * tools/perf/Documentation/topdown.txt RDPMC_METRIC) */
 #define RDPMC_FIXED                (1u << 30)
 #define RDPMC_METRICS              (1u << 29)
-#define FIXED_CTR_SLOTS            3u  /* fixed counter 3 = SLOTS (seed 002 FIXED_COUNTER_SLOTS) */
+#define FIXED_CTR_SLOTS            3u  /* fixed counter 3 = SLOTS (perf topdown.txt FIXED_COUNTER_SLOTS) */
 
 /* --- CPUID (SDM Vol.2A CPUID) ---------------------------------------------------------- */
 #define CPUID_VENDOR_MAXLEAF       0x00000000u

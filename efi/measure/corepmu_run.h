@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * x86 core PMU around the copy windows (issue 5): the glue between the run and
+ * x86 core PMU around the copy windows: the glue between the run and
  * pmu/x86_corepmu*.c. corepmu_setup() probes the boot CPU (CPUID: Intel architectural perfmon
  * with its TopDown variant, or AMD core counters and IBS), writes the `corepmu` record with what
  * the CPU lacks, and applies core_events / topdown / ibs. The copy kernel calls

@@ -52,7 +52,8 @@ static void counters_text(const struct core_set *s)
 }
 
 /* The copy runs in chunks so the boot CPU can tick its counters between them (IBS polling,
- * TopDown resets: seed 002 wants PERF_METRICS reset at least every few seconds). */
+ * TopDown resets: Linux tools/perf/Documentation/topdown.txt resets PERF_METRICS at least
+ * every few seconds). */
 #define COPY_CHUNK_BYTES (1u << 20)
 
 /* The copy kernel's arguments for one CPU: its own buffers, and a tick between chunks. */

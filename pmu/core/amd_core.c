@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * AMD core counters (pmu/amd_core.h). Sequence (reference §1.4 polling recipe, K-amdcore):
+ * AMD core counters (pmu/amd_core.h). Sequence (Linux arch/x86/events/amd/core.c):
  *   start: PerfMonV2: save PerfCntrGlobalCtl, write it with our enable bits off;
  *          save + write each CTL = fields|USR|OS|EN (INT 0); read first values;
  *          PerfMonV2: PerfCntrGlobalCtl = saved | ours ("always write it": its reset value is
- *          not documented, reference §7.1).
+ *          not documented, no manual gives its reset value).
  *   stop:  PerfMonV2: PerfCntrGlobalCtl back; else each CTL back to its saved value; read.
  * Counters are not written: deltas are taken modulo 2^48, so there is nothing to restore.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Intel architectural perfmon unit (pmu/intel_core.h). Sequence (SDM Vol.3B 20.2.2; Linux
- * arch/x86/events/intel/core.c enable/disable order; reference §4.7):
+ * arch/x86/events/intel/core.c enable/disable order; Linux arch/x86/events/intel/core.c):
  *   start: save IA32_PERF_GLOBAL_CTRL and freeze our counters; save+write IA32_FIXED_CTR_CTRL
  *          (our 4-bit fields: OS|USR, AnyThread where asked, PMI 0); save+write each
  *          IA32_PERFEVTSELx = fields|USR|OS|EN; read first values; enable in GLOBAL_CTRL.

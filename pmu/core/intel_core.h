@@ -4,7 +4,7 @@
  * general counters IA32_PERFEVTSELx / IA32_PMCx (read through the full-width alias IA32_A_PMCx
  * when IA32_PERF_CAPABILITIES.FW_WRITE[13] says it exists), fixed counters 0-2 and 3 (SLOTS)
  * in IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL. Numbers and widths come from CPUID.0AH; a
- * fixed counter c exists when CPUID.0AH:ECX[c] or EDX[4:0] > c (reference §4.2, pcm
+ * fixed counter c exists when CPUID.0AH:ECX[c] or EDX[4:0] > c (Intel PCM src/cpucounters.cpp
  * isFixedCounterSupported). Counters accumulate across reads (pmu/x86_ctr.h). No PMI is ever
  * enabled: EVTSEL.INT and the fixed-counter PMI bits stay 0.
  */

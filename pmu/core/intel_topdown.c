@@ -69,7 +69,7 @@ static void failed(struct intel_topdown *td, struct intel_core *ic, const char *
 	x86_ctr_fault(&ic->fx[FIXED_CTR_SLOTS], what, st);
 }
 
-/* Fixed counter 3 first, then PERF_METRICS (K-icl; QEMU "SDM: Write IA32_PERF_METRICS after
+/* Fixed counter 3 first, then PERF_METRICS (Linux arch/x86/events/intel/core.c; QEMU "SDM: Write IA32_PERF_METRICS after
  * fixed counter 3"). */
 static hw_status reset(const struct hw *hw, struct intel_topdown *td)
 {
@@ -115,7 +115,7 @@ hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_c
 	return st;
 }
 
-/* SLOTS and PERF_METRICS as seed 002 reads them, RDPMC first; RDMSR once RDPMC faulted. */
+/* SLOTS and PERF_METRICS as Linux tools/perf/Documentation/topdown.txt reads them, RDPMC first; RDMSR once RDPMC faulted. */
 static hw_status read_pair(const struct hw *hw, struct intel_topdown *td, uint64_t *slots, uint64_t *metrics)
 {
 	if (td->path != TD_PATH_RDMSR) {
@@ -151,7 +151,7 @@ hw_status td_sample(const struct hw *hw, struct intel_topdown *td, struct intel_
 	td->raw_metrics = m;
 	struct x86_ctr *fc3 = &ic->fx[FIXED_CTR_SLOTS];
 	uint64_t ds = (s - td->last_slots) & fc3->width_mask;
-	if (s) {  /* K-icl: "if (!slots) return" */
+	if (s) {  /* Linux arch/x86/events/intel/core.c: "if (!slots) return" */
 		td_delta(td->last_slots, td->last_metrics, s, m, td->ncat, d);
 		for (unsigned k = 0; k < td->ncat; k++)
 			td->cat[k] += d[k];

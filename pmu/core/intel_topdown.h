@@ -3,23 +3,23 @@
  * Intel TopDown level 1 (and level 2 on Sapphire Rapids and later).
  *
  * Ice Lake and later (IA32_PERF_CAPABILITIES[15], or the P-core models where that bit is
- * unreliable, reference §4.2): fixed counter 3 SLOTS and IA32_PERF_METRICS, whose byte k is
- * category k's share of SLOTS as an 8-bit fraction of 0xff (seed 002 "Decoding metrics
- * values"; reference §4.3). Both are read with RDPMC (ECX bit 30 | 3, bit 29: seed 002
+ * unreliable, Linux arch/x86/events/intel/core.c): fixed counter 3 SLOTS and IA32_PERF_METRICS, whose byte k is
+ * category k's share of SLOTS as an 8-bit fraction of 0xff (Linux tools/perf/Documentation/topdown.txt "Decoding metrics
+ * values"; Linux arch/x86/events/intel/core.c). Both are read with RDPMC (ECX bit 30 | 3, bit 29: Linux tools/perf/Documentation/topdown.txt
  * read_slots/read_metrics); when RDPMC faults they are read with RDMSR and the record says
  * which path was used. Counts use the seed's delta method (metric byte x slots, difference of
- * two reads, kept only when positive as the kernel does, reference §4.5). SLOTS and
- * PERF_METRICS are reset (fixed counter 3 first, then PERF_METRICS: K-icl, QEMU "SDM: Write
+ * two reads, kept only when positive as the kernel does, Linux arch/x86/events/intel/core.c). SLOTS and
+ * PERF_METRICS are reset (fixed counter 3 first, then PERF_METRICS: Linux arch/x86/events/intel/core.c, QEMU "SDM: Write
  * IA32_PERF_METRICS after fixed counter 3") at window start and on every tick, because the
- * 8-bit fractions lose precision as SLOTS grows (seed 002 "Resetting metrics counters").
+ * 8-bit fractions lose precision as SLOTS grows (Linux tools/perf/Documentation/topdown.txt "Resetting metrics counters").
  *
  * Before Ice Lake: general counters UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS,
  * IDQ_UOPS_NOT_DELIVERED.CORE, INT_MISC.RECOVERY_CYCLES and cycles from fixed counter 1,
  * SLOTS = 4 x cycles; with SMT on and AnyThread supported, the per-core forms (THREAD_ANY / 2,
- * RECOVERY_CYCLES_ANY / 2). Formulas: reference §5.2 (pmu-tools simple_ratios.py).
+ * RECOVERY_CYCLES_ANY / 2). Formulas: pmu-tools skl_client_ratios.py (pmu-tools simple_ratios.py).
  *
  * Ratios are per-mille (no floating point in the app), each category normalised by the sum of
- * the four level-1 categories (pcm, pmu-tools PERF_METRICS_SUM; reference §4.6).
+ * the four level-1 categories (Intel PCM, pmu-tools PERF_METRICS_SUM; Intel PCM, pmu-tools).
  */
 #ifndef EFIPERF_INTEL_TOPDOWN_H
 #define EFIPERF_INTEL_TOPDOWN_H

@@ -27,9 +27,9 @@ static inline unsigned td_metric_byte(uint64_t metrics, unsigned k)
 {
 	return (unsigned)(metrics >> (8 * k)) & 0xFF;
 }
-/* slots x byte_k / 0xff (K-icl icl_get_metrics_event_value). */
+/* slots x byte_k / 0xff (Linux arch/x86/events/intel/core.c icl_get_metrics_event_value). */
 uint64_t td_scaled(uint64_t slots, uint64_t metrics, unsigned k);
-/* Seed 002: out[k] = scaled(b) - scaled(a), 0 when negative (8-bit rounding, K-icl). */
+/* Linux tools/perf/Documentation/topdown.txt: out[k] = scaled(b) - scaled(a), 0 when negative (8-bit rounding, Linux arch/x86/events/intel/core.c). */
 void td_delta(uint64_t slots_a, uint64_t m_a, uint64_t slots_b, uint64_t m_b, unsigned ncat,
 	      uint64_t out[]);
 /* round(part x 1000 / total), 0 when total is 0; exact for any 64-bit inputs. */
@@ -41,7 +41,7 @@ struct td_gp_counts {
 	uint64_t clks, uops_issued, retire_slots, idq_not_delivered, recovery;
 	int any_form;   /* clks and recovery are AnyThread counts: halved (both threads) */
 };
-/* Reference §5.2: SLOTS = 4 x clks; FE = IDQ_UOPS_NOT_DELIVERED.CORE; BadSpec = UOPS_ISSUED
+/* pmu-tools skl_client_ratios.py: SLOTS = 4 x clks; FE = IDQ_UOPS_NOT_DELIVERED.CORE; BadSpec = UOPS_ISSUED
  * - RETIRE_SLOTS + 4 x recovery; Retiring = RETIRE_SLOTS; BE = SLOTS - (FE + BadSpec +
  * Retiring), each clamped at 0. Returns SLOTS; cat[0..3] in slots. */
 uint64_t td_gp_l1(const struct td_gp_counts *c, uint64_t cat[TD_L1]);

@@ -15,7 +15,7 @@
  *   corepmu_tick(hw, cp, now)        call between kernel chunks: polls IBS on every call; reads
  *                                    and accumulates the counters and reads + resets SLOTS /
  *                                    PERF_METRICS when >= 250 ms passed since the last such read
- *                                    (seed 002: reset at least every few seconds).
+ *                                    (Linux tools/perf/Documentation/topdown.txt: reset at least every few seconds).
  *   corepmu_stop(hw, cp, now)        final reads, counters disabled, IBS stopped.
  *   corepmu_restore(hw, cp)          every register written is put back (also after a failed or
  *                                    missing stop); cp->restore says what could not be; safe to

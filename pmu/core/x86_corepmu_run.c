@@ -114,7 +114,7 @@ hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 	cp->last_tick = now;
 	cp->ticks++;
 	if (cp->backend == CP_INTEL_ARCH) {
-		/* Frozen around the reads so SLOTS, PERF_METRICS and the counters agree (K-icl
+		/* Frozen around the reads so SLOTS, PERF_METRICS and the counters agree (Linux arch/x86/events/intel/core.c
 		 * reads the pair with the PMU disabled). */
 		st = intel_core_freeze(hw, &cp->ic);
 		intel_core_read(hw, &cp->ic);

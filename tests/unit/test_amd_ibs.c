@@ -2,7 +2,7 @@
 /*
  * IBS sampler (pmu/amd_ibs.c, amd_ibs_decode.c) against a register model that produces
  * samples: whenever the control register is enabled and not yet valid, the test's producer
- * sets Val, preloads random low CurCnt bits (as hardware does, reference §2.4) and fills the
+ * sets Val, preloads random low CurCnt bits (as hardware does, AMD APM Vol.2 section 13.3) and fills the
  * data registers from a scripted sample. Checked: period validation naming ibs_period, the
  * re-arm after each valid sample (Val cleared, En set, MaxCnt kept, random bits kept only for
  * op counting with RdWrOpCnt), exact histograms, the errata sequences, that IbsCtl and the

@@ -51,7 +51,7 @@ static void test_event_syntax(void **state)
 		{ "cpu/event=0xZZ/", "not a number" },
 		{ "cpu/umask=1/", "no event" },
 		{ "cpu/event=0xC0", "closing" },
-		{ "uncore/event=1/", "unknown PMU" },
+		{ "uncore/event=1/", "not a PMU" },
 		{ "NO_SUCH.EVENT", "unknown event" },
 		{ "INT_MISC.UOP_DROPPING", "unknown event" },  /* Ice Lake event on a Skylake */
 		{ "cpu/event=1,,umask=1/", "empty term" },

@@ -97,7 +97,7 @@ static void tm_init(const struct tm_cpu *c, const uint64_t fixed_steps[4], const
 
 /* Advance n ticks; split the SLOTS fixed counter 3 gained by the true shares; derive
  * PERF_METRICS from the shares accumulated since the last reset: level-1 bytes sum to 0xff
- * (seed 002), largest remainders rounded up; level-2 bytes rounded to nearest. */
+ * (Linux tools/perf/Documentation/topdown.txt), largest remainders rounded up; level-2 bytes rounded to nearest. */
 static inline void tm_tick(unsigned n)
 {
 	hw_model_tick(&tm, n);
