@@ -85,6 +85,16 @@ int saveset_lookup(const struct saveset *s, struct reg_ref r, uint64_t *value)
 	return e != NULL;
 }
 
+int saveset_mark_failed(struct saveset *s, struct reg_ref r, hw_status st)
+{
+	struct saved_reg *e = find(s, r);
+	if (!e)
+		return -1;
+	e->written = e->touched = 1;
+	e->restore_st = (uint8_t)st;
+	return 0;
+}
+
 hw_status saveset_save(const struct hw *hw, struct saveset *s, struct reg_ref r, uint64_t *value)
 {
 	struct saved_reg *e = find(s, r);

@@ -69,6 +69,10 @@ hw_status saveset_write(const struct hw *hw, struct saveset *s, struct reg_ref r
  * returns the first. An entry put back is unmarked, so calling it again only retries the
  * failures. */
 hw_status saveset_restore(const struct hw *hw, struct saveset *s);
+/* Name r (in the set) as not put back, with status st: for a driver whose restore needs one
+ * more write than the set's own (a write-1-to-clear partner of a saved register) and that
+ * write failed. 0, or -1 when r is not in the set. */
+int saveset_mark_failed(struct saveset *s, struct reg_ref r, hw_status st);
 /* 1 and *value when r is in the set. */
 int saveset_lookup(const struct saveset *s, struct reg_ref r, uint64_t *value);
 

@@ -5,6 +5,7 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
+#include "efi/out/pmu_json.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
 #include "efi/measure/window.h"
@@ -35,6 +36,8 @@ static void counters_json(struct json *j, const struct core_set *s)
 		json_close(j);
 	}
 	json_close(j);
+	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
+		json_restore_report(j, &s->restore);
 }
 
 static void counters_text(const struct core_set *s)
@@ -74,24 +77,32 @@ static uint64_t copy_kernel(void *p)
 	return 0;
 }
 
-/* Counters attached to a copy window: the boot CPU's fixed/PMUv3 set (started before the
- * barrier opens, stopped after every CPU finished) and, on x86, each CPU's core PMU
- * (started and stopped on its own CPU around its kernel, so it nests inside and each restores
- * what it found). */
+/* Counters attached to a copy window: each CPU's x86 core PMU (started and stopped on its own
+ * CPU around its kernel) and the boot CPU's fixed/PMUv3 set. On x86 the boot CPU's core PMU is
+ * the one driver of the Intel fixed counters, IA32_FIXED_CTR_CTRL and IA32_PERF_GLOBAL_CTRL:
+ * the set's counters are taken from it after the window (x86_fixed_from) and the set is not
+ * programmed a second time. Elsewhere (Arm PMUv3) the set is started before the barrier opens
+ * and stopped after every CPU finished. */
 struct core_cpu { const struct hw *hw; struct corepmu *cp; };
-struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; };
+struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; const struct corepmu *fixed_owner; };
+
+/* The boot CPU's core PMU when it owns the fixed counters of set s, else NULL. */
+static const struct corepmu *fixed_owner(const struct platform *p, const struct core_set *s)
+{
+	return p->corepmu && p->corepmu->backend == CP_INTEL_ARCH && s->pmu == &pmu_x86_fixed ? p->corepmu : NULL;
+}
 
 static void counters_start(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu)
+	if (c->s->pmu && !c->fixed_owner)
 		c->s->pmu->start(c->hw, c->s);
 }
 
 static void counters_stop(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu)
+	if (c->s->pmu && !c->fixed_owner)
 		c->s->pmu->stop(c->hw, c->s);
 }
 
@@ -215,7 +226,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
 		struct core_set s = p->core;
-		struct core_window cw = { hw, &s, core_cpus };
+		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s) };
 		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
 		spec.counters = &wc;
 		struct window_result w;
@@ -235,7 +246,9 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		for (int i = 0; i < n; i++)
 			if (core_cpus[i].cp)
 				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
-		if (s.pmu)
+		if (cw.fixed_owner)
+			x86_fixed_from(&s, &cw.fixed_owner->ic);
+		else if (s.pmu)
 			s.pmu->restore(hw, &s);
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);

@@ -21,5 +21,8 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp);     /* object
 void corepmu_json_counters(struct json *j, const struct corepmu *cp);  /* `core_counters` */
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdown` */
 void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
+/* `restore`: {status, registers, written, failed: [{register, status}...], dropped}: what a
+ * save set's restore put back (pmu/saveset.h), for any PMU driver's record. */
+void json_restore_report(struct json *j, const struct saveset_report *r);
 
 #endif

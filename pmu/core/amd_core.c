@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * AMD core counters (pmu/amd_core.h). Sequence (reference §1.4 polling recipe, K-amdcore):
+ * AMD core counters (pmu/amd_core.h). Sequence (Linux arch/x86/events/amd/core.c):
  *   start: PerfMonV2: save PerfCntrGlobalCtl, write it with our enable bits off;
  *          save + write each CTL = fields|USR|OS|EN (INT 0); read first values;
  *          PerfMonV2: PerfCntrGlobalCtl = saved | ours ("always write it": its reset value is
- *          not documented, reference §7.1).
+ *          not documented, no manual gives its reset value).
  *   stop:  PerfMonV2: PerfCntrGlobalCtl back; else each CTL back to its saved value; read.
  * Counters are not written: deltas are taken modulo 2^48, so there is nothing to restore.
  */
@@ -81,7 +81,7 @@ int amd_core_add(struct amd_core *ac, const char *name, uint64_t config)
 
 static int live(const struct x86_ctr *c) { return c->state != CTR_ABSENT && c->state != CTR_FAULTED; }
 
-hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_saveset *sv)
+hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct saveset *sv)
 {
 	uint64_t ours = 0;
 	for (int i = 0; i < ac->nused; i++)
@@ -91,9 +91,9 @@ hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_sa
 		return HW_OK;
 	hw_status st = HW_OK;
 	if (ac->v2) {
-		st = x86_save(hw, sv, PerfCntrGlobalCtl, &ac->global_orig);
+		st = saveset_save(hw, sv, reg_msr(PerfCntrGlobalCtl), &ac->global_orig);
 		if (st == HW_OK)
-			st = hw_wrmsr(hw, PerfCntrGlobalCtl, ac->global_orig & ~ours);
+			st = saveset_write(hw, sv, reg_msr(PerfCntrGlobalCtl), ac->global_orig & ~ours);
 		if (st != HW_OK) {
 			for (int i = 0; i < ac->nused; i++)
 				if (live(&ac->c[i]))
@@ -106,9 +106,7 @@ hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_sa
 		struct x86_ctr *c = &ac->c[i];
 		if (!live(c))
 			continue;
-		st = x86_save(hw, sv, c->sel_msr, NULL);
-		if (st == HW_OK)
-			st = hw_wrmsr(hw, c->sel_msr, c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
+		st = saveset_write(hw, sv, reg_msr(c->sel_msr), c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
 		if (st != HW_OK) {
 			x86_ctr_fault(c, ac->stride == 1 ? "PerfEvtSel" : "PERF_CTL", st);
 			ours &= ~(1ull << ((c->sel_msr - ac->ctl_base) / ac->stride));
@@ -139,7 +137,7 @@ void amd_core_read(const struct hw *hw, struct amd_core *ac)
 	}
 }
 
-hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct x86_saveset *sv)
+hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct saveset *sv)
 {
 	if (!ac->programmed)
 		return HW_OK;
@@ -149,7 +147,7 @@ hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct x
 	} else {
 		for (int i = 0; i < ac->nused; i++) {
 			uint64_t v;
-			if (live(&ac->c[i]) && x86_saved(sv, ac->c[i].sel_msr, &v)) {
+			if (live(&ac->c[i]) && saveset_lookup(sv, reg_msr(ac->c[i].sel_msr), &v)) {
 				hw_status s2 = hw_wrmsr(hw, ac->c[i].sel_msr, v);
 				if (s2 != HW_OK && st == HW_OK)
 					st = s2;

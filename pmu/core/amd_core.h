@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * AMD core performance counters (APM Vol.2 13.2; reference §1): the counter layout is chosen
+ * AMD core performance counters (AMD APM Vol.2 section 13.2): the counter layout is chosen
  * from CPUID by a table, first row whose feature holds:
  *   PerfMonV2 (CPUID 8000_0022:EAX[0]): NumPerfCtrCore (EBX[3:0]) counters at PERF_CTL/CTR
  *       0xC0010200 + 2i, plus PerfCntrGlobalCtl (a counter counts only when its CTL.EN and its
- *       global enable bit are set, K-amdcore);
+ *       global enable bit are set, Linux arch/x86/events/amd/core.c);
  *   PerfCtrExtCore (CPUID 8000_0001:ECX[23]): 6 counters, same interleaved MSRs;
  *   legacy: 4 counters, PerfEvtSel0-3 at 0xC0010000, PerfCtr0-3 at 0xC0010004.
- * Counters are 48 bits wide (K-amdcore cntval_bits). INT (PMI) is never set: efiperf polls.
+ * Counters are 48 bits wide (Linux arch/x86/events/amd/core.c cntval_bits). INT (PMI) is
+ * never set: efiperf polls.
  * HostOnly/GuestOnly are written as the event string asks; with SVM off their effect is
- * disputed (reference §1.3 [!]: the kernel masks HostOnly, a KVM selftest says ignored).
+ * disputed: Linux arch/x86/events/amd/core.c masks HostOnly, a KVM selftest
+ * (tools/testing/selftests/kvm) says it is ignored.
  */
 #ifndef EFIPERF_AMD_CORE_H
 #define EFIPERF_AMD_CORE_H
@@ -34,9 +36,9 @@ void amd_core_probe(const struct hw *hw, struct amd_core *ac);
  * free. Returns its index, -1 when the list is full. */
 int amd_core_add(struct amd_core *ac, const char *name, uint64_t config);
 /* Save + program (PerfMonV2: globally disabled while programming), first read, enable. */
-hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct x86_saveset *sv);
+hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct saveset *sv);
 void amd_core_read(const struct hw *hw, struct amd_core *ac);
 /* Disable ours (PerfCntrGlobalCtl or each CTL back to its saved value), last read, states. */
-hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct x86_saveset *sv);
+hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct saveset *sv);
 
 #endif

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * IBS control: probe, period validation, start / poll / re-arm / stop (pmu/amd_ibs.h).
- * Sequences (reference §2.8, §2.10):
+ * Sequences (Linux arch/x86/events/amd/ibs.c, FreeBSD sys/dev/hwpmc/hwpmc_ibs.c):
  *   start:  save the control MSR; write 0, then cfg | En (FreeBSD hwpmc_ibs: clears stale
  *           valid bits and resets the count; also the Fam16h-18h "0-1 transition of
  *           IbsFetchEn" the kernel needs).
  *   re-arm: op: cfg | En, keeping the hardware's random low CurCnt bits when the CPU has
- *           RdWrOpCnt and counts ops (K-ibs perf_ibs_handle_irq); Val is not written back,
+ *           RdWrOpCnt and counts ops (Linux arch/x86/events/amd/ibs.c perf_ibs_handle_irq);
+ *           Val is not written back,
  *           i.e. cleared. Fam15h m00-1Fh: IbsOpData3 = 0 first (#718).
  *           fetch: 0, then cfg | En (AMD IBS Toolkit: "zero out the whole register").
  *   stop:   Fam10h #420: write with MaxCnt cleared first, then clear En; others write 0.
- *           The saved values are written back by x86_restore().
+ *           The saved values are written back by saveset_restore().
  */
 #include "pmu/core/amd_ibs.h"
 #include "arch/regs/x86_amd_msr.h"
@@ -22,9 +23,9 @@ static const struct ibs_quirk_row {
 	uint8_t family, model_lo, model_hi;
 	uint32_t quirks;
 } ibs_quirk_rows[] = {
-	{ 0x10, 0x00, 0xFF, IBS_Q_420_STOP },                                        /* K-ibs */
-	{ 0x15, 0x00, 0x1F, IBS_Q_718_OPDATA3 },                                     /* ibs-tk */
-	{ 0x16, 0x00, 0xFF, IBS_Q_FETCH_EN_0_1 },                                    /* K-ibs */
+	{ 0x10, 0x00, 0xFF, IBS_Q_420_STOP },                                        /* Linux amd/ibs.c */
+	{ 0x15, 0x00, 0x1F, IBS_Q_718_OPDATA3 },                                     /* AMD IBS Toolkit */
+	{ 0x16, 0x00, 0xFF, IBS_Q_FETCH_EN_0_1 },                                    /* Linux amd/ibs.c */
 	{ 0x17, 0x00, 0xFF, IBS_Q_FETCH_EN_0_1 },
 	{ 0x18, 0x00, 0xFF, IBS_Q_FETCH_EN_0_1 },
 	{ 0x19, 0x00, 0x0F, IBS_Q_1197_LINAD0 | IBS_Q_1238_ICMISS | IBS_Q_1293_OPDATA2 }, /* amd-sample-raw.c */
@@ -48,7 +49,7 @@ void amd_ibs_probe(const struct hw *hw, struct amd_ibs *ibs, uint32_t family, ui
 	if (max_ext >= CPUID_AMD_IBS && hw_cpuid(hw, CPUID_AMD_IBS, 0, &r) == HW_OK && (r.eax & IBS_CAPS_AVAIL))
 		ibs->caps = r.eax;
 	else
-		ibs->caps = IBS_CAPS_DEFAULT;  /* K-ibs __get_ibs_caps: flags not valid -> 0x7 */
+		ibs->caps = IBS_CAPS_DEFAULT;  /* Linux arch/x86/events/amd/ibs.c __get_ibs_caps: flags not valid -> 0x7 */
 	ibs->present = 1;
 	for (unsigned i = 0; i < sizeof(ibs_quirk_rows) / sizeof(ibs_quirk_rows[0]); i++) {
 		const struct ibs_quirk_row *q = &ibs_quirk_rows[i];
@@ -92,7 +93,7 @@ int amd_ibs_config(struct amd_ibs *ibs, enum ibs_mode mode, uint32_t period, enu
 		if (ibs->present && !(ibs->caps & IBS_CAPS_FETCHSAM))
 			fmt_snprintf(ibs->why, sizeof(ibs->why), "no IBS fetch sampling: CPUID 8000_001B:EAX[1] = 0");
 	} else {
-		/* K-ibs perf_ibs_start: period bits 26:20 map 1:1, bits 19:4 go to [15:0]. */
+		/* Linux arch/x86/events/amd/ibs.c perf_ibs_start: period bits 26:20 map 1:1, bits 19:4 go to [15:0]. */
 		ibs->cfg = (period & IBS_OP_MAXCNT_EXT_MASK) | ((period >> 4) & IBS_OP_MAXCNT_MASK) |
 			   (count == IBS_COUNT_OPS ? IBS_OP_CNT_CTL : 0);
 		if (ibs->present && !(ibs->caps & IBS_CAPS_OPSAM))
@@ -119,7 +120,7 @@ static hw_status failed(struct amd_ibs *ibs, const char *what, hw_status st)
 	return st;
 }
 
-hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_saveset *sv)
+hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct saveset *sv)
 {
 	if (ibs->mode == IBS_MODE_OFF || !ibs->present || ibs->why[0])
 		return HW_OK;
@@ -127,14 +128,11 @@ hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_sav
 	ibs->polls = ibs->rearms = 0;
 	uint32_t msr = ctl_msr(ibs);
 	const char *name = ibs->mode == IBS_MODE_FETCH ? "IbsFetchCtl" : "IbsOpCtl";
-	hw_status st = x86_save(hw, sv, msr, NULL);
-	if (st == HW_OK && ibs->mode == IBS_MODE_OP && (ibs->quirks & IBS_Q_718_OPDATA3)) {
-		st = x86_save(hw, sv, IbsOpData3, NULL);
-		if (st == HW_OK)
-			st = hw_wrmsr(hw, IbsOpData3, 0);
-	}
+	hw_status st = saveset_save(hw, sv, reg_msr(msr), NULL);
+	if (st == HW_OK && ibs->mode == IBS_MODE_OP && (ibs->quirks & IBS_Q_718_OPDATA3))
+		st = saveset_write(hw, sv, reg_msr(IbsOpData3), 0);
 	if (st == HW_OK)
-		st = hw_wrmsr(hw, msr, 0);
+		st = saveset_write(hw, sv, reg_msr(msr), 0);
 	if (st == HW_OK)
 		st = hw_wrmsr(hw, msr, ibs->cfg | en_bit(ibs));
 	if (st != HW_OK)

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * AMD Instruction-Based Sampling, fetch or op, POLLED (reference §2).
+ * AMD Instruction-Based Sampling, fetch or op, POLLED (AMD APM Vol.2 section 13.3).
  *
  * No interrupt is involved: IbsFetchCtl/IbsOpCtl have no interrupt-enable bit; IBS interrupts
- * are delivered only through the APIC extended LVT entry named by IbsCtl.LvtOffset (reference
- * §2.9). efiperf never writes IbsCtl nor any APIC register, so that entry stays as firmware
+ * are delivered only through the APIC extended LVT entry named by IbsCtl.LvtOffset (Linux
+ * arch/x86/include/asm/apicdef.h APIC_EILVTn). efiperf never writes IbsCtl nor any APIC register, so that entry stays as firmware
  * left it (masked: UEFI firmware does not program IBS). The window loop calls amd_ibs_poll()
  * (through corepmu_tick) between kernel chunks; each poll that finds IbsFetchVal / IbsOpVal
  * reads the sample registers, decodes them into the window's histograms and re-arms. Sampling
  * pauses from a sample until the poll that re-arms it, so the effective period (work per
  * sample) is longer than the programmed one when polls are sparse: the record reports both.
  *
- * Period: MaxCnt << 4 (seed 004: "a 20 bit value, bits 3:0 are always set to zero"); op
+ * Period: MaxCnt << 4 (libpfm4 docs/man3/libpfm_amd64.3: "a 20 bit value, bits 3:0 are always set to zero"); op
  * sampling with IBS_CAPS_OPCNTEXT takes period bits 26:20 in IbsOpCtl[26:20]. Minimum 0x10
  * for fetch, 0x90 for op (kernel patch b2fc7b28). Fetch sampling always sets IbsRandEn.
  */
@@ -23,7 +23,7 @@
 enum ibs_mode { IBS_MODE_OFF, IBS_MODE_FETCH, IBS_MODE_OP };
 enum ibs_count { IBS_COUNT_CYCLES, IBS_COUNT_OPS };
 
-/* Family/model quirks (reference §2.1-§2.8), applied from a table by amd_ibs_probe(). */
+/* Family/model quirks (Linux arch/x86/events/amd/ibs.c, tools/perf/util/amd-sample-raw.c, AMD IBS Toolkit), applied from a table by amd_ibs_probe(). */
 #define IBS_Q_420_STOP      0x01u /* Fam10h #420: stop with MaxCnt cleared first, then En */
 #define IBS_Q_718_OPDATA3   0x02u /* Fam15h m00-1Fh #718: zero IbsOpData3 before re-arm */
 #define IBS_Q_FETCH_EN_0_1  0x04u /* Fam16h-18h: fetch count resets only on an En 0->1 */
@@ -75,7 +75,7 @@ void amd_ibs_probe(const struct hw *hw, struct amd_ibs *ibs, uint32_t family, ui
  * 0, or -1 with err. When the CPU has no IBS the mode is kept and why says so (not an error). */
 int amd_ibs_config(struct amd_ibs *ibs, enum ibs_mode mode, uint32_t period, enum ibs_count count,
 		   char *err, size_t errlen);
-hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct x86_saveset *sv);
+hw_status amd_ibs_start(const struct hw *hw, struct amd_ibs *ibs, struct saveset *sv);
 /* One poll: decode a valid sample and re-arm. Cheap when no sample is pending (one RDMSR). */
 hw_status ibs_poll(const struct hw *hw, struct amd_ibs *ibs);
 /* Last poll, then stop (with the #420 sequence where it applies). */

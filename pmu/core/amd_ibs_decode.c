@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * IBS sample decoding into per-window histograms (pmu/amd_ibs.h). Field positions: reference
- * §2.3 (IbsFetchCtl), §2.5 (IbsOpData), §2.6 (IbsOpData2), §2.7 (IbsOpData3); validity rules
- * from the kernel (K-ibs: "OP_DATA2 is valid only for load ops"; DcMiss/L2Miss/DataSrc/
+ * IBS sample decoding into per-window histograms (pmu/amd_ibs.h). Field positions: AMD APM
+ * Vol.2 section 13.3 and Linux asm/amd-ibs.h (IbsFetchCtl, IbsOpData, IbsOpData2, IbsOpData3); validity rules
+ * from the kernel (Linux arch/x86/events/amd/ibs.c: "OP_DATA2 is valid only for load ops"; DcMiss/L2Miss/DataSrc/
  * DcMissLat invalid for uncacheable accesses) and the errata in amd-sample-raw.c.
  */
 #include "pmu/core/amd_ibs.h"
 #include "arch/regs/x86_amd_msr.h"
-#include "pmu/core/intel_topdown.h"   /* td_permille */
+#include "pmu/core/intel_topdown_math.h"   /* td_permille */
 
 /* Latency buckets: [0,32) [32,64) ... [1024,2048) [2048,inf) cycles. */
 const uint32_t ibs_lat_bounds[IBS_LAT_BUCKETS - 1] = { 32, 64, 128, 256, 512, 1024, 2048 };
@@ -78,7 +78,7 @@ void ibs_decode_op(struct ibs_hist *h, uint32_t quirks, uint32_t caps, uint64_t 
 	if (data3 & IBS_DC_WC_MEM_ACC)
 		h->wc++;
 	if (data3 & IBS_DC_UC_MEM_ACC) {
-		h->uc++;   /* MMIO loads land here; miss and source fields are invalid (K-ibs) */
+		h->uc++;   /* MMIO loads land here; miss and source fields are invalid (Linux arch/x86/events/amd/ibs.c) */
 		return;
 	}
 	int e1293 = (quirks & IBS_Q_1293_OPDATA2) && (data3 & (IBS_SW_PF | IBS_DC_MISS_NO_MAB_ALLOC));
@@ -108,7 +108,7 @@ void ibs_decode_op(struct ibs_hist *h, uint32_t quirks, uint32_t caps, uint64_t 
 	}
 }
 
-/* Reference §2.6: IBS_DATA_SRC_* (pre-Zen4, 3 bits) and IBS_DATA_SRC_EXT_* (Zen4, 5 bits). */
+/* Linux asm/amd-ibs.h: IBS_DATA_SRC_* (pre-Zen4, 3 bits) and IBS_DATA_SRC_EXT_* (Zen4, 5 bits). */
 static const char *const src_pre_zen4[8] = {
 	[2] = "local_node_cache", [3] = "dram", [4] = "remote_node_cache", [7] = "other_io",
 };

@@ -15,8 +15,10 @@
  * efiperf's code. M/NSK/NSU are RES0 without EL3, NSH without EL2: harmless.
  *
  * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER0_EL0,
- * PMCNTENSET_EL0 — each read first (core_save_sysreg; the PMCNTENSET/PMCNTENCLR pair is saved
- * once, as the enable mask PMCNTENSET_EL0 reads). It does not use PMSELR_EL0/PMXEV* (direct
+ * PMCNTENSET_EL0 — each through the save set (pmu/saveset.h). PMCNTENSET_EL0 and PMCNTENCLR_EL0
+ * both read as the enable mask; the set restores it by writing the saved mask to
+ * PMCNTENSET_EL0, and restore() first clears, through PMCNTENCLR_EL0, the enables this run set
+ * that were clear (a failure there is named against PMCNTENCLR_EL0). It does not use PMSELR_EL0/PMXEV* (direct
  * PMEVTYPER0/PMEVCNTR0 access), does not reset counters (PMCR.P/C) and leaves overflow and
  * interrupt enables alone: deltas are taken modulo the counter width.
  */
@@ -27,14 +29,6 @@
 enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
 
 #define PMUV3_FILTER (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_NSH | PMEVTYPER_M)
-
-/* Write-1-to-set / write-1-to-clear pairs: saved as the SET register's value, restored by
- * writing CLR for the bits that were clear and SET for those that were set. */
-static const struct { uint32_t set, clr; } set_clr_pairs[] = {
-	{ SYSREG_PMCNTENSET_EL0, SYSREG_PMCNTENCLR_EL0 },
-	{ SYSREG_PMINTENSET_EL1, SYSREG_PMINTENCLR_EL1 },
-	{ SYSREG_PMOVSSET_EL0, SYSREG_PMOVSCLR_EL0 },
-};
 
 static const char *pmuver_name(uint32_t v)
 {
@@ -135,12 +129,7 @@ static uint64_t enable_mask(const struct core_set *s)
 
 static int saved_value(const struct core_set *s, uint32_t reg, uint64_t *v)
 {
-	for (int i = 0; i < s->nsaved; i++)
-		if (s->saved[i].reg == reg) {
-			*v = s->saved[i].value;
-			return 1;
-		}
-	return 0;
+	return saveset_lookup(&s->sv, reg_sysreg(reg), v);
 }
 
 static void fault_all(struct core_set *s, const char *what, hw_status st)
@@ -172,12 +161,14 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 		return HW_OK;  /* nothing present: nothing to write */
 	int cyc = (en & PMCNTEN_C) != 0, inst = (en & PMCNTEN_P(0)) != 0;
 
-	STEP(core_save_sysreg(hw, s, SYSREG_PMCR_EL0), "save PMCR_EL0");
-	STEP(core_save_sysreg(hw, s, SYSREG_PMCNTENSET_EL0), "save PMCNTENSET_EL0");
+	core_saveset_begin(s);
+	STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCR_EL0), NULL), "save PMCR_EL0");
+	STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), NULL), "save PMCNTENSET_EL0");
+	STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENCLR_EL0), NULL), "save PMCNTENCLR_EL0");
 	if (cyc)
-		STEP(core_save_sysreg(hw, s, SYSREG_PMCCFILTR_EL0), "save PMCCFILTR_EL0");
+		STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), NULL), "save PMCCFILTR_EL0");
 	if (inst)
-		STEP(core_save_sysreg(hw, s, SYSREG_PMEVTYPER0_EL0), "save PMEVTYPER0_EL0");
+		STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER0_EL0), NULL), "save PMEVTYPER0_EL0");
 	s->started = 1;
 	saved_value(s, SYSREG_PMCR_EL0, &pmcr);
 
@@ -187,15 +178,18 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 			 PMCR_EL0_E | PMCR_EL0_LC;
 	if (s->version >= PMUVer_V3P5 && s->version != PMUVer_IMPDEF)
 		npmcr |= PMCR_EL0_LP;
-	STEP(hw_sysreg_write(hw, SYSREG_PMCR_EL0, npmcr), "write PMCR_EL0");
+	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCR_EL0), npmcr), "write PMCR_EL0");
+	/* The enables' restore is the PMCNTENSET_EL0 entry's: writing 0 to it changes nothing
+	 * (write-1-to-set) and marks it for restore before PMCNTENCLR_EL0 changes anything. */
+	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), 0), "write PMCNTENSET_EL0");
 	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en), "write PMCNTENCLR_EL0");
 	if (cyc)
-		STEP(hw_sysreg_write(hw, SYSREG_PMCCFILTR_EL0, PMUV3_FILTER), "write PMCCFILTR_EL0");
+		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), PMUV3_FILTER), "write PMCCFILTR_EL0");
 	if (inst)
-		STEP(hw_sysreg_write(hw, SYSREG_PMEVTYPER0_EL0,
-				     PMUV3_FILTER | ARMV8_PMUV3_EVENT_INST_RETIRED),
+		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER0_EL0),
+				   PMUV3_FILTER | ARMV8_PMUV3_EVENT_INST_RETIRED),
 		     "write PMEVTYPER0_EL0");
-	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENSET_EL0, en), "write PMCNTENSET_EL0");
+	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), en), "write PMCNTENSET_EL0");
 
 	/* Counting now; `before` is read after enabling so the window is read-to-read. */
 	if (cyc)
@@ -229,34 +223,21 @@ static hw_status armv8_stop(const struct hw *hw, struct core_set *s)
 
 static hw_status armv8_restore(const struct hw *hw, struct core_set *s)
 {
-	hw_status first = HW_OK;
 	if (!s->started)
 		return HW_OK;
-	uint64_t en = enable_mask(s);
-	for (int i = s->nsaved - 1; i >= 0; i--) {
-		uint32_t reg = s->saved[i].reg;
-		uint64_t v = s->saved[i].value;
-		hw_status st = HW_OK;
-		size_t p;
-		for (p = 0; p < sizeof(set_clr_pairs) / sizeof(set_clr_pairs[0]); p++)
-			if (set_clr_pairs[p].set == reg)
-				break;
-		if (p < sizeof(set_clr_pairs) / sizeof(set_clr_pairs[0])) {
-			/* Clear what this run set and was clear; SET with the saved value
-			 * re-sets only bits that were set (writing 1 to a set bit is a no-op). */
-			if (en & ~v)
-				st = hw_sysreg_write(hw, set_clr_pairs[p].clr, en & ~v);
-			hw_status st2 = hw_sysreg_write(hw, reg, v);
-			if (st == HW_OK)
-				st = st2;
-		} else {
-			st = hw_sysreg_write(hw, reg, v);
-		}
-		if (st != HW_OK && first == HW_OK)
-			first = st;
-	}
+	uint64_t en = enable_mask(s), v = 0;
+	hw_status clr = HW_OK;
+	/* PMCNTENSET_EL0 written back with the saved mask re-sets only the bits that were set
+	 * (writing 1 to a set bit changes nothing): first clear what this run set and was clear. */
+	if (saved_value(s, SYSREG_PMCNTENSET_EL0, &v) && (en & ~v))
+		clr = hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en & ~v);
+	hw_status st = saveset_restore(hw, &s->sv);
+	if (clr != HW_OK)
+		saveset_mark_failed(&s->sv, reg_sysreg(SYSREG_PMCNTENCLR_EL0), clr);
+	s->restore = (struct saveset_report){ 0 };
+	saveset_report_add(&s->sv, &s->restore);
 	s->started = 0;
-	return first;
+	return st != HW_OK ? st : clr;
 }
 
 const struct core_pmu pmu_armv8_pmuv3 = {

@@ -33,31 +33,19 @@ const char *ctr_state_name(uint8_t st)
 	return "unknown";
 }
 
-static hw_status save(struct core_set *s, uint32_t reg, hw_status st, uint64_t v)
+void core_saveset_begin(struct core_set *s)
 {
-	if (st != HW_OK)
-		return st;
-	for (int i = 0; i < s->nsaved; i++)
-		if (s->saved[i].reg == reg)
-			return HW_OK;  /* first value read is the one to restore */
-	if (s->nsaved >= CORE_MAX_SAVED)
-		return HW_BAD_ARG;
-	s->saved[s->nsaved++] = (struct core_saved){ .reg = reg, .value = v };
-	return HW_OK;
+	saveset_init(&s->sv, s->sv_e, CORE_MAX_SAVED);
+	s->restore = (struct saveset_report){ 0 };
 }
 
-hw_status core_save_msr(const struct hw *hw, struct core_set *s, uint32_t msr)
+hw_status core_saveset_restore(const struct hw *hw, struct core_set *s)
 {
-	uint64_t v = 0;
-	hw_status st = hw_rdmsr(hw, msr, &v);
-	return save(s, msr, st, v);
-}
-
-hw_status core_save_sysreg(const struct hw *hw, struct core_set *s, uint32_t enc)
-{
-	uint64_t v = 0;
-	hw_status st = hw_sysreg_read(hw, enc, &v);
-	return save(s, enc, st, v);
+	hw_status st = s->sv.e ? saveset_restore(hw, &s->sv) : HW_OK;
+	s->restore = (struct saveset_report){ 0 };
+	if (s->sv.e)
+		saveset_report_add(&s->sv, &s->restore);
+	return st;
 }
 
 void core_finish_counter(struct core_counter *c)

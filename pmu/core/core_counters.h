@@ -1,25 +1,30 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Core counters of the boot CPU around one measurement window: whatever the CPU really has.
- *   - pmu/x86_fixed.c:     Intel architectural fixed counters (SDM Vol.3B 20.2.2), present when
- *                          CPUID.0AH reports version >= 2 and fixed counters.
- *   - pmu/armv8_pmuv3.c:   Arm PMUv3 cycle counter (PMCCNTR_EL0) and INST_RETIRED (event 0x08)
+ *   - pmu/core/x86_fixed.c: Intel architectural fixed counters (SDM Vol.3B 20.2.2), present when
+ *                          CPUID.0AH reports version >= 2 and fixed counters: a thin adapter
+ *                          over pmu/core/intel_core.c, the one driver of IA32_FIXED_CTR_CTRL,
+ *                          the fixed counters and IA32_PERF_GLOBAL_CTRL.
+ *   - pmu/core/armv8_pmuv3.c:   Arm PMUv3 cycle counter (PMCCNTR_EL0) and INST_RETIRED (event 0x08)
  *                          on PMEVCNTR0_EL0, present when ID_AA64DFR0_EL1.PMUVer says so.
  * Each is a struct core_pmu of data + four ops written against the hardware interface, so they
  * run on the register model in host tests. A counter that does not exist is CTR_ABSENT with a
  * reason, one whose delta is 0 is CTR_NOT_ADVANCING: neither is ever reported as a zero count.
- * Every register start() writes is read first and put back by restore().
+ * Every register start() writes goes through the set's saveset (pmu/saveset.h) and is put back
+ * by restore(); `restore` says what could not be.
  */
 #ifndef EFIPERF_CORE_COUNTERS_H
 #define EFIPERF_CORE_COUNTERS_H
 
 #include <stdint.h>
 #include "arch/hw.h"
+#include "pmu/saveset.h"
+#include "pmu/core/ctr_state.h"
+#include "pmu/core/intel_core.h"
 
 #define CORE_MAX_COUNTERS 6
 #define CORE_MAX_SAVED 12
 
-enum ctr_state { CTR_COUNTED, CTR_ABSENT, CTR_NOT_ADVANCING, CTR_FAULTED };
 
 struct core_counter {
 	const char *event;   /* manual name: "INST_RETIRED.ANY", "CPU_CYCLES", "INST_RETIRED" */
@@ -31,14 +36,15 @@ struct core_counter {
 	char why[80];                   /* CTR_ABSENT / CTR_FAULTED: why, citing the register */
 };
 
-struct core_saved { uint32_t reg; uint64_t value; };  /* MSR index or sysreg encoding */
 
 struct core_set {
 	const struct core_pmu *pmu;
 	int n;                                   /* counters in c[] (absent ones included) */
 	struct core_counter c[CORE_MAX_COUNTERS];
-	struct core_saved saved[CORE_MAX_SAVED]; /* registers to put back, in write order */
-	int nsaved;
+	struct saveset sv;                       /* registers start() wrote (initialised by start) */
+	struct saved_reg sv_e[CORE_MAX_SAVED];
+	struct saveset_report restore;           /* what the last restore() could not put back */
+	struct intel_core ic;                    /* x86: the fixed counters' driver */
 	int started;                             /* start() wrote registers; restore() owed */
 	uint32_t version;                        /* perfmon version / PMUVer */
 	uint32_t ngp;                            /* general-purpose counters the PMU reports */
@@ -66,12 +72,12 @@ extern const struct core_pmu pmu_armv8_pmuv3;
  * applies. Returns 0 when one applied (its counters may still all be absent), -1 otherwise. */
 int core_probe(const struct hw *hw, struct core_set *s);
 
-/* "counted", "absent", "not-advancing", "faulted" */
-const char *ctr_state_name(uint8_t st);
-
-/* Helpers for PMU implementations: read-and-remember a register before writing it. */
-hw_status core_save_msr(const struct hw *hw, struct core_set *s, uint32_t msr);
-hw_status core_save_sysreg(const struct hw *hw, struct core_set *s, uint32_t enc);
+/* Helpers for PMU implementations: an empty save set (start), and the restore report. */
+void core_saveset_begin(struct core_set *s);
+hw_status core_saveset_restore(const struct hw *hw, struct core_set *s);
+/* x86: the fixed counters as the window's one Intel driver counted them (the boot CPU's
+ * corepmu), so the window does not program them a second time. */
+void x86_fixed_from(struct core_set *s, const struct intel_core *ic);
 /* Compute delta/state of counter i from before/after (modulo width). */
 void core_finish_counter(struct core_counter *c);
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Intel architectural perfmon unit (pmu/intel_core.h). Sequence (SDM Vol.3B 20.2.2; Linux
- * arch/x86/events/intel/core.c enable/disable order; reference §4.7):
+ * arch/x86/events/intel/core.c enable/disable order; Linux arch/x86/events/intel/core.c):
  *   start: save IA32_PERF_GLOBAL_CTRL and freeze our counters; save+write IA32_FIXED_CTR_CTRL
  *          (our 4-bit fields: OS|USR, AnyThread where asked, PMI 0); save+write each
  *          IA32_PERFEVTSELx = fields|USR|OS|EN; read first values; enable in GLOBAL_CTRL.
  *   stop:  GLOBAL_CTRL back to what it was (ours off), read last values.
- *   restore (caller, x86_restore): every saved register, last saved first.
+ *   restore (caller, saveset_restore): every register written, last saved first.
  */
 #include "pmu/core/intel_core.h"
 #include "arch/regs/x86_msr.h"
@@ -138,14 +138,14 @@ static void fault_live(struct intel_core *ic, const char *reg, hw_status st)
 			x86_ctr_fault(&ic->fx[i], reg, st);
 }
 
-hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct x86_saveset *sv)
+hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct saveset *sv)
 {
 	uint64_t bits = our_global_bits(ic);
 	if (!bits)
 		return HW_OK;
-	hw_status st = x86_save(hw, sv, IA32_PERF_GLOBAL_CTRL, &ic->global_orig);
+	hw_status st = saveset_save(hw, sv, reg_msr(IA32_PERF_GLOBAL_CTRL), &ic->global_orig);
 	if (st == HW_OK)
-		st = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, ic->global_orig & ~bits);
+		st = saveset_write(hw, sv, reg_msr(IA32_PERF_GLOBAL_CTRL), ic->global_orig & ~bits);
 	if (st != HW_OK) {
 		fault_live(ic, "IA32_PERF_GLOBAL_CTRL", st);
 		return st;
@@ -161,9 +161,9 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct x8
 		fcc_bits |= (uint64_t)(FIXED_CTR_CTRL_EN_ALL | (ic->fx_any[i] ? FIXED_CTR_CTRL_ANY : 0)) << sh;
 	}
 	if (fcc_mask) {
-		st = x86_save(hw, sv, IA32_FIXED_CTR_CTRL, &fcc);
+		st = saveset_save(hw, sv, reg_msr(IA32_FIXED_CTR_CTRL), &fcc);
 		if (st == HW_OK)
-			st = hw_wrmsr(hw, IA32_FIXED_CTR_CTRL, (fcc & ~fcc_mask) | fcc_bits);
+			st = saveset_write(hw, sv, reg_msr(IA32_FIXED_CTR_CTRL), (fcc & ~fcc_mask) | fcc_bits);
 		if (st != HW_OK)
 			for (int i = 0; i < ic->nfx; i++)
 				if (live(&ic->fx[i]))
@@ -173,9 +173,7 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct x8
 		struct x86_ctr *c = &ic->gp[i];
 		if (!live(c))
 			continue;
-		st = x86_save(hw, sv, c->sel_msr, NULL);
-		if (st == HW_OK)
-			st = hw_wrmsr(hw, c->sel_msr, c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
+		st = saveset_write(hw, sv, reg_msr(c->sel_msr), c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
 		if (st != HW_OK)
 			x86_ctr_fault(c, "IA32_PERFEVTSELx", st);
 	}

@@ -4,7 +4,7 @@
  * general counters IA32_PERFEVTSELx / IA32_PMCx (read through the full-width alias IA32_A_PMCx
  * when IA32_PERF_CAPABILITIES.FW_WRITE[13] says it exists), fixed counters 0-2 and 3 (SLOTS)
  * in IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL. Numbers and widths come from CPUID.0AH; a
- * fixed counter c exists when CPUID.0AH:ECX[c] or EDX[4:0] > c (reference §4.2, pcm
+ * fixed counter c exists when CPUID.0AH:ECX[c] or EDX[4:0] > c (Intel PCM src/cpucounters.cpp
  * isFixedCounterSupported). Counters accumulate across reads (pmu/x86_ctr.h). No PMI is ever
  * enabled: EVTSEL.INT and the fixed-counter PMI bits stay 0.
  */
@@ -49,7 +49,7 @@ int intel_core_add(struct intel_core *ic, const char *name, uint64_t config);
 
 /* Save and program (counters frozen: our IA32_PERF_GLOBAL_CTRL bits off) and read the first
  * values. Counting starts with intel_core_unfreeze() (after TopDown's reset). */
-hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct x86_saveset *sv);
+hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct saveset *sv);
 /* Freeze our counters (IA32_PERF_GLOBAL_CTRL as found) / unfreeze them. */
 hw_status intel_core_freeze(const struct hw *hw, struct intel_core *ic);
 hw_status intel_core_unfreeze(const struct hw *hw, struct intel_core *ic);

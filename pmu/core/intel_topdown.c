@@ -45,7 +45,7 @@ void td_plan(struct intel_topdown *td, struct intel_core *ic, enum td_kind kind,
 	td->gi_idq = add_named(ic, gen, "IDQ_UOPS_NOT_DELIVERED.CORE");
 	td->gi_recovery = add_named(ic, gen, td->any_form ? "INT_MISC.RECOVERY_CYCLES_ANY" : "INT_MISC.RECOVERY_CYCLES");
 	if (ic->fx[1].state == CTR_ABSENT)  /* cycles on a general counter instead */
-		td->gi_clks = add_named(ic, X86_GEN_ARCH | gen, td->any_form ? "CPU_CLK_UNHALTED.THREAD_ANY" :
+		td->gi_clks = add_named(ic, X86_GEN_ARCH | gen, td->any_form ? "CPU_CLK_UNHALTED.THREAD_P_ANY" :
 					"CPU_CLK_UNHALTED.THREAD_P");
 	const int8_t gi[] = { td->gi_issued, td->gi_retired, td->gi_idq, td->gi_recovery };
 	for (unsigned k = 0; k < sizeof(gi); k++)
@@ -69,7 +69,7 @@ static void failed(struct intel_topdown *td, struct intel_core *ic, const char *
 	x86_ctr_fault(&ic->fx[FIXED_CTR_SLOTS], what, st);
 }
 
-/* Fixed counter 3 first, then PERF_METRICS (K-icl; QEMU "SDM: Write IA32_PERF_METRICS after
+/* Fixed counter 3 first, then PERF_METRICS (Linux arch/x86/events/intel/core.c; QEMU "SDM: Write IA32_PERF_METRICS after
  * fixed counter 3"). */
 static hw_status reset(const struct hw *hw, struct intel_topdown *td)
 {
@@ -83,7 +83,7 @@ static hw_status reset(const struct hw *hw, struct intel_topdown *td)
 	return st;
 }
 
-hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, struct x86_saveset *sv)
+hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, struct saveset *sv)
 {
 	td->slots = 0;
 	memset(td->cat, 0, sizeof(td->cat));
@@ -94,21 +94,28 @@ hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_c
 		return HW_OK;
 	ic->fx[FIXED_CTR_SLOTS].reads = 0;
 	ic->fx[FIXED_CTR_SLOTS].acc = 0;
-	/* Saved in this order so that x86_restore writes fixed counter 3 before PERF_METRICS. */
-	hw_status st = x86_save(hw, sv, IA32_PERF_METRICS, NULL);
+	/* Saved in this order so that the restore writes fixed counter 3 before PERF_METRICS. */
+	hw_status st = saveset_save(hw, sv, reg_msr(IA32_PERF_METRICS), NULL);
 	if (st != HW_OK) {
 		failed(td, ic, "IA32_PERF_METRICS", st);
 		return st;
 	}
-	st = x86_save(hw, sv, IA32_FIXED_CTR3, NULL);
+	st = saveset_save(hw, sv, reg_msr(IA32_FIXED_CTR3), NULL);
+	/* the first reset goes through the set, so both are marked for restore */
 	if (st == HW_OK)
-		st = reset(hw, td);
+		st = saveset_write(hw, sv, reg_msr(IA32_FIXED_CTR3), 0);
+	if (st == HW_OK)
+		st = saveset_write(hw, sv, reg_msr(IA32_PERF_METRICS), 0);
+	if (st == HW_OK) {
+		td->last_slots = td->last_metrics = 0;
+		td->resets++;
+	}
 	if (st != HW_OK)
 		failed(td, ic, "IA32_FIXED_CTR3/IA32_PERF_METRICS reset", st);
 	return st;
 }
 
-/* SLOTS and PERF_METRICS as seed 002 reads them, RDPMC first; RDMSR once RDPMC faulted. */
+/* SLOTS and PERF_METRICS as Linux tools/perf/Documentation/topdown.txt reads them, RDPMC first; RDMSR once RDPMC faulted. */
 static hw_status read_pair(const struct hw *hw, struct intel_topdown *td, uint64_t *slots, uint64_t *metrics)
 {
 	if (td->path != TD_PATH_RDMSR) {
@@ -144,7 +151,7 @@ hw_status td_sample(const struct hw *hw, struct intel_topdown *td, struct intel_
 	td->raw_metrics = m;
 	struct x86_ctr *fc3 = &ic->fx[FIXED_CTR_SLOTS];
 	uint64_t ds = (s - td->last_slots) & fc3->width_mask;
-	if (s) {  /* K-icl: "if (!slots) return" */
+	if (s) {  /* Linux arch/x86/events/intel/core.c: "if (!slots) return" */
 		td_delta(td->last_slots, td->last_metrics, s, m, td->ncat, d);
 		for (unsigned k = 0; k < td->ncat; k++)
 			td->cat[k] += d[k];

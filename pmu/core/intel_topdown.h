@@ -3,63 +3,30 @@
  * Intel TopDown level 1 (and level 2 on Sapphire Rapids and later).
  *
  * Ice Lake and later (IA32_PERF_CAPABILITIES[15], or the P-core models where that bit is
- * unreliable, reference §4.2): fixed counter 3 SLOTS and IA32_PERF_METRICS, whose byte k is
- * category k's share of SLOTS as an 8-bit fraction of 0xff (seed 002 "Decoding metrics
- * values"; reference §4.3). Both are read with RDPMC (ECX bit 30 | 3, bit 29: seed 002
+ * unreliable, Linux arch/x86/events/intel/core.c): fixed counter 3 SLOTS and IA32_PERF_METRICS, whose byte k is
+ * category k's share of SLOTS as an 8-bit fraction of 0xff (Linux tools/perf/Documentation/topdown.txt "Decoding metrics
+ * values"; Linux arch/x86/events/intel/core.c). Both are read with RDPMC (ECX bit 30 | 3, bit 29: Linux tools/perf/Documentation/topdown.txt
  * read_slots/read_metrics); when RDPMC faults they are read with RDMSR and the record says
  * which path was used. Counts use the seed's delta method (metric byte x slots, difference of
- * two reads, kept only when positive as the kernel does, reference §4.5). SLOTS and
- * PERF_METRICS are reset (fixed counter 3 first, then PERF_METRICS: K-icl, QEMU "SDM: Write
+ * two reads, kept only when positive as the kernel does, Linux arch/x86/events/intel/core.c). SLOTS and
+ * PERF_METRICS are reset (fixed counter 3 first, then PERF_METRICS: Linux arch/x86/events/intel/core.c, QEMU "SDM: Write
  * IA32_PERF_METRICS after fixed counter 3") at window start and on every tick, because the
- * 8-bit fractions lose precision as SLOTS grows (seed 002 "Resetting metrics counters").
+ * 8-bit fractions lose precision as SLOTS grows (Linux tools/perf/Documentation/topdown.txt "Resetting metrics counters").
  *
  * Before Ice Lake: general counters UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS,
  * IDQ_UOPS_NOT_DELIVERED.CORE, INT_MISC.RECOVERY_CYCLES and cycles from fixed counter 1,
  * SLOTS = 4 x cycles; with SMT on and AnyThread supported, the per-core forms (THREAD_ANY / 2,
- * RECOVERY_CYCLES_ANY / 2). Formulas: reference §5.2 (pmu-tools simple_ratios.py).
+ * RECOVERY_CYCLES_ANY / 2). Formulas: pmu-tools skl_client_ratios.py (pmu-tools simple_ratios.py).
  *
  * Ratios are per-mille (no floating point in the app), each category normalised by the sum of
- * the four level-1 categories (pcm, pmu-tools PERF_METRICS_SUM; reference §4.6).
+ * the four level-1 categories (Intel PCM, pmu-tools PERF_METRICS_SUM; Intel PCM, pmu-tools).
  */
 #ifndef EFIPERF_INTEL_TOPDOWN_H
 #define EFIPERF_INTEL_TOPDOWN_H
 
 #include "pmu/core/intel_core.h"
+#include "pmu/core/intel_topdown_math.h"
 
-enum td_cat {
-	TD_RETIRING, TD_BAD_SPEC, TD_FE_BOUND, TD_BE_BOUND,           /* level 1: bytes 0-3 */
-	TD_HEAVY_OPS, TD_BR_MISPREDICT, TD_FETCH_LAT, TD_MEM_BOUND,   /* level 2: bytes 4-7 */
-	TD_NCAT
-};
-#define TD_L1 4u
-
-extern const char *const td_cat_name[TD_NCAT];
-
-/* --- pure formulas (pmu/intel_topdown_math.c) ------------------------------------------- */
-static inline unsigned td_metric_byte(uint64_t metrics, unsigned k)
-{
-	return (unsigned)(metrics >> (8 * k)) & 0xFF;
-}
-/* slots x byte_k / 0xff (K-icl icl_get_metrics_event_value). */
-uint64_t td_scaled(uint64_t slots, uint64_t metrics, unsigned k);
-/* Seed 002: out[k] = scaled(b) - scaled(a), 0 when negative (8-bit rounding, K-icl). */
-void td_delta(uint64_t slots_a, uint64_t m_a, uint64_t slots_b, uint64_t m_b, unsigned ncat,
-	      uint64_t out[]);
-/* round(part x 1000 / total), 0 when total is 0; exact for any 64-bit inputs. */
-uint32_t td_permille(uint64_t part, uint64_t total);
-/* permille[k] = cat[k] / (cat[0] + .. + cat[3]) for k < ncat. */
-void td_ratios(const uint64_t cat[], unsigned ncat, uint32_t permille[]);
-
-struct td_gp_counts {
-	uint64_t clks, uops_issued, retire_slots, idq_not_delivered, recovery;
-	int any_form;   /* clks and recovery are AnyThread counts: halved (both threads) */
-};
-/* Reference §5.2: SLOTS = 4 x clks; FE = IDQ_UOPS_NOT_DELIVERED.CORE; BadSpec = UOPS_ISSUED
- * - RETIRE_SLOTS + 4 x recovery; Retiring = RETIRE_SLOTS; BE = SLOTS - (FE + BadSpec +
- * Retiring), each clamped at 0. Returns SLOTS; cat[0..3] in slots. */
-uint64_t td_gp_l1(const struct td_gp_counts *c, uint64_t cat[TD_L1]);
-
-/* --- the unit (pmu/intel_topdown.c) ------------------------------------------------------ */
 enum td_kind { TD_NONE, TD_GP_SNB, TD_GP_SKL, TD_METRICS };
 enum td_path { TD_PATH_NONE, TD_PATH_RDPMC, TD_PATH_RDMSR };
 
@@ -89,7 +56,7 @@ void td_plan(struct intel_topdown *td, struct intel_core *ic, enum td_kind kind,
 	     int any_form);
 /* With the core unit frozen: save and reset SLOTS and PERF_METRICS. */
 hw_status td_start(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic,
-		   struct x86_saveset *sv);
+		   struct saveset *sv);
 /* With the core unit frozen: read SLOTS + PERF_METRICS, accumulate, and reset when asked. */
 hw_status td_sample(const struct hw *hw, struct intel_topdown *td, struct intel_core *ic, int reset);
 /* After the last sample / intel_core_stop: categories and ratios. */

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * TopDown formulas (pmu/intel_topdown.h): pure integer arithmetic, tested against seed 002's
+ * TopDown formulas (pmu/intel_topdown.h): pure integer arithmetic, tested against Linux tools/perf/Documentation/topdown.txt's
  * decoding, delta method and `perf stat --topdown` example.
  */
-#include "pmu/core/intel_topdown.h"
+#include "pmu/core/intel_topdown_math.h"
 
 const char *const td_cat_name[TD_NCAT] = {
 	"retiring", "bad_speculation", "frontend_bound", "backend_bound",
 	"heavy_operations", "branch_mispredicts", "fetch_latency", "memory_bound",
 };
 
-#define METRIC_FULL 0xFFu  /* "All four fields add up to 0xff (= 100%)" (seed 002) */
+#define METRIC_FULL 0xFFu  /* "All four fields add up to 0xff (= 100%)" (Linux tools/perf/Documentation/topdown.txt) */
 
 uint64_t td_scaled(uint64_t slots, uint64_t metrics, unsigned k)
 {

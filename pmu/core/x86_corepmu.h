@@ -15,10 +15,11 @@
  *   corepmu_tick(hw, cp, now)        call between kernel chunks: polls IBS on every call; reads
  *                                    and accumulates the counters and reads + resets SLOTS /
  *                                    PERF_METRICS when >= 250 ms passed since the last such read
- *                                    (seed 002: reset at least every few seconds).
+ *                                    (Linux tools/perf/Documentation/topdown.txt: reset at least every few seconds).
  *   corepmu_stop(hw, cp, now)        final reads, counters disabled, IBS stopped.
- *   corepmu_restore(hw, cp)          every saved register written back (also after a failed or
- *                                    missing stop); safe to call twice.
+ *   corepmu_restore(hw, cp)          every register written is put back (also after a failed or
+ *                                    missing stop); cp->restore says what could not be; safe to
+ *                                    call twice.
  *
  * Everything runs on the CPU it measures: with several CPUs, the caller runs each call on each
  * CPU with hw_run_on_cpu(), each CPU with its own struct corepmu (corepmu_call() below).
@@ -65,7 +66,9 @@ struct corepmu {
 	struct amd_core ac;
 	struct amd_ibs ibs;
 	int topdown_on;
-	struct x86_saveset sv;
+	struct saveset sv;          /* every register the window writes (pmu/saveset.h) */
+	struct saved_reg sv_e[X86_SAVE_MAX];
+	struct saveset_report restore;  /* what the last corepmu_restore() put back, or could not */
 	/* run */
 	uint64_t timer_hz, last_tick;
 	uint32_t ticks;
@@ -74,6 +77,9 @@ struct corepmu {
 };
 
 int corepmu_probe(const struct hw *hw, struct corepmu *cp);
+/* X86_GEN_* model-specific event tables of Intel family 6 `model` (0: none, architectural
+ * events only); ecore: a hybrid part's E-core. */
+uint8_t corepmu_intel_gens(uint32_t model, int ecore);
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);

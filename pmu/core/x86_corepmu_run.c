@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * x86 core PMU window entry points: configure, start, tick, stop, restore
- * (pmu/x86_corepmu.h). Every MSR written is saved first in cp->sv; corepmu_restore() writes
- * them back in reverse order (so fixed counter 3 before PERF_METRICS, IA32_PERF_GLOBAL_CTRL
+ * (pmu/core/x86_corepmu.h). Every MSR written goes through the save set cp->sv;
+ * corepmu_restore() writes them back in reverse order (so fixed counter 3 before PERF_METRICS, IA32_PERF_GLOBAL_CTRL
  * and PerfCntrGlobalCtl last).
  */
 #include "pmu/core/x86_corepmu.h"
@@ -85,6 +85,7 @@ hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, u
 	cp->ticks = 0;
 	cp->fault = HW_OK;
 	cp->started = 1;
+	saveset_init(&cp->sv, cp->sv_e, X86_SAVE_MAX);
 	if (cp->backend == CP_INTEL_ARCH) {
 		note(cp, intel_core_start(hw, &cp->ic, &cp->sv));
 		note(cp, td_start(hw, &cp->td, &cp->ic, &cp->sv));
@@ -113,7 +114,7 @@ hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 	cp->last_tick = now;
 	cp->ticks++;
 	if (cp->backend == CP_INTEL_ARCH) {
-		/* Frozen around the reads so SLOTS, PERF_METRICS and the counters agree (K-icl
+		/* Frozen around the reads so SLOTS, PERF_METRICS and the counters agree (Linux arch/x86/events/intel/core.c
 		 * reads the pair with the PMU disabled). */
 		st = intel_core_freeze(hw, &cp->ic);
 		intel_core_read(hw, &cp->ic);
@@ -159,7 +160,10 @@ hw_status corepmu_restore(const struct hw *hw, struct corepmu *cp)
 	cp->ic.programmed = 0;
 	cp->ac.programmed = 0;
 	cp->ibs.running = 0;
-	return x86_restore(hw, &cp->sv);
+	hw_status st = saveset_restore(hw, &cp->sv);
+	memset(&cp->restore, 0, sizeof(cp->restore));
+	saveset_report_add(&cp->sv, &cp->restore);
+	return st;
 }
 
 void corepmu_call(void *arg)

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Shared pieces of the x86 core-PMU units (pmu/intel_core.c, pmu/amd_core.c, pmu/amd_ibs.c,
- * pmu/intel_topdown.c):
- *   - a save set: every MSR a unit writes is read first and written back in reverse order by
- *     x86_restore() (architecture guide, house rules: "the PMU is left as it was found");
+ * Shared piece of the x86 core-PMU units (pmu/core/intel_core.c, amd_core.c, amd_ibs.c,
+ * intel_topdown.c; their registers are saved and put back through pmu/saveset.h):
  *   - an accumulating counter: each read adds (raw - last) modulo the counter width, so a
  *     window of any length is overflow-safe as long as it is read (corepmu_tick) at least once
  *     per wrap period (2^48 events: hours at GHz rates).
@@ -13,23 +11,10 @@
 
 #include <stdint.h>
 #include "arch/hw.h"
-#include "pmu/core/core_counters.h"   /* enum ctr_state, ctr_state_name() */
+#include "pmu/core/ctr_state.h"
+#include "pmu/saveset.h"
 
-#define X86_SAVE_MAX 32
-
-struct x86_saveset {
-	struct { uint32_t msr; uint64_t value; } e[X86_SAVE_MAX];
-	int n;
-};
-
-/* Read msr and remember it, unless already saved (the first value read is the one to restore).
- * Returns the rdmsr status (HW_BAD_ARG when the set is full). *value gets the saved value. */
-hw_status x86_save(const struct hw *hw, struct x86_saveset *s, uint32_t msr, uint64_t *value);
-/* Write every saved MSR back, last saved first; keeps going past failures and returns the
- * first. The set stays as is, so calling it again is harmless. */
-hw_status x86_restore(const struct hw *hw, const struct x86_saveset *s);
-/* 1 and *value when msr is in the set. */
-int x86_saved(const struct x86_saveset *s, uint32_t msr, uint64_t *value);
+#define X86_SAVE_MAX 32   /* registers one CPU's x86 core PMU may write in a window */
 
 #define X86_CTR_NAME 96  /* a full perf-style string: core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/ */
 

@@ -24,11 +24,13 @@
 enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 
 /* Core generations a named event belongs to (model-specific events differ between them). */
-#define X86_GEN_ARCH 0x01u  /* Intel architectural events (SDM Vol.3B Table 20-1) */
+#define X86_GEN_ARCH 0x01u  /* Intel architectural events (SDM Vol.3B, pre-defined architectural events) */
 #define X86_GEN_SNB  0x02u  /* Intel Sandy Bridge .. Broadwell */
 #define X86_GEN_SKL  0x04u  /* Intel Skylake .. Cascade/Cooper/Comet Lake */
-#define X86_GEN_ICL  0x08u  /* Intel Ice Lake and later P-cores */
-#define X86_GEN_ZEN  0x10u  /* AMD Family 17h/19h cores (Zen 1-4) */
+#define X86_GEN_ICL  0x08u  /* Intel Sunny Cove / Willow Cove / Cypress Cove: Ice Lake, Tiger Lake, Rocket Lake */
+#define X86_GEN_ZEN  0x10u  /* AMD Zen 2 .. Zen 4: Family 17h models 30h+, Family 19h */
+#define X86_GEN_GLC  0x20u  /* Intel Golden Cove / Raptor Cove / Redwood Cove P-cores: SPR, EMR, GNR, ADL, RPL, MTL */
+#define X86_GEN_ZEN1 0x40u  /* AMD Zen, Zen+: Family 17h models 00h-2Fh, Hygon Family 18h */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */
@@ -38,6 +40,7 @@ struct x86_named_event {
 	int8_t arch_bit;      /* CPUID.0AH:EBX bit that marks it unavailable, -1 none */
 	const char *pfm;      /* libpfm4 spelling: source and the unit test's oracle */
 	const char *pfm_alt;  /* libpfm4 spelling on older PMU tables, or NULL */
+	const char *cite;     /* source for a generation an oracle lacks the event on, or NULL */
 };
 
 extern const struct x86_named_event intel_core_events[];

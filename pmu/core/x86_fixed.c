@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Intel architectural fixed-function counters (SDM Vol.3B 20.2.2 "Architectural Performance
- * Monitoring Version 2"): IA32_FIXED_CTR0 INST_RETIRED.ANY, IA32_FIXED_CTR1
+ * Intel architectural fixed-function counters as a struct core_pmu: a thin adapter over
+ * pmu/core/intel_core.c, which alone programs IA32_FIXED_CTR_CTRL, the fixed counters and
+ * IA32_PERF_GLOBAL_CTRL (SDM Vol.3B 20.2.2 "Architectural Performance Monitoring Version 2"): IA32_FIXED_CTR0 INST_RETIRED.ANY, IA32_FIXED_CTR1
  * CPU_CLK_UNHALTED.THREAD, IA32_FIXED_CTR2 CPU_CLK_UNHALTED.REF_TSC, enabled per counter in
  * IA32_FIXED_CTR_CTRL (4 bits each) and globally in IA32_PERF_GLOBAL_CTRL[32+i].
  * CPUID.0AH: EAX[7:0] version (fixed counters exist from version 2), EDX[4:0] number of fixed
@@ -13,11 +14,11 @@
 
 #define PERFMON_VERSION_FIXED 2u  /* first version with fixed-function counters */
 
-struct fixed_desc { uint32_t msr; const char *event, *unit; };
+struct fixed_desc { const char *event, *unit; };
 static const struct fixed_desc fixed_counters[] = {
-	{ IA32_FIXED_CTR0, "INST_RETIRED.ANY", "instructions" },
-	{ IA32_FIXED_CTR1, "CPU_CLK_UNHALTED.THREAD", "cycles" },
-	{ IA32_FIXED_CTR2, "CPU_CLK_UNHALTED.REF_TSC", "ref-cycles" },
+	{ "INST_RETIRED.ANY", "instructions" },
+	{ "CPU_CLK_UNHALTED.THREAD", "cycles" },
+	{ "CPU_CLK_UNHALTED.REF_TSC", "ref-cycles" },
 };
 #define NFIXED_KNOWN (int)(sizeof(fixed_counters) / sizeof(fixed_counters[0]))
 
@@ -56,52 +57,46 @@ static int probe(const struct hw *hw, struct core_set *s)
 	}
 	fmt_snprintf(s->probe, sizeof(s->probe), "perfmon version %u, %u GP + %u fixed counters, %u bits",
 		     version, s->ngp, nfixed, width);
+	intel_core_probe(hw, &s->ic);
 	return 0;
 }
 
 static int present(const struct core_set *s, int i) { return s->c[i].state != CTR_ABSENT; }
 
-static void fault_all(struct core_set *s, const char *reg, hw_status st)
+/* The counters' values and states as the driver left them (after intel_core_stop). */
+void x86_fixed_from(struct core_set *s, const struct intel_core *ic)
 {
-	for (int i = 0; i < s->n; i++)
-		if (present(s, i)) {
-			s->c[i].state = CTR_FAULTED;
-			s->c[i].fault = (uint8_t)st;
-			fmt_snprintf(s->c[i].why, sizeof(s->c[i].why), "%s: %s", reg, hw_status_name(st));
-		}
+	for (int i = 0; i < s->n && i < ic->nfx; i++) {
+		struct core_counter *c = &s->c[i];
+		const struct x86_ctr *x = &ic->fx[i];
+		if (!present(s, i))
+			continue;
+		c->event = x->event;   /* CPU_CLK_UNHALTED.THREAD_ANY when TopDown asked AnyThread */
+		c->before = x->first;
+		c->after = x->last;
+		c->delta = x->acc;
+		c->state = x->state;
+		c->fault = x->fault;
+		if (x->state == CTR_FAULTED || x->state == CTR_ABSENT)
+			fmt_snprintf(c->why, sizeof(c->why), "%s", x->why);
+	}
 }
 
 static hw_status start(const struct hw *hw, struct core_set *s)
 {
-	uint64_t ctrl_mask = 0, ctrl_bits = 0, global_bits = 0;
-	for (int i = 0; i < s->n; i++) {
+	core_saveset_begin(s);
+	/* only the fixed counters 0-2, none the probe found absent */
+	intel_core_plan_fixed(&s->ic, 0, 0);
+	s->ic.ngp_used = s->ic.nhw = 0;
+	s->ic.metrics = 0;
+	for (int i = 0; i < s->n; i++)
 		if (!present(s, i))
-			continue;
-		ctrl_mask |= (uint64_t)FIXED_CTR_CTRL_FIELD_MASK << (FIXED_CTR_CTRL_BITS * i);
-		ctrl_bits |= (uint64_t)FIXED_CTR_CTRL_EN_ALL << (FIXED_CTR_CTRL_BITS * i);
-		global_bits |= 1ull << (PERF_GLOBAL_CTRL_FIXED_SHIFT + i);
-	}
-	if (!global_bits)
-		return HW_OK;
-	static const uint32_t written[] = { IA32_PERF_GLOBAL_CTRL, IA32_FIXED_CTR_CTRL };
-	for (unsigned k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
-		hw_status st = core_save_msr(hw, s, written[k]);
-		if (st != HW_OK) {
-			fault_all(s, written[k] == IA32_PERF_GLOBAL_CTRL ? "IA32_PERF_GLOBAL_CTRL" :
-				  "IA32_FIXED_CTR_CTRL", st);
-			return st;
-		}
-	}
-	s->started = 1;
-	uint64_t ctrl = s->saved[1].value, global = s->saved[0].value;
-	hw_status st = hw_wrmsr(hw, IA32_FIXED_CTR_CTRL, (ctrl & ~ctrl_mask) | ctrl_bits);
-	for (int i = 0; st == HW_OK && i < s->n; i++)
-		if (present(s, i))
-			st = hw_rdmsr(hw, fixed_counters[i].msr, &s->c[i].before);
+			x86_ctr_absent(&s->ic.fx[i], s->c[i].why);
+	hw_status st = intel_core_start(hw, &s->ic, &s->sv);
+	s->started = s->sv.n > 0;
 	if (st == HW_OK)
-		st = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, global | global_bits);
-	if (st != HW_OK)
-		fault_all(s, "fixed counter programming", st);
+		st = intel_core_unfreeze(hw, &s->ic);
+	x86_fixed_from(s, &s->ic);
 	return st;
 }
 
@@ -109,33 +104,17 @@ static hw_status stop(const struct hw *hw, struct core_set *s)
 {
 	if (!s->started)
 		return HW_OK;
-	/* Freeze first (our enable bits off, others as found), then read. */
-	hw_status st = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, s->saved[0].value);
-	for (int i = 0; i < s->n; i++) {
-		if (!present(s, i) || s->c[i].state == CTR_FAULTED)
-			continue;
-		hw_status r = hw_rdmsr(hw, fixed_counters[i].msr, &s->c[i].after);
-		if (r != HW_OK) {
-			s->c[i].state = CTR_FAULTED;
-			s->c[i].fault = (uint8_t)r;
-			fmt_snprintf(s->c[i].why, sizeof(s->c[i].why), "IA32_FIXED_CTR%d: %s", i, hw_status_name(r));
-			continue;
-		}
-		core_finish_counter(&s->c[i]);
-	}
+	/* freeze first (our enable bits off, others as found), then read */
+	hw_status st = intel_core_stop(hw, &s->ic);
+	x86_fixed_from(s, &s->ic);
 	return st;
 }
 
 static hw_status restore(const struct hw *hw, struct core_set *s)
 {
-	hw_status first = HW_OK;
-	for (int i = s->nsaved - 1; i >= 0; i--) {
-		hw_status st = hw_wrmsr(hw, s->saved[i].reg, s->saved[i].value);
-		if (st != HW_OK && first == HW_OK)
-			first = st;
-	}
+	s->ic.programmed = 0;
 	s->started = 0;
-	return first;
+	return core_saveset_restore(hw, s);
 }
 
 const struct core_pmu pmu_x86_fixed = {

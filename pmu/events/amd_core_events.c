@@ -1,30 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Named AMD Zen core events (Family 17h/19h): perf's amdzen spellings, with libpfm4's name of
- * the same event (lib/events/amd64_events_fam17h_zen2.h, amd64_events_fam19h_zen3.h; reference
- * §1.5). tests/unit/test_core_pfm.c encodes every row with libpfm4's amd64_fam17h_zen2 and
- * amd64_fam19h_zen3 models and requires the same PERF_CTL value. Event codes above 0xFF
- * (0x1CF, 0x1D0) exercise EventSelect[11:8] in PERF_CTL[35:32].
+ * Named AMD Zen core events (Family 17h, 19h): the spellings of Linux
+ * tools/perf/pmu-events/arch/x86/amdzen{1,2,3,4}/core.json, with libpfm4's name of the same event.
+ * tests/unit/test_core_pfm.c encodes every row with libpfm4's amd64_fam17h_zen1 (X86_GEN_ZEN1)
+ * or amd64_fam17h_zen2, amd64_fam19h_zen3 and amd64_fam19h_zen4 (X86_GEN_ZEN) and requires the
+ * same PERF_CTL value. Event codes above 0xFF (0x1CF, 0x1D0) exercise EventSelect[11:8] in
+ * PERF_CTL[35:32] (AMD APM Vol.2, section 13.2.1 "PerfEvtSeln"). Retired fused instructions
+ * (0x1D0) is a Zen 2+ event: libpfm4's zen1 table and Linux amdzen1/core.json lack it.
  */
 #include "pmu/core/x86_event.h"
 
-#define ZEN X86_GEN_ZEN
+#define ZEN (X86_GEN_ZEN1 | X86_GEN_ZEN)
+#define ZEN2 X86_GEN_ZEN   /* Zen 2 and later */
 
 const struct x86_named_event amd_core_events[] = {
 	/* name                          ev     umask cmask inv edge any gens arch pfm, pfm on zen2 */
-	{ "ls_not_halted_cyc",           0x076, 0x00, 0, 0, 0, 0, ZEN, -1, "CYCLES_NOT_IN_HALT", NULL },
-	{ "ex_ret_instr",                0x0C0, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_INSTRUCTIONS", NULL },
-	{ "ex_ret_ops",                  0x0C1, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_OPS", "RETIRED_UOPS" },
-	{ "ex_ret_brn",                  0x0C2, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_BRANCH_INSTRUCTIONS", NULL },
-	{ "ex_ret_brn_misp",             0x0C3, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", NULL },
-	{ "ex_ret_brn_tkn",              0x0C4, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_TAKEN_BRANCH_INSTRUCTIONS", NULL },
-	{ "ex_ret_brn_ind_misp",         0x0CA, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_INDIRECT_BRANCH_INSTRUCTIONS_MISPREDICTED", NULL },
-	{ "ex_ret_cond",                 0x0D1, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", NULL },
-	{ "ex_div_busy",                 0x0D3, 0x00, 0, 0, 0, 0, ZEN, -1, "DIV_CYCLES_BUSY_COUNT", NULL },
-	{ "ls_dispatch.ld_dispatch",     0x029, 0x01, 0, 0, 0, 0, ZEN, -1, "LS_DISPATCH:LD_DISPATCH", NULL },
-	{ "ls_dispatch.store_dispatch",  0x029, 0x02, 0, 0, 0, 0, ZEN, -1, "LS_DISPATCH:STORE_DISPATCH", NULL },
-	{ "ex_tagged_ibs_ops.ibs_tagged_ops",     0x1CF, 0x01, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_TAGGED_OPS", NULL },
-	{ "ex_tagged_ibs_ops.ibs_count_rollover", 0x1CF, 0x04, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_COUNT_ROLLOVER", NULL },
-	{ "ex_ret_fused_instr",          0x1D0, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_FUSED_INSTRUCTIONS", NULL },
+	{ "ls_not_halted_cyc",           0x076, 0x00, 0, 0, 0, 0, ZEN, -1, "CYCLES_NOT_IN_HALT", NULL, NULL },
+	{ "ex_ret_instr",                0x0C0, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_INSTRUCTIONS", NULL, NULL },
+	{ "ex_ret_ops",                  0x0C1, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_OPS", "RETIRED_UOPS", NULL },
+	{ "ex_ret_brn",                  0x0C2, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_BRANCH_INSTRUCTIONS", NULL, NULL },
+	{ "ex_ret_brn_misp",             0x0C3, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", NULL, NULL },
+	{ "ex_ret_brn_tkn",              0x0C4, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_TAKEN_BRANCH_INSTRUCTIONS", NULL, NULL },
+	{ "ex_ret_brn_ind_misp",         0x0CA, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_INDIRECT_BRANCH_INSTRUCTIONS_MISPREDICTED", NULL, NULL },
+	{ "ex_ret_cond",                 0x0D1, 0x00, 0, 0, 0, 0, ZEN, -1, "RETIRED_CONDITIONAL_BRANCH_INSTRUCTIONS", NULL, NULL },
+	{ "ex_div_busy",                 0x0D3, 0x00, 0, 0, 0, 0, ZEN, -1, "DIV_CYCLES_BUSY_COUNT", NULL, NULL },
+	{ "ls_dispatch.ld_dispatch",     0x029, 0x01, 0, 0, 0, 0, ZEN, -1, "LS_DISPATCH:LD_DISPATCH", NULL, NULL },
+	{ "ls_dispatch.store_dispatch",  0x029, 0x02, 0, 0, 0, 0, ZEN, -1, "LS_DISPATCH:STORE_DISPATCH", NULL, NULL },
+	{ "ex_tagged_ibs_ops.ibs_tagged_ops",     0x1CF, 0x01, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_TAGGED_OPS", NULL, NULL },
+	{ "ex_tagged_ibs_ops.ibs_count_rollover", 0x1CF, 0x04, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_COUNT_ROLLOVER", NULL, NULL },
+	{ "ex_ret_fused_instr",          0x1D0, 0x00, 0, 0, 0, 0, ZEN2, -1, "RETIRED_FUSED_INSTRUCTIONS", NULL, NULL },
 };
 const unsigned amd_core_nevents = sizeof(amd_core_events) / sizeof(amd_core_events[0]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * AMD core counters on the register model: the layout table (legacy 4, PerfCtrExtCore 6,
- * PerfMonV2 N with PerfCntrGlobalCtl) chosen from CPUID, every per-event feature of seed 004
+ * PerfMonV2 N with PerfCntrGlobalCtl) chosen from CPUID, every per-event feature of libpfm4 docs/man3/libpfm_amd64.3
  * (cmask, inv, edge, host, guest) and EventSelect[11:8] landing in its PERF_CTL bits, range
  * errors naming the field, counting only while CTL.EN (and the global enable) are set, 48-bit
  * wrap, restore, and an EPYC as QEMU TCG shows it (no IBS, no PerfCtrExtCore) reported cleanly.
@@ -84,7 +84,7 @@ static void test_layouts_from_cpuid(void **state)
 	}
 }
 
-/* Every feature bit of seed 004 reaches its PERF_CTL bit (reference §1.3). */
+/* Every feature bit of libpfm4 docs/man3/libpfm_amd64.3 reaches its PERF_CTL bit (AMD APM Vol.2 section 13.2.1). */
 static void test_every_feature_bit(void **state)
 {
 	(void)state;
@@ -139,7 +139,7 @@ static void test_perfmon_v2_counts_and_restores(void **state)
 	assert_int_equal(cp.ac.c[1].acc, 20 * 11);
 	assert_int_equal(cp.ac.c[2].acc, 20 * 12);
 	assert_int_equal(cp.ac.c[0].state, CTR_COUNTED);
-	/* writes: global off first, global on last at start (reference §1.4) */
+	/* writes: global off first, global on last at start (Linux arch/x86/events/amd/core.c) */
 	assert_int_equal(m.log[0].id, PerfCntrGlobalCtl);
 	assert_int_equal(m.log[0].value, GLOBAL_ORIG);
 	assert_int_equal(corepmu_restore(&h, &cp), HW_OK);

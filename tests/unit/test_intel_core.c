@@ -51,7 +51,7 @@ static void test_event_syntax(void **state)
 		{ "cpu/event=0xZZ/", "not a number" },
 		{ "cpu/umask=1/", "no event" },
 		{ "cpu/event=0xC0", "closing" },
-		{ "uncore/event=1/", "unknown PMU" },
+		{ "uncore/event=1/", "not a PMU" },
 		{ "NO_SUCH.EVENT", "unknown event" },
 		{ "INT_MISC.UOP_DROPPING", "unknown event" },  /* Ice Lake event on a Skylake */
 		{ "cpu/event=1,,umask=1/", "empty term" },
@@ -195,11 +195,19 @@ static void test_chooser_hybrid_and_spr(void **state)
 	corepmu_probe(&tmh, &cp);
 	assert_null(cp.td_rule);
 	assert_non_null(strstr(cp.td_why, "TopDown"));
+	assert_int_equal(cp.caps.gens, X86_GEN_ARCH);   /* the E-core is not a Golden Cove */
 	struct tm_cpu spr = { .model = 0x8F, .version = 5, .ngp = 8, .nfixed = 4, .pdcm = 1, .metrics_bit = 1 };
 	tm_init(&spr, (const uint64_t[4]){ 0 }, NULL);
 	corepmu_probe(&tmh, &cp);
 	assert_int_equal(cp.td_level2, 1);
-	assert_int_equal(cp.caps.gens & X86_GEN_ICL, X86_GEN_ICL);
+	/* Golden Cove table, not Ice Lake's: UOPS_ISSUED.ANY is event 0xAE umask 0x01 and
+	 * CYCLE_ACTIVITY.STALLS_MEM_ANY does not exist (sapphirerapids_core.json v1.39) */
+	assert_int_equal(cp.caps.gens, X86_GEN_ARCH | X86_GEN_GLC);
+	struct x86_event ev;
+	char err[160];
+	assert_int_equal(x86_event_parse("UOPS_ISSUED.ANY", 15, &cp.caps, &ev, err, sizeof(err)), 0);
+	assert_int_equal(ev.config, 0x01AE);
+	assert_int_equal(x86_event_parse("CYCLE_ACTIVITY.STALLS_MEM_ANY", 29, &cp.caps, &ev, err, sizeof(err)), -1);
 	/* probe record */
 	char buf[2048];
 	struct strbuf sb;

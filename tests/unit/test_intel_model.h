@@ -34,7 +34,7 @@ static struct hw_model tm;
 static struct hw tmh;
 static struct tm_truth truth;
 
-static uint64_t tm_msr(uint32_t id) { return hw_model_find(&tm, HWM_MSR, id)->value; }
+static inline uint64_t tm_msr(uint32_t id) { return hw_model_find(&tm, HWM_MSR, id)->value; }
 
 static void tm_on_write(struct hw_model *m, uint8_t space, uint32_t id, uint64_t value)
 {
@@ -97,8 +97,8 @@ static void tm_init(const struct tm_cpu *c, const uint64_t fixed_steps[4], const
 
 /* Advance n ticks; split the SLOTS fixed counter 3 gained by the true shares; derive
  * PERF_METRICS from the shares accumulated since the last reset: level-1 bytes sum to 0xff
- * (seed 002), largest remainders rounded up; level-2 bytes rounded to nearest. */
-static void tm_tick(unsigned n)
+ * (Linux tools/perf/Documentation/topdown.txt), largest remainders rounded up; level-2 bytes rounded to nearest. */
+static inline void tm_tick(unsigned n)
 {
 	hw_model_tick(&tm, n);
 	struct hw_model_reg *fc3 = hw_model_find(&tm, HWM_MSR, IA32_FIXED_CTR3);

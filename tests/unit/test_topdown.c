@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * TopDown: seed 002 as data (metric-byte decoding, the delta method, the `perf stat --topdown`
- * example), the pre-Ice-Lake formulas (reference §5.2), and windows on the register model
+ * TopDown: Linux tools/perf/Documentation/topdown.txt as data (metric-byte decoding, the delta method, the `perf stat --topdown`
+ * example), the pre-Ice-Lake formulas (pmu-tools skl_client_ratios.py), and windows on the register model
  * (tests/unit/test_intel_model.h): SLOTS + PERF_METRICS with resets and 8-bit rounding, both
  * read paths, level 2, general-counter TopDown with and without AnyThread, and restore.
  */
@@ -15,7 +15,7 @@
 #include "tests/unit/test_intel_model.h"
 #include "pmu/core/x86_corepmu.h"
 
-/* --- seed 002 as data --------------------------------------------------------------------- */
+/* --- Linux tools/perf/Documentation/topdown.txt as data --------------------------------------------------------------------- */
 
 /* GET_METRIC(m, i) = (m >> (i*8)) & 0xff; TOPDOWN_RETIRING = byte 0 ... BE_BOUND = byte 3. */
 static void test_seed_metric_bytes(void **state)
@@ -33,7 +33,7 @@ static void test_seed_metric_bytes(void **state)
 	assert_string_equal(td_cat_name[TD_FE_BOUND], "frontend_bound");
 }
 
-/* Seed 002's delta method: retiring_slots = GET_METRIC(b,0)*slots_b - GET_METRIC(a,0)*slots_a
+/* Linux tools/perf/Documentation/topdown.txt's delta method: retiring_slots = GET_METRIC(b,0)*slots_b - GET_METRIC(a,0)*slots_a
  * (each divided by 0xff), ratio = delta / slots_delta. */
 static void test_seed_delta_method(void **state)
 {
@@ -46,15 +46,15 @@ static void test_seed_delta_method(void **state)
 	assert_int_equal(d[TD_BAD_SPEC], 76 * 2000 - 51 * 1000);
 	assert_int_equal(d[TD_FE_BOUND], 51 * 2000 - 51 * 1000);
 	assert_int_equal(d[TD_BE_BOUND], 0);   /* 25 x 2000 < 51 x 1000: clamped */
-	/* A share that fell (8-bit rounding, K-icl) is clamped to 0, never negative. */
+	/* A share that fell (8-bit rounding, Linux arch/x86/events/intel/core.c) is clamped to 0, never negative. */
 	td_delta(b_slots, 0x000000FFull, b_slots + 10, 0x010000FEull, TD_L1, d);
 	assert_int_equal(d[TD_RETIRING], 0);
 	assert_int_equal(d[TD_BE_BOUND], 510010 / 255);
 }
 
-/* `perf stat -a --topdown -I1000` in seed 002: three intervals, counts -> printed percent.
+/* `perf stat -a --topdown -I1000` in Linux tools/perf/Documentation/topdown.txt: three intervals, counts -> printed percent.
  * perf divides by the interval's total slots, which it does not print; efiperf divides by the
- * sum of the four categories (pcm / pmu-tools). The first interval (the issue's example) must
+ * sum of the four categories (Intel PCM / pmu-tools). The first interval (the first interval) must
  * come out exactly as printed; in the other two perf's "43.0" frontend differs by 0.1 from
  * the sum-normalised 43.07 %, so those are checked to within 1 per-mille. */
 static void test_seed_perf_stat_example(void **state)
@@ -80,7 +80,7 @@ static void test_seed_perf_stat_example(void **state)
 	assert_int_equal(td_permille(5, 0), 0);
 }
 
-/* Reference §5.2 with numbers: SLOTS 400, FE 40, BadSpec 300-250+4*2 = 58, Retiring 250,
+/* pmu-tools skl_client_ratios.py with numbers: SLOTS 400, FE 40, BadSpec 300-250+4*2 = 58, Retiring 250,
  * BE 52; AnyThread form halves cycles and recovery. */
 static void test_gp_formula(void **state)
 {
@@ -170,7 +170,7 @@ static void test_icl_window_with_resets(void **state)
 	assert_int_equal(td->cat[TD_BE_BOUND], 60 * 77);
 	assert_int_equal(td->permille[TD_RETIRING], td_permille(6120, 28050));
 	assert_int_equal(td->ncat, TD_L1);
-	/* FC3 is written before PERF_METRICS every time (K-icl, QEMU "SDM") */
+	/* FC3 is written before PERF_METRICS every time (Linux arch/x86/events/intel/core.c, QEMU "SDM") */
 	for (int i = 0; i + 1 < tm.nlog; i++)
 		if (tm.log[i + 1].id == IA32_PERF_METRICS)
 			assert_int_equal(tm.log[i].id, IA32_FIXED_CTR3);
@@ -182,7 +182,7 @@ static void test_icl_window_with_resets(void **state)
 }
 
 /* 8-bit rounding: a short backend-bound phase after a long retiring one vanishes from the
- * bytes unless SLOTS and PERF_METRICS were reset in between (seed 002 "Resetting"). */
+ * bytes unless SLOTS and PERF_METRICS were reset in between (Linux tools/perf/Documentation/topdown.txt "Resetting"). */
 static void rounding_run(int tick_between, uint64_t *be, uint64_t *ret)
 {
 	start_topdown(&icx, 1);
@@ -242,7 +242,7 @@ static void test_spr_level2(void **state)
 	static const uint32_t want[TD_NCAT] = { 102, 25, 51, 77, 51, 20, 30, 60 };
 	for (unsigned k = 0; k < TD_NCAT; k++)
 		assert_int_equal(cp.td.cat[k], 5 * want[k]);
-	/* level 2 normalised by the level-1 sum (reference §4.6): memory bound 60/255 */
+	/* level 2 normalised by the level-1 sum (Intel PCM, pmu-tools): memory bound 60/255 */
 	assert_int_equal(cp.td.permille[TD_MEM_BOUND], td_permille(60, 255));
 	corepmu_restore(&tmh, &cp);
 }
