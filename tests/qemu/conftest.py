@@ -48,6 +48,7 @@ def pytest_configure(config):
     os.makedirs(q.Settings.work, exist_ok=True)
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist's loadgroup reads the xdist_group markers
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if not _in_qemu_suite(item.path):
@@ -107,7 +108,7 @@ def _images_of_the_test(request, built):
 def scratch(request):
     """scratch(suffix=""): an empty folder for the test's images and logs, named after the test
     (kept after the run, its images deleted unless --keep)."""
-    base = re.sub(r"[^A-Za-z0-9_.,=-]+", "_", request.node.name)
+    base = re.sub(r"[^A-Za-z0-9_.=-]+", "_", request.node.name)   # no comma: QEMU's -drive file=
 
     def make(suffix=""):
         d = os.path.join(q.Settings.work, base + ("." + suffix if suffix else ""))
@@ -122,7 +123,8 @@ def _default_boot(built, arch):
     """The image exactly as `make image` builds it (x86_64 under Icelake-Server). Exclusive: its
     wall time is the boot-to-log figure, measured without a second QEMU competing for the CPUs."""
     built(arch)
-    d = os.path.join(q.Settings.work, "%s.default" % arch)
+    # one folder per xdist worker: with --dist load (no groups) each worker boots its own
+    d = os.path.join(q.Settings.work, "%s.default%s" % (arch, os.environ.get("PYTEST_XDIST_WORKER", "")))
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     return q.boot(arch, q.make_image(arch, d), d, cpu=q.DEFAULT_X86_CPU if arch == "x86_64" else None, exclusive=True)

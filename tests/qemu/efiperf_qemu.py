@@ -265,13 +265,15 @@ def _session_pids(sid):
 
 
 def console_tail(path, lines=25):
-    """The last lines of a console capture, terminal escapes removed."""
+    """The last non-blank lines of a console capture: terminal escapes and control characters
+    removed, the firmware's screen-painting runs of spaces shortened."""
     with open(path, "rb") as f:
         f.seek(0, os.SEEK_END)
-        f.seek(max(0, f.tell() - 16384))
+        f.seek(max(0, f.tell() - 65536))
         text = f.read().decode("utf-8", "replace")
-    text = re.sub(r"\x1b\[[0-9;=]*[A-Za-z]", "", text).replace("\r", "")
-    return "\n".join(l for l in text.splitlines() if l.strip())[-4000:].splitlines()[-lines:]
+    text = re.sub(r"\x1b\[[0-9;=?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|[\x00-\x09\x0b-\x1f\x7f]", "", text)
+    out = [re.sub(r" {3,}", "  ", l).strip() for l in text.splitlines()]
+    return [l[:300] for l in out if l][-lines:]
 
 
 def _qemu_sh(cmd, logs):
@@ -279,6 +281,7 @@ def _qemu_sh(cmd, logs):
     failure, ^C), every process of that session is killed and a timeout says which boot hung
     and what its console showed last."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    ended = None
     try:
         out, err = p.communicate()
     except BaseException as e:
@@ -290,10 +293,12 @@ def _qemu_sh(cmd, logs):
         p.communicate()
         if not isinstance(e, pytest.fail.Exception):
             raise
+        ended = e.msg
+    if ended is not None:   # outside the except: the report shows this failure alone
         cons = sorted(f for f in os.listdir(logs) if f.startswith("console-")) if os.path.isdir(logs) else []
         tail = console_tail(os.path.join(logs, cons[-1])) if cons else ["(no console capture)"]
         pytest.fail("%s in %s: the boot `%s` never powered off (QEMU killed). Console tail (%s):\n%s" % (
-            e.msg, os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0], " ".join(cmd[1:]),
+            ended, os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0], " ".join(cmd[1:]),
             os.path.join(logs, cons[-1]) if cons else logs, "\n".join(tail)), pytrace=False)
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
