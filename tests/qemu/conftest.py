@@ -7,10 +7,9 @@ several tests only read, and the figures a test reports.
 
 Every test carries the marker of the architecture it boots (x86_64 or aarch64); `slow` marks
 the tests whose boots take the longest. Boots of several pytest-xdist workers share the
-machine's cores through a lock file (efiperf_qemu._Slot); the tests that read one shared boot
+machine's cores through a lock file (efiperf_qemu.qemu_slot); the tests that read one shared boot
 are put in one xdist group, so that boot happens once (tests/pytest.ini: --dist loadgroup).
 """
-import fcntl
 import os
 import re
 import shutil
@@ -25,25 +24,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED_BOOTS = ("default_x86_64", "default_aarch64")
 
 
-def pytest_addoption(parser):
-    g = parser.getgroup("efiperf QEMU tests")
-    g.addoption("--no-build", action="store_true", help="use build/<arch>/efiperf.img as it is (no make image)")
-    g.addoption("--keep", action="store_true", help="keep the scratch images under the work folder")
-    g.addoption("--boot-timeout", type=int, default=q.Settings.boot_timeout,
-                help="qemu.sh --timeout of each boot (default %(default)s s; pytest-timeout's "
-                     "per-test limit in tests/pytest.ini ends a hung test first)")
-    g.addoption("--qemu-work", default=q.Settings.work,
-                help="scratch folder, emptied at the start of a run (default build/qemu-tests)")
-
-
 def _in_qemu_suite(path):
     return os.path.commonpath([HERE, os.path.abspath(str(path))]) == HERE
 
 
 def pytest_configure(config):
-    q.Settings.work = os.path.abspath(config.getoption("--qemu-work"))
-    q.Settings.boot_timeout = config.getoption("--boot-timeout")
-    if not hasattr(config, "workerinput"):   # the controller (or a run without xdist), once
+    # options: tests/conftest.py
+    q.Settings.work = os.path.abspath(config.getoption("--qemu-work") or q.Settings.work)
+    q.Settings.boot_timeout = config.getoption("--boot-timeout") or q.Settings.boot_timeout
+    # the controller (or a run without xdist), once; --collect-only boots nothing and keeps it
+    if not hasattr(config, "workerinput") and not config.option.collectonly:
         shutil.rmtree(q.Settings.work, ignore_errors=True)  # the previous run's logs, kept until now
     os.makedirs(q.Settings.work, exist_ok=True)
 
@@ -62,7 +52,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_sessionfinish(session):
-    if hasattr(session.config, "workerinput") or session.config.getoption("--keep"):
+    if hasattr(session.config, "workerinput") or session.config.getoption("--keep") or session.config.option.collectonly:
         return
     for root, _, files in os.walk(q.Settings.work):
         for fn in files:
@@ -80,8 +70,7 @@ def built(pytestconfig):
         if arch not in results:
             why = None
             if not pytestconfig.getoption("--no-build"):
-                with open(os.path.join(q.Settings.work, ".build.lock"), "w") as lock:
-                    fcntl.flock(lock, fcntl.LOCK_EX)
+                with q.base_image_lock(exclusive=True):
                     p = subprocess.run(["make", "-C", q.REPO, "--no-print-directory", "image", "ARCH=" + arch],
                                        capture_output=True, text=True)
                 if p.returncode != 0:

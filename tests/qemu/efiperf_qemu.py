@@ -92,7 +92,8 @@ def base_efi(arch):
 
 @functools.lru_cache(maxsize=None)
 def _base_cfg(arch):
-    p = sh(["mtype", "-i", base_image(arch), "::/efiperf/efiperf.cfg"])
+    with base_image_lock():
+        p = sh(["mtype", "-i", base_image(arch), "::/efiperf/efiperf.cfg"])
     assert p.returncode == 0, "cannot read efiperf.cfg from %s: %s" % (base_image(arch), p.stderr.strip())
     lines = p.stdout.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
@@ -148,12 +149,14 @@ def make_image(arch, d, cfg=None, shell_args=None):
         with open(cfgf, "w") as f:
             f.write(cfg if cfg is not None else "\n".join(base_cfg(arch)) + "\n")
     if shell_args is None:
-        shutil.copyfile(base_image(arch), img)
+        with base_image_lock():
+            shutil.copyfile(base_image(arch), img)
         if cfg is not None:
             p = sh(["mcopy", "-o", "-i", img, cfgf, "::/efiperf/efiperf.cfg"])
             assert p.returncode == 0, "mcopy config into image: %s" % p.stderr.strip()
     else:
-        p = sh([MKIMAGE_SH, img, base_efi(arch), BOOTNAME[arch], cfgf, shell_args])
+        with base_image_lock():
+            p = sh([MKIMAGE_SH, img, base_efi(arch), BOOTNAME[arch], cfgf, shell_args])
         assert p.returncode == 0, "mkimage.sh (shell mode) failed: %s" % (p.stderr or p.stdout).strip()
     return img
 
@@ -232,19 +235,31 @@ class Run:
 
 
 # ---- boots ----------------------------------------------------------------------------------
-class _Slot:
-    """The QEMU boots of every pytest worker share the machine's cores: a timing boot holds the
-    lock alone (no second QEMU competes with it), every other boot holds it shared."""
+class Flock:
+    """flock(2) on a file of the work folder, shared by every pytest worker and by the pytest of
+    a self-test only when it uses the same folder."""
 
-    def __init__(self, exclusive):
-        self.exclusive = exclusive
+    def __init__(self, name, exclusive):
+        self.name, self.exclusive = name, exclusive
 
     def __enter__(self):
-        self.fd = os.open(os.path.join(Settings.work, ".qemu-slots.lock"), os.O_CREAT | os.O_RDWR, 0o644)
+        self.fd = os.open(os.path.join(Settings.work, self.name), os.O_CREAT | os.O_RDWR, 0o644)
         fcntl.flock(self.fd, fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH)
 
     def __exit__(self, *exc):
         os.close(self.fd)
+
+
+def qemu_slot(exclusive=False):
+    """The QEMU boots of every worker share the machine's cores: a timing boot holds this alone
+    (no second QEMU competes with it), every other boot holds it shared."""
+    return Flock(".qemu-slots.lock", exclusive)
+
+
+def base_image_lock(exclusive=False):
+    """Held shared while build/<arch>/efiperf.img is read or copied, alone while it is built or
+    booted in place (`make run` writes its logs into it)."""
+    return Flock(".base-image.lock", exclusive)
 
 
 def _session_pids(sid):
@@ -316,7 +331,7 @@ def boot(arch, img, d, cpu=None, exclusive=False, tag="logs", readonly=False, sm
         cmd += ["--cpu", cpu]
     if extra:
         cmd += ["--"] + list(extra)
-    with _Slot(exclusive):
+    with qemu_slot(exclusive):
         t0 = time.monotonic()
         proc = _qemu_sh(cmd, logs)
         wall = time.monotonic() - t0

@@ -17,7 +17,7 @@ from efiperf_qemu import console_tail
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HUNG = "test_boot_that_never_powers_off"
-TIMEOUT = 40   # long enough for efiperf to run and hand back, under a second worker's load
+TIMEOUT = 30   # long enough for efiperf to run and hand back, under a second worker's load
 
 
 def _qemu_pids_of(path):
@@ -34,6 +34,7 @@ def _qemu_pids_of(path):
 
 
 @pytest.mark.x86_64
+@pytest.mark.slow
 def test_hung_boot_is_ended_by_pytest_timeout(scratch, figure):
     d = scratch()
     work, xml = os.path.join(d, "work"), os.path.join(d, "junit.xml")
