@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The harness itself: a boot that hangs is ended by pytest-timeout, reported as a failure that
-names the test and shows the console tail, its QEMU is killed, and the next test still runs.
-
-It runs selftest/hung_boot.py in a pytest of its own (a short --timeout, its own work folder)
-and reads that run's JUnit XML and terminal output."""
+"""The harness itself, each time in a pytest of its own with its own work folder:
+  - a boot that hangs (selftest/hung_boot.py under a short --timeout) is ended by pytest-timeout,
+    reported as a failure that names the test and shows the console tail, its QEMU is killed,
+    and the next test still runs (read back from that run's JUnit XML and terminal output);
+  - the pytest command lines of the README select tests, and the first runs them."""
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from efiperf_qemu import console_tail
+from efiperf_qemu import REPO, console_tail
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HUNG = "test_boot_that_never_powers_off"
@@ -68,3 +69,28 @@ def test_hung_boot_is_ended_by_pytest_timeout(scratch, figure):
     assert not _qemu_pids_of(os.path.join(img_dir, "efiperf.img")), "the hung boot's QEMU is still running"
     assert wall < TIMEOUT + 60, "the inner run took %.0f s with a %d s timeout" % (wall, TIMEOUT)
     figure("hung boot", "ended by pytest-timeout after %d s, console tail in the report; inner run %.0f s" % (TIMEOUT, wall))
+
+
+def readme_pytest_commands():
+    with open(os.path.join(REPO, "README.md")) as f:
+        text = f.read()
+    return [shlex.split(m.group(1), comments=True) for m in re.finditer(r"^/usr/bin/python3 -m pytest (.*)$", text, re.M)]
+
+
+@pytest.mark.x86_64
+def test_readme_pytest_commands(scratch):
+    cmds = readme_pytest_commands()
+    assert len(cmds) >= 3 and cmds[0] == ["tests/qemu", "-n", "2", "-k", "cpu_model"], "README pytest commands: %s" % cmds
+    d = scratch()
+    for i, args in enumerate(cmds):
+        own = ["--qemu-work=%s/work%d" % (d, i), "-o", "cache_dir=%s/cache" % d, "--no-build"]
+        p = subprocess.run(["/usr/bin/python3", "-m", "pytest"] + args + own + ["--collect-only", "-q"],
+                           cwd=REPO, capture_output=True, text=True, timeout=120)
+        m = re.search(r"^(\d+)/(\d+) tests collected \(\d+ deselected\)", p.stdout, re.M)
+        assert p.returncode == 0 and m and 0 < int(m.group(1)) < int(m.group(2)), \
+            "README `pytest %s` collects:\n%s" % (" ".join(args), (p.stdout + p.stderr)[-1500:])
+    # the first as written: the four CPU-model boots on two workers
+    p = subprocess.run(["/usr/bin/python3", "-m", "pytest"] + cmds[0] + ["--qemu-work=%s/run" % d, "-o", "cache_dir=%s/cache" % d, "--no-build"],
+                       cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and re.search(r"^=+ 4 passed(, \d+ deselected)? in ", p.stdout, re.M), \
+        "README `pytest %s`:\n%s" % (" ".join(cmds[0]), (p.stdout + p.stderr)[-3000:])
