@@ -25,6 +25,7 @@
 #include "efi/platform.h"
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
+#include "efi/verdict/run_verdict.h"
 #include "pmu/metrics.h"
 
 #ifndef EFIPERF_VERSION
@@ -166,6 +167,7 @@ static void trace_drain(void)
 static void end_record(void)
 {
 	trace_drain();
+	run_verdict_record();   /* the verdict comes before the end */
 	struct json *j = rep_begin("end");
 	json_str(j, "status", rep_failed() ? "error" : "ok");
 	if (plat.timer_hz)
@@ -176,6 +178,7 @@ static void end_record(void)
 	json_str(j, "exit", cfg_exit_name(cfg.exit));
 	rep_end();
 	rep_line("efiperf: run %s; log %s", rep_failed() ? "FAILED" : "ok", rep_log_stem() ? rep_log_stem() : "(console only)");
+	run_verdict_banner(disc.serial);   /* its last line: EFIPERF RESULT: ... */
 }
 
 static void leave(void)
@@ -235,6 +238,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const char *why = NULL;
 	int have_volume = vol_open(image, &why) == 0;
 	load_config(image, have_volume);
+	run_verdict_start(&cfg);
 	if (!have_volume)
 		rep_line("log: no boot volume (%s): configuration defaults, console only", why);
 
@@ -258,7 +262,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[4096];
+		static char help[8192];
 		struct strbuf sb;
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);

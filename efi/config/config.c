@@ -18,7 +18,7 @@
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
 #define TEXT_MAX 320u           /* scratch for lists and descriptions (the key list) */
-#define HELP_NAME_WIDTH 15      /* longest key name: loop_iterations */
+#define HELP_NAME_WIDTH 15      /* loop_iterations; longer check-key names push their line right */
 #define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
 
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
@@ -128,6 +128,21 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
 			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
+	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
+	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
+			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",
+			NULL, NULL },
+	[CFG_EXPECT_LINK] = { "expect_link", CFG_T_CHECK, "BDF GT/s xW", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
+			      "the PCIe link of BDF trained at least at GT/s and width W, repeatable", NULL, NULL },
+	[CFG_EXPECT_NO_DOWNTRAIN] = { "expect_no_downtrain", CFG_T_CHECK, "off|on", NULL, 0, 0, 1, 0, FIELD(nchecks),
+				      "on: every PCIe link at the common maximum of its two ends", NULL, NULL },
+	[CFG_EXPECT_CPUS] = { "expect_cpus", CFG_T_CHECK, "N", NULL, 0, 0, 1, 0, FIELD(nchecks),
+			      "the machine has N enabled CPUs", NULL, NULL },
+	[CFG_EXPECT_MEMORY] = { "expect_memory", CFG_T_CHECK, "GIB", NULL, 0, 0, 1, 0, FIELD(nchecks),
+				"SMBIOS reports this much memory in GiB (0.5 = 512 MiB)", NULL, NULL },
+	[CFG_EXPECT_MICROCODE] = { "expect_microcode", CFG_T_CHECK, "[OP] 0xREV", NULL, 0, 0, 1, 0, FIELD(nchecks),
+				   "microcode revision compared with OP (>= when none; write 'expect_microcode >= 0x...')",
+				   NULL, NULL },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),
@@ -217,10 +232,12 @@ static enum split_result split_setting(const char *s, size_t n, const char **key
 	const char *eq = find_char(s, n, '=');
 	if (!eq)
 		return SPLIT_NO_EQUALS;
+	if (eq > s && (eq[-1] == '>' || eq[-1] == '<' || eq[-1] == '!'))
+		eq--;  /* "expect_microcode >= 0x..": the operator belongs to the value */
 	*klen = (size_t)(eq - s);
-	*vlen = n - *klen - 1;
+	*vlen = n - *klen - (*eq == '=');
 	*key = trim(s, klen);
-	*val = trim(eq + 1, vlen);
+	*val = trim(eq + (*eq == '='), vlen);
 	return *klen ? SPLIT_OK : SPLIT_NO_KEY;
 }
 
@@ -289,6 +306,16 @@ static const struct cfg_key *nearest_key(const char *key, size_t n)
 	return best;
 }
 
+/* Remove the checks made by key (a single-valued check key set again by an argument). */
+static void drop_checks(struct efiperf_config *c, const char *key)
+{
+	int kept = 0;
+	for (int i = 0; i < c->nchecks && i < CHECK_MAX; i++)
+		if (strcmp(c->checks[i].key, key) != 0)
+			c->checks[kept++] = c->checks[i];
+	c->nchecks = kept;
+}
+
 /* One "key = value" setting found at `where` (position `pos` counted in `unit`s: a line or an
  * argument). seen[] holds the position each key was first set at in this source (0 = not). */
 static int apply(struct efiperf_config *c, const char *key, size_t klen, const char *val, size_t vlen,
@@ -307,13 +334,25 @@ static int apply(struct efiperf_config *c, const char *key, size_t klen, const c
 		return 1;
 	}
 	size_t id = (size_t)(k - cfg_keys);
-	if (seen[id]) {
+	if (seen[id] && !CFG_REPEATABLE(k)) {
 		add_error(errs, where, key, klen, "duplicate key (first set at %s %d)", unit, seen[id]);
 		return 1;
 	}
+	char msg[sizeof(errs->e[0].message)];
+	if (k->type == CFG_T_CHECK) {
+		if (!CFG_REPEATABLE(k))
+			drop_checks(c, k->name);  /* an argument overrides the file's setting */
+		if (check_expand(k->name, val, vlen, where, c->checks, &c->nchecks, CHECK_MAX, msg, sizeof(msg)) != 0) {
+			add_error(errs, where, key, klen, "%s", msg);
+			return 1;
+		}
+		if (!CFG_REPEATABLE(k) || strcmp(c->origin[id], "default") == 0)
+			fmt_snprintf(c->origin[id], sizeof(c->origin[id]), "%s", where);  /* a repeatable key: its first */
+		seen[id] = pos;
+		return 0;
+	}
 	seen[id] = pos;
 
-	char msg[sizeof(errs->e[0].message)];
 	if (k->type == CFG_T_TEXT) {
 		if (text_set(c, k, val, vlen, msg, sizeof(msg)) != 0) {
 			add_error(errs, where, key, klen, "%s", msg);
@@ -347,6 +386,7 @@ void cfg_defaults(struct efiperf_config *c)
 			field_set(c, &cfg_keys[i], cfg_keys[i].def);
 		fmt_snprintf(c->origin[i], sizeof(c->origin[i]), "default");
 	}
+	c->nchecks = 0;
 }
 
 int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
@@ -442,12 +482,32 @@ int cfg_split_cmdline(char *line, char *argv[], int max)
 	return argc;
 }
 
+/* A check key's settings as written, in order: "expect_link":["0000:01:00.0 8 x4"] (the two
+ * checks one expect_link makes are one setting). */
+static void checks_json(const struct efiperf_config *c, const char *key, struct json *j)
+{
+	json_arr(j, key);
+	for (int i = 0; i < c->nchecks && i < CHECK_MAX; i++) {
+		const struct check *k = &c->checks[i];
+		if (strcmp(k->key, key) != 0)
+			continue;
+		if (i > 0 && strcmp(c->checks[i - 1].key, key) == 0 && strcmp(c->checks[i - 1].where, k->where) == 0)
+			continue;
+		json_str(j, NULL, k->src);
+	}
+	json_close(j);
+}
+
 void cfg_to_json(const struct efiperf_config *c, struct json *j)
 {
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
 		const struct cfg_key *k = &cfg_keys[i];
 		if (k->type == CFG_T_TEXT) {
 			json_str(j, k->name, (const char *)c + k->offset);
+			continue;
+		}
+		if (k->type == CFG_T_CHECK) {
+			checks_json(c, k->name, j);
 			continue;
 		}
 		uint64_t v = field_get(c, k);
@@ -476,7 +536,7 @@ void cfg_help(struct strbuf *sb)
 		cfg_value_accepted(accepted, sizeof(accepted), k);
 		sb_printf(sb, "  %-*s = %-*s %s", HELP_NAME_WIDTH, k->name, HELP_METAVAR_WIDTH, k->metavar,
 			  k->help);
-		if (k->type != CFG_T_ENUM && !k->check)
+		if (k->type != CFG_T_ENUM && k->type != CFG_T_CHECK && !k->check)
 			sb_printf(sb, ", %s", accepted);
 		sb_printf(sb, " (default %s)\n", def);
 	}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "efi/config/bdf.h"   /* CFG_BDF() packing of the PCI function settings */
 #include "efi/out/jsonl.h"
+#include "efi/verdict/check.h"
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
@@ -49,6 +50,13 @@ enum cfg_key_id {
 	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
 	CFG_LATENCY,         /* latency = off | on                           (default off)      */
 	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
+	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
+	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
+	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
+	CFG_EXPECT_NO_DOWNTRAIN, /* expect_no_downtrain = off | on                              */
+	CFG_EXPECT_CPUS,     /* expect_cpus = N                                                 */
+	CFG_EXPECT_MEMORY,   /* expect_memory = GiB                                             */
+	CFG_EXPECT_MICROCODE,/* expect_microcode [>=|<=|==|!=] 0xREV                            */
 	CFG_NKEYS
 };
 
@@ -81,6 +89,8 @@ struct efiperf_config {
 	uint32_t stream_passes;
 	uint32_t latency;
 	uint64_t latency_max;      /* bytes */
+	int nchecks;               /* checks[] in use: every check key's settings, file then arguments */
+	struct check checks[CHECK_MAX];
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

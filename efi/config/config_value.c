@@ -64,7 +64,7 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k)
 			sb_printf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
 	} else if (k->type == CFG_T_BDF) {
 		sb_puts(&sb, "none, or a PCI function SSSS:BB:DD.F or BB:DD.F in hex");
-	} else if (k->type == CFG_T_TEXT && k->check) {
+	} else if (k->type == CFG_T_CHECK || (k->type == CFG_T_TEXT && k->check)) {
 		sb_printf(&sb, "%s", k->metavar);
 	} else if (k->type == CFG_T_TEXT) {
 		sb_printf(&sb, "printable text of at most %zu characters", k->size - 1);
@@ -97,6 +97,8 @@ void cfg_value_format(char *buf, size_t n, const struct cfg_key *k, uint64_t v)
 		fmt_snprintf(buf, n, "%s", k->text_def ? k->text_def : "empty");
 	else if (k->type == CFG_T_BDF)
 		cfg_bdf_format(buf, n, v);
+	else if (k->type == CFG_T_CHECK)
+		fmt_snprintf(buf, n, "none");
 	else
 		fmt_snprintf(buf, n, "%llu", (unsigned long long)v);
 }

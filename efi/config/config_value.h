@@ -18,6 +18,8 @@ enum cfg_type {
 	CFG_T_BDF,    /* a PCI function "SSSS:BB:DD.F" or "BB:DD.F" (hex), or "none" (CFG_BDF_NONE) */
 	CFG_T_TEXT,   /* printable text, stored NUL-terminated in a char[size] field; default text_def
 		       * (empty when NULL); check(), when set, validates its shape */
+	CFG_T_CHECK,  /* a pass/fail check (efi/verdict/check.h): each setting appends to the config's
+		       * checks[]; max: how often it may be set in one file or command line */
 };
 
 
@@ -35,6 +37,9 @@ struct cfg_key {
 	const char *text_def;
 	int (*check)(const char *v, size_t n, char *msg, size_t msgsz);
 };
+
+/* A CFG_T_CHECK key whose `max` is above 1 may be set on several lines (check, expect_link). */
+#define CFG_REPEATABLE(k) ((k)->type == CFG_T_CHECK && (k)->max > 1)
 
 /* Parse value v[0..n) (already trimmed) of key k. Returns 0 and the value in *out, or -1 with
  * msg (msgsz bytes) saying what is wrong and what is accepted. */

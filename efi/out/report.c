@@ -33,6 +33,14 @@ struct rec {
 static char record_fallback[REC_DEPTH][RECORD_FALLBACK_BYTES];
 static struct rec recs[REC_DEPTH];
 static int rec_level;   /* records open */
+static void (*observer)(void *arg, const char *json, size_t len);
+static void *observer_arg;
+
+void rep_on_record(void (*fn)(void *arg, const char *json, size_t len), void *arg)
+{
+	observer = fn;
+	observer_arg = arg;
+}
 
 static void console(const char *s, size_t n)
 {
@@ -151,6 +159,8 @@ void rep_end(void)
 		json_end(&r->j);
 		failed = 1;
 	}
+	if (observer)
+		observer(observer_arg, r->sb.buf, r->sb.len);
 	sb_putc(&r->sb, '\n');
 	log_write(LOG_JSONL, r->sb.buf, r->sb.len);
 	rec_level--;

@@ -35,6 +35,10 @@ void rep_error(const char *where, const char *fmt, ...) __attribute__((format(pr
 /* 1 once any error was reported. */
 int rep_failed(void);
 
+/* Have fn see every finished record (its JSON text, no newline), also when the run is
+ * console-only: the verdict keeps the values its checks name (efi/verdict/verdict.h). */
+void rep_on_record(void (*fn)(void *arg, const char *json, size_t len), void *arg);
+
 /* Close the log files (after the end record). */
 void rep_close(void);
 

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * run_verdict: firmware glue of the verdict (efi/verdict/run_verdict.h).
+ */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/verdict/run_verdict.h"
+#include "efi/verdict/verdict.h"
+#include "efi/out/report.h"
+#include "arch/lib/fmt.h"
+
+#define LOG_PATH_LEN 128
+
+static struct verdict verdict;
+static int started, decided;
+
+static void offer(void *arg, const char *json, size_t len)
+{
+	verdict_offer(arg, json, len);
+}
+
+void run_verdict_start(const struct efiperf_config *cfg)
+{
+	verdict_init(&verdict, cfg->checks, cfg->nchecks);
+	rep_on_record(offer, &verdict);
+	started = 1;
+}
+
+void run_verdict_record(void)
+{
+	if (!started || decided)
+		return;
+	verdict_finish(&verdict);
+	struct json *j = rep_begin("verdict");
+	verdict_json(&verdict, j);
+	rep_end();
+	decided = 1;
+	rep_on_record(NULL, NULL);
+}
+
+static void banner_line(void *arg, const char *text)
+{
+	(void)arg;
+	rep_line("%s", text);
+}
+
+void run_verdict_banner(const char *serial)
+{
+	char log[LOG_PATH_LEN];
+	if (!decided)
+		return;
+	const char *stem = rep_log_stem();
+	if (stem)
+		fmt_snprintf(log, sizeof(log), "%s.jsonl", stem);
+	verdict_banner(&verdict, serial, stem ? log : NULL, banner_line, NULL);
+}
