@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "arch/hw_trace.h"
 #include "efi/config/config.h"
+#include "efi/config/cfg_search.h"
 #include "efi/discovery.h"
 #include "efi/exceptions.h"
 #include "efi/hw_efi.h"
@@ -32,7 +33,7 @@
 #define EFIPERF_VERSION "unknown"
 #endif
 
-#define CFG_PATH "\\efiperf\\efiperf.cfg"
+#define CFG_PATH "\\efiperf\\efiperf.cfg"   /* the last of the per-machine candidates (cfg_search.h) */
 #define MAX_ARGS 32
 #define CMDLINE_BYTES 1024
 #define TRACE_ENTRIES 4096
@@ -44,6 +45,8 @@ static struct cfg_errors cfg_errs;
 static int want_help;
 static char cmdline[CMDLINE_BYTES];
 static char cmdline_note[96];
+static char cfg_paths[CFG_SEARCH_MAX][CFG_SEARCH_PATH_LEN];
+static int cfg_npaths, cfg_used = -1;   /* candidates searched; the one read, -1 none */
 static struct hw_trace tracer;
 static uint64_t t_start;
 static struct platform plat;
@@ -87,22 +90,28 @@ static int load_args(EFI_HANDLE image, char *argv[])
 	return argc;
 }
 
+/* The first config file of this machine's candidates (serial, baseboard product, efiperf.cfg)
+ * that exists, then the arguments. */
 static void load_config(EFI_HANDLE image, int have_volume)
 {
 	cfg_defaults(&cfg);
-	if (have_volume) {
+	cfg_npaths = cfg_search_paths(disc.serial, disc.smbios_status == 0 && disc.smbios.board.present ?
+					  disc.smbios.board.product : NULL, cfg_paths);
+	for (int i = 0; have_volume && i < cfg_npaths && cfg_used < 0; i++) {
 		char *text = NULL;
 		size_t len = 0;
 		const char *why = NULL;
-		int r = vol_read_file(CFG_PATH, &text, &len, &why);
+		int r = vol_read_file(cfg_paths[i], &text, &len, &why);
 		if (r == 0) {
-			cfg_parse_text(&cfg, text, len, CFG_PATH, &cfg_errs);
+			cfg_used = i;
+			cfg_parse_text(&cfg, text, len, cfg_paths[i], &cfg_errs);
 			FreePool(text);
 		} else if (r < 0) {
 			struct cfg_error *e = &cfg_errs.e[cfg_errs.count < CFG_MAX_ERRORS ? cfg_errs.count : 0];
-			fmt_snprintf(e->where, sizeof(e->where), "%s", CFG_PATH);
+			fmt_snprintf(e->where, sizeof(e->where), "%s", cfg_paths[i]);
 			fmt_snprintf(e->message, sizeof(e->message), "cannot read: %s", why);
 			cfg_errs.count++;
+			break;
 		}
 	}
 	char *argv[MAX_ARGS];
@@ -133,6 +142,11 @@ static void run_record(void)
 	json_str(j, "cmdline", cmdline);
 	if (cmdline_note[0])
 		json_str(j, "cmdline_note", cmdline_note);
+	json_str(j, "config_file", cfg_used >= 0 ? cfg_paths[cfg_used] : NULL);
+	json_arr(j, "config_search");
+	for (int i = 0; i < cfg_npaths; i++)
+		json_str(j, NULL, cfg_paths[i]);
+	json_close(j);
 	json_obj(j, "config");
 	cfg_to_json(&cfg, j);
 	json_close(j);
@@ -237,6 +251,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	const char *why = NULL;
 	int have_volume = vol_open(image, &why) == 0;
+	/* ACPI and SMBIOS first: the SMBIOS serial and baseboard pick the config and name the logs. */
+	discovery_firmware(&disc);
 	load_config(image, have_volume);
 	run_verdict_start(&cfg);
 	if (!have_volume)
@@ -246,8 +262,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	EFI_TIME now;
 	if (RT->GetTime(&now, NULL) != EFI_SUCCESS)
 		now = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
-	/* ACPI and SMBIOS first: the SMBIOS serial names the log files. */
-	discovery_firmware(&disc);
 	if (have_volume)
 		rep_open_logs(disc.serial, &now);
 	run_record();
