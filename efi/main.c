@@ -27,6 +27,7 @@
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
 #include "efi/verdict/run_verdict.h"
+#include "efi/verdict/run_state.h"
 #include "pmu/metrics.h"
 
 #ifndef EFIPERF_VERSION
@@ -47,6 +48,7 @@ static char cmdline[CMDLINE_BYTES];
 static char cmdline_note[96];
 static char cfg_paths[CFG_SEARCH_MAX][CFG_SEARCH_PATH_LEN];
 static int cfg_npaths, cfg_used = -1;   /* candidates searched; the one read, -1 none */
+static char run_started[32] = "unknown";
 static struct hw_trace tracer;
 static uint64_t t_start;
 static struct platform plat;
@@ -133,9 +135,9 @@ static void run_record(void)
 	json_str(j, "arch", "aarch64");
 #endif
 	EFI_TIME t;
-	char when[32] = "unknown";
+	char *when = run_started;
 	if (RT->GetTime(&t, NULL) == EFI_SUCCESS)
-		fmt_snprintf(when, sizeof(when), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour,
+		fmt_snprintf(when, sizeof(run_started), "%04u-%02u-%02uT%02u:%02u:%02u", t.Year, t.Month, t.Day, t.Hour,
 			     t.Minute, t.Second);
 	json_str(j, "started", when);
 	json_str(j, "log", rep_log_stem());
@@ -191,6 +193,7 @@ static void end_record(void)
 		json_u64(j, "trace_dropped", tracer.dropped);
 	json_str(j, "exit", cfg_exit_name(cfg.exit));
 	rep_end();
+	run_state_end();   /* the log has its end: no marker */
 	rep_line("efiperf: run %s; log %s", rep_failed() ? "FAILED" : "ok", rep_log_stem() ? rep_log_stem() : "(console only)");
 	run_verdict_banner(disc.serial);   /* its last line: EFIPERF RESULT: ... */
 }
@@ -265,6 +268,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (have_volume)
 		rep_open_logs(disc.serial, &now);
 	run_record();
+	run_state_begin(disc.serial, run_started);   /* an earlier run that never ended: `incomplete` */
 
 	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
 		const struct cfg_error *e = &cfg_errs.e[i];

@@ -199,3 +199,33 @@ void vol_close(EFI_FILE_HANDLE f)
 	if (f)
 		f->Close(f);
 }
+
+int vol_delete(const char *path, const char **why)
+{
+	EFI_FILE_HANDLE f;
+	EFI_STATUS st = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0, &f);
+	if (st == EFI_NOT_FOUND)
+		return 1;
+	if (st == EFI_SUCCESS)
+		st = f->Delete(f);   /* closes the handle, also when it fails (UEFI 2.10 13.5) */
+	if (st != EFI_SUCCESS) {
+		*why = st == EFI_WARN_DELETE_FAILURE ? "delete failed" : efi_why(st);
+		return -1;
+	}
+	return 0;
+}
+
+int vol_write_file(const char *path, const void *data, size_t len, const char **why)
+{
+	EFI_FILE_HANDLE f;
+	if (vol_delete(path, why) < 0)
+		return -1;
+	EFI_STATUS st = open_path(path, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE, 0, &f);
+	if (st != EFI_SUCCESS) {
+		*why = efi_why(st);
+		return -1;
+	}
+	int r = vol_write_flush(f, data, len, why);
+	f->Close(f);
+	return r;
+}

@@ -32,6 +32,13 @@ int vol_write_flush(EFI_FILE_HANDLE f, const void *data, size_t len, const char 
 
 void vol_close(EFI_FILE_HANDLE f);
 
+/* Replace the file at path with data[0..len) (its directory must exist), flushed to the medium.
+ * Returns 0 or -1 (*why). */
+int vol_write_file(const char *path, const void *data, size_t len, const char **why);
+
+/* Delete the file at path. Returns 0, 1 when there is none, -1 (*why) when it cannot be. */
+int vol_delete(const char *path, const char **why);
+
 /* ASCII <-> UCS-2 helpers (non-ASCII code units become '?'). */
 void ascii_to_ucs2(CHAR16 *dst, size_t dst_units, const char *src);
 void ucs2_to_ascii(char *dst, size_t dst_len, const CHAR16 *src, size_t src_units);
