@@ -8,6 +8,7 @@
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
 #   make deps            install every Debian package the build, run and tests need
+#   make report          boot/efiperf-report over build/<arch>/logs/*.jsonl: results, HTML in build/<arch>/report/
 
 ARCH ?= x86_64
 B    := build/$(ARCH)
@@ -65,7 +66,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering events bench deps clean
+.PHONY: all image run test unit fuzz layering events bench deps clean report usb
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -127,6 +128,13 @@ bench:
 
 deps:
 	$(Q)boot/deps.sh all
+
+# The logs `make run` copied out, classified and reported (LOGS= other logs; exit status as the tool's).
+LOGS ?= $(wildcard $(B)/logs/*.jsonl)
+report:
+	$(Q)boot/deps.sh --check report
+	$(Q)test -n "$(strip $(LOGS))" || { echo "report: no logs in $(B)/logs (make run first, or LOGS=...)" >&2; exit 3; }
+	$(Q)boot/efiperf-report $(LOGS) --html $(B)/report --junit $(B)/report/junit.xml
 
 clean:
 	rm -rf build

@@ -6,6 +6,7 @@
 #   boot/deps.sh x86_64|aarch64      what `make ARCH=...` needs to build
 #   boot/deps.sh --check run ARCH    what `make run` needs to boot ARCH
 #   boot/deps.sh --check test        what `make test` needs
+#   boot/deps.sh report              what boot/efiperf-report needs (Debian's python3 packages)
 #
 # gnu-efi:arm64 is not co-installable with gnu-efi:amd64 (Debian's gnu-efi 3.0.15 is not
 # Multi-Arch and installs into /usr/lib), so it is downloaded as a .deb and unpacked into
@@ -19,6 +20,10 @@ PKG_RUN_X86=(qemu-system-x86 ovmf mtools)
 PKG_RUN_A64=(qemu-system-arm qemu-efi-aarch64 mtools)
 # The Python tests run under Debian's /usr/bin/python3 with Debian's pytest and its plugins.
 PKG_TEST=(libcmocka-dev libpfm4-dev clang python3 pkg-config python3-pytest python3-pytest-xdist python3-pytest-timeout)
+# boot/efiperf-report runs under Debian's /usr/bin/python3; its browser test opens the report in
+# Debian's chromium (headless).
+PKG_REPORT=(python3 python3-matplotlib python3-jsonschema)
+PKG_BROWSER=(chromium)
 
 SYSROOT=build/sysroot-aarch64
 
@@ -70,9 +75,13 @@ aarch64) install_missing "${PKG_BUILD_A64[@]}"; arm64_sysroot ;;
 --check)
 	case "${2:-}" in
 	run) if [ "${3:-x86_64}" = aarch64 ]; then install_missing "${PKG_RUN_A64[@]}"; else install_missing "${PKG_RUN_X86[@]}"; fi ;;
-	test) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}"; arm64_sysroot ;;
-	*) echo "usage: $0 --check run ARCH | --check test" >&2; exit 2 ;;
+	test) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}" \
+		"${PKG_REPORT[@]}" "${PKG_BROWSER[@]}"; arm64_sysroot ;;
+	report) install_missing "${PKG_REPORT[@]}" ;;
+	*) echo "usage: $0 --check run ARCH | --check test | --check report" >&2; exit 2 ;;
 	esac ;;
-all) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}"; arm64_sysroot ;;
-*) echo "usage: $0 all | x86_64 | aarch64 | --check run ARCH | --check test" >&2; exit 2 ;;
+report) install_missing "${PKG_REPORT[@]}" ;;
+all) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}" "${PKG_REPORT[@]}" \
+	"${PKG_BROWSER[@]}"; arm64_sysroot ;;
+*) echo "usage: $0 all | x86_64 | aarch64 | report | --check run ARCH | --check test | --check report" >&2; exit 2 ;;
 esac

@@ -19,11 +19,14 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "boot"))
+from report import logs as report_logs  # noqa: E402  the log schema (boot/report/schema/v<N>.json)
 QEMU_SH = os.path.join(REPO, "boot", "qemu.sh")
 MKIMAGE_SH = os.path.join(REPO, "boot", "mkimage.sh")
 CFG_PATH = "\\efiperf\\efiperf.cfg"
@@ -46,19 +49,6 @@ def sh(cmd, **kw):
 
 
 # ---- strict JSONL ---------------------------------------------------------------------------
-def _no_dup_pairs(pairs):
-    d = {}
-    for k, v in pairs:
-        if k in d:
-            raise ValueError("duplicate key %r" % k)
-        d[k] = v
-    return d
-
-
-def _no_constant(name):
-    raise ValueError("non-JSON constant %s" % name)
-
-
 def parse_jsonl(data, name):
     """bytes -> list of records. Fails the test on anything that is not strict JSONL."""
     try:
@@ -69,7 +59,8 @@ def parse_jsonl(data, name):
     records = []
     for i, line in enumerate(text[:-1].split("\n"), 1):
         try:
-            r = json.loads(line, object_pairs_hook=_no_dup_pairs, parse_constant=_no_constant)
+            r = json.loads(line, object_pairs_hook=report_logs.no_duplicate_keys,
+                           parse_constant=report_logs.no_constants)
         except ValueError as e:
             pytest.fail("%s:%d: invalid JSON (%s): %.120r" % (name, i, e, line))
         assert isinstance(r, dict) and isinstance(r.get("type"), str), "%s:%d: not an object with a string \"type\"" % (name, i)
@@ -78,6 +69,10 @@ def parse_jsonl(data, name):
     assert records[0]["type"] == "run", "%s: first record is %r, not run" % (name, records[0]["type"])
     assert records[-1]["type"] == "end", "%s: last record is %r, not end" % (name, records[-1]["type"])
     assert records[0].get("schema") == 1, "%s: run.schema is %r, not 1" % (name, records[0].get("schema"))
+    try:   # every record against its type's JSON Schema: code and schema cannot drift
+        report_logs.validate(records, name)
+    except report_logs.InvalidLog as e:
+        pytest.fail("log does not match its schema: %s" % e, pytrace=False)
     return records
 
 

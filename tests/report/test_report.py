@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""efiperf-report over synthetic logs (tests/report/synth.py, values worked out by hand) and a
+log a QEMU boot wrote (tests/report/logs/): classification and exit status, schema, the
+recompute, HTML with every plot, fleet mode, JUnit, and bad input."""
+import csv
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import synth
+from conftest import HERE
+
+QEMU_LOG = os.path.join(HERE, "logs", "qemu-x86_64-stream-latency.jsonl")
+PLOTS = ("latency", "stream", "dma", "topdown")
+
+
+def plots_in(html_text):
+    return re.findall(r'<img class="plot" data-plot="([a-z]+)"[^>]* src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html_text)
+
+
+def test_synthetic_log_html_has_every_plot(tmp_path, report):
+    log = synth.write(tmp_path / "S1.jsonl", synth.records())
+    p = report(log, "--html", tmp_path / "out")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert re.match(r"PASS +serial=S1 log=\S+S1.jsonl checks=1/1$", p.stdout.splitlines()[0]), p.stdout
+    with open(tmp_path / "out" / "S1.html") as f:
+        text = f.read()
+    kinds = [k for k, _ in plots_in(text)]
+    assert sorted(set(kinds)) == sorted(PLOTS), kinds
+    for _, b64 in plots_in(text):
+        assert b64.startswith("iVBORw0KGgo"), "not a PNG"   # base64 of the PNG signature
+    assert '<table id="verdict">' in text and "stream[triad].best_rate_mbps" in text
+    # the tree: 0000:02:00.0 trains at 8 GT/s x4 of 16 GT/s x16 and is red
+    assert re.search(r'<tr class="downtrained"><td[^>]*>0000:02:00.0</td>.*?8 GT/s x4 \(max 16 GT/s x16\) DOWNTRAINED', text)
+    assert not re.search(r'<tr class="downtrained"><td[^>]*>0000:01:00.0<', text)
+
+
+def test_qemu_log_html(tmp_path, report):
+    p = report(QEMU_LOG, "--html", tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    with open(tmp_path / "qemu-x86_64-stream-latency.html") as f:
+        text = f.read()
+    assert {"latency", "stream"} <= {k for k, _ in plots_in(text)}
+    assert '<table id="verdict">' in text and "expect_cpus = 4" in text
+
+
+@pytest.mark.parametrize("case, status, word", [
+    ("pass", 0, "PASS"), ("fail", 1, "FAIL"), ("incomplete", 2, "INCOMPLETE"), ("error", 2, "ERROR"),
+    ("noverdict_error", 2, "ERROR"), ("noverdict_ok", 0, "PASS")])
+def test_exit_status(tmp_path, report, case, status, word):
+    recs = synth.records()
+    if case == "fail":
+        recs = synth.records(triad=(1000, 1000, 1000, 1000))
+    elif case == "incomplete":
+        recs = recs[:9]
+    elif case == "error":
+        recs.insert(5, {"type": "error", "where": "stream", "message": "x"})
+        recs[-2].update(result="ERROR", errors=1)
+        recs[-1]["status"] = "error"
+    elif case.startswith("noverdict"):
+        recs = [r for r in recs if r["type"] != "verdict"]
+        recs[-1]["status"] = "error" if case.endswith("error") else "ok"
+    p = report(synth.write(tmp_path / "l.jsonl", recs))
+    assert p.returncode == status, p.stdout + p.stderr
+    assert p.stdout.split()[0] == word
+    if case == "incomplete":
+        assert "no end record: the run stopped after 9 records, the last 'measurement'" in p.stdout
+
+
+def test_worst_status_of_several(tmp_path, report):
+    a = synth.write(tmp_path / "a.jsonl", synth.records())
+    b = synth.write(tmp_path / "b.jsonl", synth.records(triad=(1, 1, 1, 1)))
+    assert report(a, b).returncode == 1
+    c = tmp_path / "c.jsonl"
+    c.write_text("nonsense\n")
+    assert report(a, b, c).returncode == 3
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'{"type":"run","schema":1,"tool":"efiperf"', "truncated last line"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8 text"),
+    (b"hello world\n", "invalid JSON"),
+    (b"", "empty"),
+    (b'{"type":"platform"}\n', "not the run record"),
+    (b'{"type":"run","schema":2,"tool":"efiperf"}\n{"type":"end"}\n', "log schema 2 is newer than this efiperf-report knows (1)"),
+    (b'{"type":"run","schema":1,"a":1,"a":2}\n', "duplicate key 'a'"),
+    (b'{"type":"run","schema":1,"x":NaN}\n', "non-JSON constant NaN"),
+])
+def test_bad_input(tmp_path, report, content, message):
+    f = tmp_path / "bad.jsonl"
+    f.write_bytes(content)
+    p = report(f)
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "Traceback" not in p.stderr
+    assert message in p.stderr and "bad.jsonl" in p.stderr, p.stderr
+
+
+def test_bad_command_line(tmp_path, report):
+    for args in ([], ["--no-such-option", "x"], [tmp_path / "missing.jsonl"]):
+        p = report(*args)
+        assert p.returncode == 3 and "Traceback" not in p.stderr, p.stderr
+    assert "No such file" in report(tmp_path / "missing.jsonl").stderr
+
+
+def test_schema_violations(tmp_path, report):
+    cases = [
+        (lambda r: r[4]["link"].update(width="16"), "pcie record, link/width: '16' is not of type 'integer', 'null'"),
+        (lambda r: r.insert(3, {"type": "no_such_record"}), "record type 'no_such_record' is not in schema 1"),
+        (lambda r: r[-2]["checks"][0].update(result="MAYBE"), "verdict record, checks/0/result"),
+        (lambda r: r[0].pop("config"), "run record, (record): 'config' is a required property"),
+    ]
+    for edit, message in cases:
+        recs = synth.records()
+        edit(recs)
+        p = report(synth.write(tmp_path / "s.jsonl", recs))
+        assert p.returncode == 3 and message in p.stderr, (message, p.stderr)
+
+
+@pytest.mark.parametrize("where, edit", [
+    ("measurement copy pass 0 gbps", lambda r: r[8]["passes"][0].update(gbps=2.7)),
+    ("measurement copy pass 0 cpu 1 gbps", lambda r: r[8]["passes"][0]["per_cpu"][1].update(gbps=1.8)),
+    ("stream triad best_rate_mbps", lambda r: r[10].update(best_rate_mbps=r[10]["best_rate_mbps"] + 50)),
+    ("nvme 0000:01:00.0 bs 4096 iodepth 1 bw_bytes", lambda r: r[12].update(bw_bytes=2100000000)),
+    ("nvme 0000:01:00.0 bs 4096 iodepth 1 iops", lambda r: r[12].update(iops=510000)),
+    ("topdown copy cpu 0 retiring", lambda r: r[16]["ratio"].update(retiring=0.45)),
+    ("cha dma socket 0 pcie_read_bytes", lambda r: r[17]["sockets"][0]["metrics"].update(pcie_read_bytes=70000)),
+    ("cha dma total pcie_write_bytes", lambda r: r[17]["total"].update(pcie_write_bytes=2048)),
+    ("cha dma self_check ratio_read", lambda r: r[17]["self_check"].update(ratio_read=1.2)),
+])
+def test_recompute_flags_tampering(tmp_path, report, where, edit):
+    clean = report(synth.write(tmp_path / "c.jsonl", synth.records()))
+    assert clean.returncode == 0 and "disagrees" not in clean.stderr, clean.stderr
+    recs = synth.records()
+    edit(recs)
+    p = report(synth.write(tmp_path / "t.jsonl", recs))
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "recomputed value disagrees: %s is" % where in p.stderr, p.stderr
+    assert p.stdout.startswith("INVALID")
+
+
+def test_recompute_allows_rounding(tmp_path, report):
+    recs = synth.records()
+    recs[8]["passes"][0]["gbps"] = 2.685          # 134217728 / 50000000 = 2.68435: 3 decimals either way
+    p = report(synth.write(tmp_path / "r.jsonl", recs))
+    assert p.returncode == 0, p.stderr
+
+
+def test_fleet_marks_the_slow_machine(tmp_path, report):
+    logs = [synth.write(tmp_path / ("%s.jsonl" % s), synth.records(serial=s, triad=t))
+            for s, t in (("A1", (6000, 6000, 6000, 6000)), ("B2", (6100, 6000, 5900, 6000)), ("C3", (4000, 4000, 4000, 4000)))]
+    p = report(*logs, "--fleet", tmp_path / "fleet", "--below", "10")
+    assert p.returncode == 1, p.stdout + p.stderr    # C3's triad check fails
+    assert "fleet: %s (3 machines, 1 marked below the median)" % (tmp_path / "fleet" / "fleet.html") in p.stdout
+    with open(tmp_path / "fleet" / "fleet.csv") as f:
+        rows = list(csv.DictReader(f))
+    triad = {r["machine"]: r for r in rows if r["metric"] == "stream triad MB/s"}
+    assert set(triad) == {"A1", "B2", "C3"}
+    assert float(triad["A1"]["fleet_median"]) == 24000                      # median of 24000, 24000, 16000
+    assert [m for m, r in triad.items() if r["below"] == "True"] == ["C3"]
+    assert triad["C3"]["pct_of_median"] == "66.7"
+    with open(tmp_path / "fleet" / "fleet.html") as f:
+        text = f.read()
+    assert re.search(r'<tr class="below"><td>C3</td><td>16000</td>', text)
+    assert "<td>A1</td><td>0000:02:00.0</td><td>8.0 GT/s x4 of 16.0 GT/s x16</td>" in text   # downtrained list
+    assert "<td>C3</td><td>check = stream.triad.best_rate_mbps &gt;= 20000</td><td>16000</td>" in text
+
+
+def test_junit(tmp_path, report):
+    good = synth.write(tmp_path / "g.jsonl", synth.records())
+    bad = synth.write(tmp_path / "b.jsonl", synth.records(triad=(1, 1, 1, 1)))
+    inc = synth.write(tmp_path / "i.jsonl", synth.records()[:5])
+    p = report(good, bad, inc, "--junit", tmp_path / "j.xml")
+    assert p.returncode == 2
+    root = ET.parse(tmp_path / "j.xml").getroot()
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert set(suites) == {"g.jsonl", "b.jsonl", "i.jsonl"}
+    g = suites["g.jsonl"].findall("testcase")
+    assert [c.get("name") for c in g] == ["stream[triad].best_rate_mbps >= 20000"]
+    assert g[0].find("failure") is None
+    f = suites["b.jsonl"].find("testcase/failure")
+    assert f is not None and f.get("message").startswith("value 4; ")
+    assert suites["b.jsonl"].get("failures") == "1"
+    err = suites["i.jsonl"].find("testcase/error")
+    assert err is not None and err.get("message").startswith("INCOMPLETE")
+
+
+def test_qemu_log_is_what_the_schema_says():
+    """The committed QEMU log: every record type it holds has a schema definition."""
+    with open(QEMU_LOG) as f:
+        types = {json.loads(l)["type"] for l in f}
+    with open(os.path.join(os.path.dirname(HERE), "..", "boot", "report", "schema", "v1.json")) as f:
+        defs = json.load(f)["definitions"]
+    assert types <= set(defs), types - set(defs)
+
+
+def test_make_report(tmp_path):
+    """`make report` as the README shows it, over given logs: the results, HTML and JUnit under
+    build/<arch>/report, the tool's exit status (FAIL: 1)."""
+    import subprocess
+    from conftest import REPO
+    a = synth.write(tmp_path / "M1.jsonl", synth.records(serial="M1"))
+    b = synth.write(tmp_path / "M2.jsonl", synth.records(serial="M2", triad=(1, 1, 1, 1)))
+    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "LOGS=%s %s" % (a, b)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0 and "Error 1" in p.stderr, p.stdout + p.stderr
+    assert re.search(r"^PASS +serial=M1 ", p.stdout, re.M) and re.search(r"^FAIL +serial=M2 ", p.stdout, re.M)
+    out = os.path.join(REPO, "build", "x86_64", "report")
+    assert os.path.exists(os.path.join(out, "M1.html")) and os.path.exists(os.path.join(out, "junit.xml"))
+    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "LOGS=%s" % a], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
