@@ -8,6 +8,7 @@
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
 #   make deps            install every Debian package the build, run and tests need
+#   make usb DEV=/dev/sdX  write build/<arch>/efiperf.img to a USB stick and verify it (FORCE=1: see boot/usb.sh)
 #   make report          boot/efiperf-report over build/<arch>/logs/*.jsonl: results, HTML in build/<arch>/report/
 
 ARCH ?= x86_64
@@ -128,6 +129,11 @@ bench:
 
 deps:
 	$(Q)boot/deps.sh all
+
+# A USB stick: refuses a device that is not removable, mounted, or larger than 256 GiB (FORCE=1
+# overrides all but mounted); reads the image back.
+usb: $(B)/efiperf.img
+	$(Q)boot/usb.sh --image $< --dev "$(DEV)" $(if $(filter 1,$(FORCE)),--force)
 
 # The logs `make run` copied out, classified and reported (LOGS= other logs; exit status as the tool's).
 LOGS ?= $(wildcard $(B)/logs/*.jsonl)
