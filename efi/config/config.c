@@ -143,7 +143,7 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 			  "4K,128K", nvme_bs_check },
 	[CFG_NVME_IODEPTH] = { "nvme_iodepth", CFG_T_TEXT, "N,...", NULL,
 			       0, 0, 0, 0, FIELD(nvme_iodepth),
-			       "commands in flight per controller, 1..CAP.MQES",
+			       "commands in flight per controller, 1..CAP.MQES (at most 1023)",
 			       "1,32", nvme_iodepth_check },
 	[CFG_NVME_SIZE] = { "nvme_size", CFG_T_BYTES, "BYTES", NULL,
 			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(nvme_size),

@@ -303,9 +303,11 @@ static int resolve(struct run *r, struct nctl *xs, int *count)
 			continue;
 		}
 		x->mqes = NVME_CAP_MQES(lo);
-		if (r->max_depth > x->mqes) {
-			CFG_ERR(r, CFG_NVME_IODEPTH, "%u is above %s's CAP.MQES %u (a queue holds at most MQES + 1 entries, one kept free)",
-				r->max_depth, x->name, x->mqes);
+		uint32_t limit = x->mqes < NVME_MAX_QUEUE_ENTRIES - 1 ? x->mqes : NVME_MAX_QUEUE_ENTRIES - 1;
+		if (r->max_depth > limit) {
+			CFG_ERR(r, CFG_NVME_IODEPTH, "%u is above %s's limit %u (CAP.MQES %u: queues of MQES + 1 entries, "
+				"efiperf's of at most %u, one entry kept free)", r->max_depth, x->name, limit, x->mqes,
+				NVME_MAX_QUEUE_ENTRIES);
 			errs++;
 		}
 		EFI_BLOCK_IO *bio = blockio_find(bdf[i], NULL);

@@ -17,7 +17,8 @@
 #define NVME_LIST_MAX 8           /* values of nvme_bs / nvme_iodepth */
 #define NVME_BS_MIN 512u          /* the smallest LBA size (LBADS 9, NVMe 1.4 5.15.2.2) */
 #define NVME_BS_MAX (1u << 20)    /* efiperf's per-command cap (NVME_MAX_XFER) */
-#define NVME_IODEPTH_MAX 1023u    /* a queue of NVME_MAX_QUEUE_ENTRIES holds one less in flight */
+#define NVME_IODEPTH_MAX 65535u   /* CAP.MQES at most (NVMe 1.4 3.1.1: 16 bits, 0's based); the device's
+				   * MQES and efiperf's queue size cap it further at run time */
 
 struct nvme_ctrl_list {
 	int all;                          /* `all`: every NVMe controller but the boot one */
@@ -29,7 +30,7 @@ struct nvme_ctrl_list {
 int nvme_parse_ctrls(const char *v, size_t n, struct nvme_ctrl_list *l, char *msg, size_t msgsz);
 /* `nvme_bs`: 1..NVME_LIST_MAX sizes, each a multiple of 512 in 512..1M, no size twice. */
 int nvme_parse_bs(const char *v, size_t n, uint32_t *bs, int *count, char *msg, size_t msgsz);
-/* `nvme_iodepth`: 1..NVME_LIST_MAX depths, each 1..1023, no depth twice. */
+/* `nvme_iodepth`: 1..NVME_LIST_MAX depths, each 1..65535, no depth twice. */
 int nvme_parse_iodepth(const char *v, size_t n, uint32_t *depth, int *count, char *msg, size_t msgsz);
 
 /* The same, as config shape checks (efi/config/config_value.h cfg_key.check). */

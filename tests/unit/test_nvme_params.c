@@ -46,9 +46,9 @@ static void test_list_errors(void **state)
 	int n;
 	struct nvme_ctrl_list l;
 	assert_int_equal(nvme_parse_iodepth("0", 1, v, &n, msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "value 1: '0' is out of range (accepted: 1..1023)");
-	assert_int_equal(nvme_parse_iodepth("1,1024", 6, v, &n, msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "value 2: '1024' is out of range (accepted: 1..1023)");
+	assert_string_equal(msg, "value 1: '0' is out of range (accepted: 1..65535)");
+	assert_int_equal(nvme_parse_iodepth("1,65536", 7, v, &n, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "value 2: '65536' is out of range (accepted: 1..65535)");
 	assert_int_equal(nvme_parse_bs("4K,1000", 7, v, &n, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "value 2: '1000' is not a multiple of 512");
 	assert_int_equal(nvme_parse_bs("2M", 2, v, &n, msg, sizeof(msg)), -1);
@@ -91,7 +91,7 @@ static void test_config_rows(void **state)
 	assert_int_equal(cfg_parse_text(&c, bad, strlen(bad), "efiperf.cfg", &e), 6);
 	assert_string_equal(e.e[0].where, "efiperf.cfg:2");
 	assert_string_equal(e.e[0].key, "nvme_iodepth");
-	assert_string_equal(e.e[0].message, "value 1: '0' is out of range (accepted: 1..1023)");
+	assert_string_equal(e.e[0].message, "value 1: '0' is out of range (accepted: 1..65535)");
 	assert_string_equal(e.e[1].where, "efiperf.cfg:3");
 	assert_string_equal(e.e[1].message, "value 2: '1000' is not a multiple of 512");
 	assert_string_equal(e.e[2].key, "nvme");
