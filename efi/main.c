@@ -259,7 +259,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[4096];
+		static char help[8192];
 		struct strbuf sb;
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);
