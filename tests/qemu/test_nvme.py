@@ -201,3 +201,19 @@ def test_nvme_given_back_second_run(scratch):
         check_given_back(recs, ["0000:01:00.0", "0000:04:00.0"])
         check_points(recs, ["0000:01:00.0", "0000:04:00.0"])
     assert [digest(p) for p in disks] == before, "a host disk file changed"
+
+
+@x86_64
+def test_bench_dma_smoke(figure):
+    # `make bench-dma` (README), short: both rates, both verified, and their ratio printed
+    with q.base_image_lock(exclusive=True), q.qemu_slot():
+        p = q.sh(["make", "-C", q.REPO, "--no-print-directory", "bench-dma", "BENCH_DMA_SIZE=4M"])
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, "make bench-dma failed: %s" % out[-600:]
+    blk = [l for l in out.splitlines() if l.strip().startswith("firmware Block IO")]
+    own = [l for l in out.splitlines() if l.strip().startswith("efiperf own queues")]
+    ratio = [l for l in out.splitlines() if l.strip().startswith("ratio own / blockio:")]
+    assert len(blk) == 1 and "verified" in blk[0] and int(blk[0].split()[-3]) > 0, "Block IO line: %s" % blk
+    assert len(own) == 1 and "verified, interrupts masked: True" in own[0], "own queues line: %s" % own
+    assert len(ratio) == 1 and float(ratio[0].split()[-1]) > 0, "ratio line: %s" % ratio
+    figure("bench-dma 4M (QEMU, emulated)", " | ".join(l.strip() for l in blk + own + ratio))
