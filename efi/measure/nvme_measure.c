@@ -6,7 +6,7 @@
  *
  * Facts: UEFI 2.10 7.3 (OpenProtocol, DisconnectController, ConnectController), 14.4
  * (EFI_PCI_IO_PROTOCOL: Attributes, AllocateBuffer, Map with BusMasterCommonBuffer), 13.9
- * (EFI_BLOCK_IO_PROTOCOL); PCI Code and ID Assignment Specification 1.12 (class code 01h
+ * (EFI_BLOCK_IO_PROTOCOL); PCI-SIG PCI Code and ID Assignment Specification (class code 01h
  * mass storage, subclass 08h non-volatile memory, programming interface 02h NVM Express);
  * NVMe 1.4 3.1.1 (CAP) and 3.1 (BAR0 register map).
  */
