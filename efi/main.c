@@ -21,6 +21,7 @@
 #include "efi/measure/cha_run.h"
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/blockio_measure.h"
+#include "efi/measure/nvme_measure.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
@@ -258,7 +259,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[4096];
+		static char help[8192];
 		struct strbuf sb;
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);
@@ -316,6 +317,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_blockio_write(&plat, &cfg, self);
 	trace_drain();
 	measure_blockio(&plat, &cfg);
+	trace_drain();
+	measure_nvme(&hw, &plat, &cfg, self);
 	trace_drain();
 	measure_loop(&hw, &plat, &cfg);
 	return finish();

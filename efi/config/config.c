@@ -7,6 +7,7 @@
 #include "efi/config/config_value.h"
 #include "efi/config/cpuset.h"
 #include "efi/config/blockio_target.h"
+#include "efi/nvme/nvme_params.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -26,6 +27,7 @@ static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
+static const char *const rw_names[] = { "read", "write", NULL };
 
 static int cpus_check(const char *v, size_t n, char *msg, size_t msgsz)
 {
@@ -128,6 +130,28 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
 			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
+	[CFG_NVME] = { "nvme", CFG_T_TEXT, "none|all|BDF,...", NULL,
+		       0, 0, 0, 0, FIELD(nvme),
+		       "NVMe controllers efiperf drives with its own queues (the boot disk's is refused)",
+		       "none", nvme_ctrls_check },
+	[CFG_NVME_RW] = { "nvme_rw", CFG_T_ENUM, "read|write", rw_names,
+			  0, 0, 0, 0, FIELD(nvme_rw),
+			  "write: only the nvme_write_lba range of its controller", NULL, NULL },
+	[CFG_NVME_BS] = { "nvme_bs", CFG_T_TEXT, "BYTES,...", NULL,
+			  0, 0, 0, 0, FIELD(nvme_bs),
+			  "bytes per command, a multiple of the LBA size, at most MDTS",
+			  "4K,128K", nvme_bs_check },
+	[CFG_NVME_IODEPTH] = { "nvme_iodepth", CFG_T_TEXT, "N,...", NULL,
+			       0, 0, 0, 0, FIELD(nvme_iodepth),
+			       "commands in flight per controller, 1..CAP.MQES (at most 1023)",
+			       "1,32", nvme_iodepth_check },
+	[CFG_NVME_SIZE] = { "nvme_size", CFG_T_BYTES, "BYTES", NULL,
+			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(nvme_size),
+			    "bytes per controller per (bs, iodepth) point", NULL, NULL },
+	[CFG_NVME_WRITE_LBA] = { "nvme_write_lba", CFG_T_TEXT, "none|BDF FIRST-LAST", NULL,
+				 0, 0, 0, 0, FIELD(nvme_write_lba),
+				 "with nvme_rw = write: blocks FIRST..LAST of that controller (DESTROYS them)",
+				 "none", write_lba_check },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),

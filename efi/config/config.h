@@ -49,6 +49,12 @@ enum cfg_key_id {
 	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
 	CFG_LATENCY,         /* latency = off | on                           (default off)      */
 	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
+	CFG_NVME,            /* nvme = none | all | BDF[,BDF...]             (default none)     */
+	CFG_NVME_RW,         /* nvme_rw = read | write                       (default read)     */
+	CFG_NVME_BS,         /* nvme_bs = BYTES[,BYTES...]                   (default 4K,128K)  */
+	CFG_NVME_IODEPTH,    /* nvme_iodepth = N[,N...]                      (default 1,32)     */
+	CFG_NVME_SIZE,       /* nvme_size = bytes per controller per point   (default 16M)      */
+	CFG_NVME_WRITE_LBA,  /* nvme_write_lba = none | BDF FIRST-LAST       (default none)     */
 	CFG_NKEYS
 };
 
@@ -81,6 +87,12 @@ struct efiperf_config {
 	uint32_t stream_passes;
 	uint32_t latency;
 	uint64_t latency_max;      /* bytes */
+	char nvme[160];            /* efi/nvme/nvme_params.h syntax, checked when parsed */
+	uint32_t nvme_rw;          /* 0 read, 1 write */
+	char nvme_bs[64];          /* efi/nvme/nvme_params.h syntax */
+	char nvme_iodepth[48];     /* efi/nvme/nvme_params.h syntax */
+	uint64_t nvme_size;        /* bytes per controller per (bs, iodepth) point */
+	char nvme_write_lba[48];   /* efi/blockio_target.h syntax */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

@@ -12,9 +12,7 @@
 
 #define TRANSFER_BYTES (1u << 20)   /* per ReadBlocks call */
 
-/* The Block IO protocol (whole device, not a partition) of the PCI function seg:bus:dev.fn,
- * and its handle in *handle when handle is not NULL. */
-static EFI_BLOCK_IO *find_blockio(uint64_t bdf, EFI_HANDLE *handle)
+void *blockio_find(uint64_t bdf, void **handle)
 {
 	EFI_HANDLE *h = NULL;
 	UINTN n = 0;
@@ -59,7 +57,7 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
 				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
-	EFI_BLOCK_IO *bio = find_blockio(cfg->dma_blockio, NULL);
+	EFI_BLOCK_IO *bio = blockio_find(cfg->dma_blockio, NULL);
 	if (!bio) {
 		rep_error("blockio", "dma_blockio %s: no Block IO device (whole disk) behind that PCI function", bdf);
 		return -1;
@@ -132,10 +130,7 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	return 0;
 }
 
-/* 1 when the disk `disk` holds the volume efiperf was loaded from: its device path (without its
- * end node) begins the boot volume's device path (UEFI 2.10 10.3: a partition's path is its
- * disk's path plus a media node). */
-static int is_boot_disk(EFI_HANDLE disk, EFI_HANDLE image)
+int blockio_holds_boot_volume(void *disk, void *image)
 {
 	EFI_LOADED_IMAGE *li;
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(disk), *boot;
@@ -198,7 +193,7 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
 	struct hw_pci_addr a = { CFG_BDF_SEG(t.bdf), CFG_BDF_BUS(t.bdf), CFG_BDF_DEV(t.bdf), CFG_BDF_FN(t.bdf) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
 	EFI_HANDLE disk = NULL;
-	EFI_BLOCK_IO *bio = find_blockio(t.bdf, &disk);
+	EFI_BLOCK_IO *bio = blockio_find(t.bdf, (void **)&disk);
 	if (!bio) {
 		rep_error("blockio_write", "dma_write_lba %s: no Block IO device (whole disk) behind that PCI function", bdf);
 		return -1;
@@ -213,7 +208,7 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
 			  bdf, (unsigned long long)t.first, (unsigned long long)t.last, (unsigned long long)m->LastBlock);
 		return -1;
 	}
-	if (is_boot_disk(disk, image)) {
+	if (blockio_holds_boot_volume(disk, image)) {
 		rep_error("blockio_write", "dma_write_lba %s: that disk holds the volume efiperf booted from (and its logs): nothing written", bdf);
 		return -1;
 	}

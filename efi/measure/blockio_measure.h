@@ -25,4 +25,15 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg);
  * after reporting an error. */
 int measure_blockio_write(const struct platform *p, const struct efiperf_config *cfg, void *image);
 
+/* The Block IO protocol (EFI_BLOCK_IO *: the whole device, not a partition) of the disk behind
+ * the PCI function `bdf` (CFG_BDF() packing), and its EFI_HANDLE in *handle when handle is
+ * not NULL; NULL when no such disk is bound. */
+void *blockio_find(uint64_t bdf, void **handle);
+
+/* 1 when the handle `h` (a disk, or the PCI controller a disk hangs from) is on the path of the
+ * volume efiperf was loaded from (image: efiperf's EFI_HANDLE): its device path without the
+ * end node begins the boot volume's (UEFI 2.10 10.3: a child's path is its parent's path plus
+ * nodes). efiperf writes its logs to that volume. */
+int blockio_holds_boot_volume(void *h, void *image);
+
 #endif
