@@ -13,6 +13,7 @@
 #include "efi/config/config.h"
 #include "efi/discovery.h"
 #include "efi/exceptions.h"
+#include "efi/cleanup.h"
 #include "efi/hw_efi.h"
 #include "efi/measure/measure.h"
 #include "efi/cpus.h"
@@ -198,6 +199,7 @@ static void on_fatal(const char *vector, uintptr_t ip)
 		base = (uintptr_t)li->ImageBase;
 	rep_error("exception", "unexpected %s at IP 0x%lx (efiperf.so+0x%lx): not a fault-safe access",
 		  vector, (unsigned long)ip, (unsigned long)(ip - base));
+	cleanup_run_all();   /* e.g. NVMe controllers go back to the firmware driver */
 	end_record();
 	leave();
 	if (cfg.exit != CFG_EXIT_RETURN)

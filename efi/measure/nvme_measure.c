@@ -13,6 +13,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/nvme_measure.h"
+#include "efi/cleanup.h"
 #include "efi/measure/blockio_measure.h"
 #include "efi/measure/dma_pattern.h"
 #include "efi/measure/measure.h"
@@ -684,6 +685,16 @@ static void controller_record(struct run *r, struct nctl *x, const char *path, c
 	(void)r;
 }
 
+/* The fatal-exception path (efi/cleanup.h): every controller still taken goes back to the
+ * firmware driver, as on every other path. */
+static void give_back_all(void *arg)
+{
+	struct run *r = arg;
+	for (int i = 0; i < r->n; i++)
+		if (r->x[i].own || r->x[i].disconnected)
+			give_back(r, &r->x[i]);
+}
+
 int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
 	struct nvme_ctrl_list l;
@@ -719,6 +730,7 @@ int measure_nvme(const struct hw *hw, const struct platform *p, const struct efi
 		return -1;
 	}
 	int rc = 0, cfg_bad = 0;
+	int cleanup = cleanup_push(give_back_all, &r);
 	for (int i = 0; i < r.n && !cfg_bad; i++) {
 		struct nctl *x = &xs[i];
 		int t = take(&r, x);
@@ -766,6 +778,7 @@ int measure_nvme(const struct hw *hw, const struct platform *p, const struct efi
 				rc = -1;
 		}
 	/* every path: each controller taken is given back and checked */
+	cleanup_pop(cleanup);
 	for (int i = 0; i < r.n; i++) {
 		struct nctl *x = &xs[i];
 		const char *path = x->own ? "own-queues" : x->why[0] ? "blockio" : "not run";
