@@ -34,6 +34,7 @@ int main(void)
 			n++;
 		}
 	}
+	fflush(stdout);
 	fprintf(stderr, "events: %u events of %zu platforms\n", n, cha_nplatforms);
 	return bad ? 1 : 0;
 }
