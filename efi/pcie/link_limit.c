@@ -84,9 +84,10 @@ int link_limit_compute(struct link_limit *ll, int addr64)
 		fmt_snprintf(ll->why, sizeof(ll->why), "no PCI Express link on the path of %s", d);
 		return -1;
 	}
+	/* the slowest link; of equal ones the nearest the device (its own link) */
 	ll->bottleneck = 0;
 	for (uint32_t k = 1; k < ll->nlinks; k++)
-		if (ll->links[k].raw_mgbps < ll->links[ll->bottleneck].raw_mgbps)
+		if (ll->links[k].raw_mgbps <= ll->links[ll->bottleneck].raw_mgbps)
 			ll->bottleneck = k;
 	const struct link_seg *bn = &ll->links[ll->bottleneck];
 	if (!bn->raw_mgbps) {

@@ -75,7 +75,7 @@ struct link_limit {
 	struct link_hop path[LINK_MAX_PATH];   /* path[0] the Root Port ... path[npath-1] the device */
 	uint32_t nlinks;
 	struct link_seg links[LINK_MAX_PATH];
-	uint32_t bottleneck;         /* index in links */
+	uint32_t bottleneck;         /* index in links: the slowest; of equal ones the nearest the device */
 	uint64_t raw_mgbps;          /* the bottleneck's raw rate per direction, milli-GB/s */
 	uint16_t mps, mrrs;          /* the path's smallest MPS; the device's MRRS (bytes) */
 	uint32_t write_hdr;          /* 12 or 16 (address below / above 4 GiB) */
