@@ -23,6 +23,7 @@
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/blockio_measure.h"
 #include "efi/measure/nvme_measure.h"
+#include "efi/measure/dma_window.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
@@ -297,16 +298,26 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	discovery_report(&disc, &plat.mp);
 	if (cpus_init(&plat, &cfg) != 0)
 		return finish();   /* a `cpus` this machine does not have: a config error */
-	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz);
+	/* The run plan, before the first window: every key naming hardware is resolved with the
+	 * parser the measurement uses (cpus above, core_events here, cha_events below); a bad value
+	 * is a config error naming where it was set, and nothing is measured. */
+	int core_cfg_error;
+	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz, &core_cfg_error);
 	trace_drain();
+	if (core_cfg_error)
+		return finish();
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
 		trace_drain();
 	}
+	dma_window_ranges(&disc);
+	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0)
+		return finish();
+	trace_drain();
 
 	measure_copy(&hw, &plat, &cfg);
 	trace_drain();
-	measure_cha(&hw, &plat, &disc, &cfg);
+	measure_cha(&hw, &plat, &cfg);
 	trace_drain();
 	measure_stream(&hw, &plat, &cfg);
 	trace_drain();
@@ -318,7 +329,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	trace_drain();
 	measure_blockio_write(&plat, &cfg, self);
 	trace_drain();
-	measure_blockio(&plat, &cfg);
+	measure_blockio(&hw, &plat, &cfg);
 	trace_drain();
 	measure_nvme(&hw, &plat, &cfg, self);
 	trace_drain();

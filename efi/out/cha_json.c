@@ -35,8 +35,6 @@ static void metrics_json(struct json *j, const char *key, const struct cha_metri
 	json_u64(j, "io_llc_misses", m->misses);
 	if (m->have_hit_ratio)
 		json_milli(j, "io_llc_hit_ratio", m->hit_ratio_milli);
-	if (m->have_self_check)
-		json_milli(j, "self_check", m->self_check_milli);
 	if (m->why[0])
 		json_str(j, "missing", m->why);
 	json_close(j);

@@ -245,8 +245,8 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 			sr->scaled[i] = scale(sr->raw[i], res->window_ns, res->group_ns[req->ev[i].group], req->ngroups);
 			total[i] += sr->scaled[i];
 		}
-		cha_metrics(req->plat, req, sr->scaled, res->window_ns, 0, &sr->m);
+		cha_metrics(req->plat, req, sr->scaled, res->window_ns, &sr->m);
 	}
-	cha_metrics(req->plat, req, total, res->window_ns, req->known_bytes, &res->total);
+	cha_metrics(req->plat, req, total, res->window_ns, &res->total);
 	return 0;
 }
