@@ -46,8 +46,13 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 	r->status = cha_run_window(hw, w->kernel, with_core, &c, w->expected, w->no_dma_why, &r->sc);
 	if (p->corepmu && c.started)
 		corepmu_run_report(hw, p->corepmu, p->mp.bsp, w->kernel, 0);
-	link_limit_for(hw, ranges, nranges, w->dev, w->addr64, &r->ll);
+	dma_window_link(hw, w->dev, w->addr64, &r->ll);
 	return r->status;
+}
+
+void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll)
+{
+	link_limit_for(hw, ranges, nranges, dev, addr64, ll);
 }
 
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns)

@@ -52,6 +52,10 @@ void dma_window_ranges(const struct discovery *d);
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r);
 
+/* The link limit of another device than the window's (several NVMe controllers in one window:
+ * each record carries its own device's limit). */
+void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll);
+
 /* The fraction of the link limit the window reached (bytes each way, in ns). */
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns);
 

@@ -18,6 +18,7 @@
 #include "efi/measure/dma_pattern.h"
 #include "efi/measure/measure.h"
 #include "efi/measure/window.h"
+#include "efi/measure/dma_window.h"
 #include "efi/nvme/nvme_params.h"
 #include "efi/nvme/nvme_regs.h"
 #include "efi/config/blockio_target.h"
@@ -55,14 +56,7 @@ static const char *efi_name(EFI_STATUS st)
 	return hex;
 }
 
-static void (*point_hook)(const struct nvme_point_result *, struct json *, void *);
-static void *point_hook_arg;
 
-void nvme_measure_on_point(void (*fn)(const struct nvme_point_result *r, struct json *j, void *arg), void *arg)
-{
-	point_hook = fn;
-	point_hook_arg = arg;
-}
 
 struct dma_block {
 	VOID *host, *mapping;
@@ -458,7 +452,8 @@ static uint64_t per_second(uint64_t n, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)n * NS_PER_S / ns) : 0;
 }
 
-static void record(struct run *r, struct nvme_point_result *res, const char *status, const char *why)
+static void record(struct run *r, struct nvme_point_result *res, const struct dma_window_result *dw, const char *status,
+		   const char *why)
 {
 	struct json *j = rep_begin("nvme");
 	json_str(j, "bdf", res->bdf);
@@ -494,8 +489,7 @@ static void record(struct run *r, struct nvme_point_result *res, const char *sta
 	json_str(j, "status", status);
 	if (why)
 		json_str(j, "why", why);
-	if (point_hook)
-		point_hook(res, j, point_hook_arg);
+	dma_window_json(j, dw);
 	rep_end();
 	rep_line("nvme:       %s %s %s bs %u iodepth %u (%s, %u ctrl): %llu bytes, %llu B/s, %llu IOPS, clat p50 %llu p99 %llu "
 		 "max %llu ns, %s%s, %s", res->bdf, res->path, r->write ? "write" : "read", res->bs, res->iodepth, res->window,
@@ -544,18 +538,62 @@ static uint64_t point_kernel(void *arg)
 	return (uint64_t)(nvme_point_run(r->lanes, r->nlanes, r->p->timer_hz * POINT_TIMEOUT_S) + 1);
 }
 
-/* One (bs, iodepth) point on the controllers whose lane.bytes is set, in one window. */
-static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *window, uint32_t nctl)
+static struct hw_pci_addr pci_addr(uint64_t bdf)
 {
-	struct window_cpu cpu = { .cpu = r->p->mp.bsp, .arg = r };
-	struct window_spec spec = { .kernel = point_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
+	return (struct hw_pci_addr){ CFG_BDF_SEG(bdf), CFG_BDF_BUS(bdf), CFG_BDF_DEV(bdf), CFG_BDF_FN(bdf) };
+}
+
+/* A point's traffic as the DMA window's slices (efi/measure/dma_window.h): with CHA multiplexing
+ * the window has one slice per group round, and each slice runs the whole point again from the
+ * lanes as set (every group sees the same traffic; the lanes keep the last slice's results).
+ * What the devices moved, from memory's side (NVMe 1.4 4.1-4.3): they read the 64-byte
+ * submission entries, the PRP lists and, for writes, the data; they write the 16-byte
+ * completion entries and, for reads, the data. */
+struct own_slices {
+	struct run *r;
+	struct window_spec spec;
 	struct window_result w;
-	/* the lanes of this window side by side for the kernel, copied in and out around it */
-	r->nlanes = 0;
+	struct self_check_bytes moved;
+	int masked;
+};
+
+static uint64_t own_slice(void *arg, uint32_t k, uint32_t n)
+{
+	struct own_slices *o = arg;
+	struct run *r = o->r;
+	(void)n;
+	r->nlanes = 0;   /* the lanes of this window side by side for the kernel */
 	for (int i = 0; i < r->n; i++)
 		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
 			r->lanes[r->nlanes++] = r->x[i].lane;
-	window_run(r->hw, &spec, &w);
+	window_run(r->hw, &o->spec, &o->w);
+	o->masked = (k == 0 || o->masked) && o->w.masked;
+	for (int i = 0; i < r->nlanes; i++) {
+		const struct nvme_dma *d = &r->lanes[i].dma;
+		uint64_t data_in = r->write ? d->data_bytes : 0, data_out = r->write ? 0 : d->data_bytes;
+		o->moved.read += d->sqe_bytes + d->prp_bytes + data_in;
+		o->moved.write += d->cqe_bytes + data_out;
+	}
+	o->moved.have_read = o->moved.have_write = 1;
+	return metric_ticks_to_ns(o->w.span_ticks, r->p->timer_hz);
+}
+
+/* One (bs, iodepth) point on the controllers whose lane.bytes is set, in one window under the
+ * counters: the window's self_check covers every controller in it; each record carries its own
+ * controller's link limit and rate. */
+static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *window, uint32_t nctl)
+{
+	struct window_cpu cpu = { .cpu = r->p->mp.bsp, .arg = r };
+	struct own_slices o = { .r = r, .spec = { .kernel = point_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 } };
+	uint64_t first = CFG_BDF_NONE;
+	for (int i = 0; i < r->n && first == CFG_BDF_NONE; i++)
+		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
+			first = r->x[i].bdf;
+	struct dma_window dw = { r->write ? "nvme_write" : "nvme_read", own_slice, &o, &o.moved, NULL, pci_addr(first), 1 };
+	struct dma_window_result wr;
+	dma_window_run(r->hw, r->p, &dw, &wr);
+	struct window_result w = o.w;
+	w.masked = o.masked;
 	for (int i = 0, k = 0; i < r->n; i++)
 		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
 			r->x[i].lane = r->lanes[k++];
@@ -576,6 +614,11 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 		clat(r, l->lat, l->completed < l->lat_cap ? l->completed : l->lat_cap, &res);
 		uint64_t bad = 0;
 		res.verified = r->write ? verify_writes(x, bs) : nvme_point_verify(l, &bad);
+		struct dma_window_result mine = wr;
+		if (x->bdf != first)
+			dma_window_link(r->hw, pci_addr(x->bdf), 1, &mine.ll);
+		dma_window_rate(&mine, l->dma.sqe_bytes + l->dma.prp_bytes + (r->write ? res.bytes : 0),
+				l->dma.cqe_bytes + (r->write ? 0 : res.bytes), res.ns);
 		char status[96];
 		if (l->fatal)
 			fmt_snprintf(status, sizeof(status), "controller fatal status (CSTS.CFS)");
@@ -586,7 +629,7 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 				     (unsigned long long)l->failed, l->first_status >> 8, l->first_status & 0xFF);
 		else
 			fmt_snprintf(status, sizeof(status), "ok");
-		record(r, &res, status, NULL);
+		record(r, &res, &mine, status, NULL);
 		if (l->fatal || l->timed_out || l->failed || res.verified == 0) {
 			rep_error("nvme", "%s bs %u iodepth %u: %s%s", x->name, bs, depth, status,
 				  res.verified == 0 ? ", data differs from the pattern" : "");
@@ -598,6 +641,18 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 	return rc;
 }
 
+/* A Block IO point's record has no counters (self_check absent, saying why) but its link
+ * limit, as every DMA result. */
+static void blockio_record(struct run *r, struct nctl *x, struct nvme_point_result *res, const char *status)
+{
+	struct dma_window_result dw = { 0 };
+	struct self_check_bytes none = { 0 };
+	self_check_compute(&none, NULL, 0, "the firmware's Block IO path runs outside efiperf's counted windows", &dw.sc);
+	dma_window_link(r->hw, pci_addr(x->bdf), 1, &dw.ll);
+	dma_window_rate(&dw, r->write ? res->bytes : 0, r->write ? 0 : res->bytes, res->ns);
+	record(r, res, &dw, status, x->why);
+}
+
 /* The firmware's synchronous Block IO: one command at a time, interrupts on. */
 static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t depth)
 {
@@ -606,7 +661,7 @@ static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t de
 					 .verified = -1 };
 	fmt_snprintf(res.bdf, sizeof(res.bdf), "%s", x->name);
 	if (!bio || bs % bio->Media->BlockSize) {
-		record(r, &res, !bio ? "no Block IO on the controller" : "bs is not a multiple of the block size", x->why);
+		blockio_record(r, x, &res, !bio ? "no Block IO on the controller" : "bs is not a multiple of the block size");
 		rep_error("nvme", "%s: no usable firmware Block IO either", x->name);
 		return -1;
 	}
@@ -617,7 +672,7 @@ static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t de
 	if (!buf || !span) {
 		if (buf)
 			FreePool(buf);
-		record(r, &res, !buf ? "no memory for the buffer" : "region smaller than bs", x->why);
+		blockio_record(r, x, &res, !buf ? "no memory for the buffer" : "region smaller than bs");
 		return -1;
 	}
 	uint64_t t0 = arch_timer_read(), ncmd = 0, failed = 0, bad;
@@ -651,7 +706,7 @@ static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t de
 	res.iops = per_second(ncmd, res.ns);
 	res.verified = verified;
 	clat(r, r->lat, ncmd < r->lat_cap ? ncmd : r->lat_cap, &res);
-	record(r, &res, failed ? "Block IO calls failed" : "ok", x->why);
+	blockio_record(r, x, &res, failed ? "Block IO calls failed" : "ok");
 	return failed || verified == 0 ? -1 : 0;
 }
 

@@ -43,8 +43,5 @@ struct nvme_point_result {
  * EFI_HANDLE (the driver-model agent, and the boot volume to refuse). */
 int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image);
 
-/* A function called for every point with its open `nvme` record (to add members to it), or
- * NULL. */
-void nvme_measure_on_point(void (*fn)(const struct nvme_point_result *r, struct json *j, void *arg), void *arg);
 
 #endif

@@ -25,6 +25,12 @@ SQE, CQE, PRP_ENTRY, PAGE = 64, 16, 8, 4096   # NVMe 1.4 4.1, 4.2, 4.3 (CC.MPS =
 QEMU_MQES = 0x7FF         # QEMU 7.2 hw/nvme/ctrl.c: CAP.MQES 7FFh
 BASE = {"copy_size": "4K", "copy_passes": "1", "loop_iterations": "1000", "pcie": "off"}
 BS, DEPTHS, SIZE = (4096, 131072), (1, 16), 4 << 20
+SELF_CHECK_KEYS = {"state", "expected_read_bytes", "expected_write_bytes", "counted_read_bytes",
+                   "counted_write_bytes", "ratio_read", "ratio_write", "tolerance", "why"}
+# each controller's path from its root port down (the topology below)
+PATHS = {"0000:01:00.0": ["0000:00:10.0", "0000:01:00.0"],
+         "0000:04:00.0": ["0000:00:11.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"]}
+ICX_QEMU = "Icelake-Server,model=106"
 
 
 def topology(d, lbs=None):
@@ -77,6 +83,21 @@ def check_points(recs, bdfs, want_shared=True):
         assert 0 < c.get("p50", 0) <= c.get("p99", 0) <= c.get("max", 0), "%s: clat %s" % (tag, c)
         assert r.get("ns", 0) > 0 and r.get("bw_bytes") == SIZE * 10 ** 9 // r["ns"], "%s: bw_bytes %r over %r ns" % (tag, r.get("bw_bytes"), r.get("ns"))
         assert r.get("iops") == n * 10 ** 9 // r["ns"], "%s: iops %r" % (tag, r.get("iops"))
+        # beside every DMA result: the self-check (never missing; cha = off here) and the link
+        # limit of this controller's own path to its root port
+        sc = r.get("self_check") or {}
+        assert set(sc) >= SELF_CHECK_KEYS, "%s: self_check %s lacks %s" % (tag, sc, SELF_CHECK_KEYS - set(sc))
+        assert sc["state"] == "absent" and sc["why"] == "cha = off", "%s: self_check %s" % (tag, sc)
+        # what the device moved, by NVMe 1.4 4.1-4.3: it read the SQEs and PRP lists, and wrote
+        # the data (a read) and the CQEs; summed over the controllers in the window
+        assert sc["expected_read_bytes"] == r["controllers"] * (dma["sqe_bytes"] + dma["prp_bytes"]), "%s: %s" % (tag, sc)
+        assert sc["expected_write_bytes"] == r["controllers"] * (SIZE + dma["cqe_bytes"]), "%s: %s" % (tag, sc)
+        ll = r.get("link_limit") or {}
+        assert ll.get("status") == "ok" and ll.get("path") == PATHS[r["bdf"]], "%s: link_limit %s" % (tag, ll)
+        bn = ll.get("bottleneck") or {}
+        assert (bn.get("gts"), bn.get("width")) == (2.5, 1), "%s: bottleneck %s (QEMU 7.2's NVMe trains at 2.5 GT/s x1)" % (tag, bn)
+        if ll.get("fraction") is not None and ll["fraction"] > 1:
+            assert ll.get("impossible"), "%s: fraction %s above 1 not flagged" % (tag, ll["fraction"])
     return pts
 
 
@@ -109,6 +130,26 @@ def test_nvme_two_controllers_own_queues(scratch, figure):
         "%s bs %d qd %d: %d B/s %d IOPS clat p50/p99/max %d/%d/%d ns" % (
             k[0][5:], k[1], k[2], r["bw_bytes"], r["iops"], r["clat_ns"]["p50"], r["clat_ns"]["p99"], r["clat_ns"]["max"])
         for k, r in sorted(alone.items())))
+
+
+@x86_64
+def test_nvme_under_cha_counters(scratch):
+    # under an Ice Lake-SP model with cha = on, each NVMe window runs under the CHA counters:
+    # a `cha` record per window, and every nvme record's self_check has the expected bytes and
+    # state not-advancing (TCG reads the uncore MSRs as 0; counts that advance with DMA are
+    # tested on the register model, tests/unit/test_dma_self_check.c)
+    d = scratch()
+    disks, extra = topology(d)
+    cfg = dict(BASE, pcie="on", nvme="01:00.0", nvme_bs="128K", nvme_iodepth="16", nvme_size="1M", cha="on", cha_count="4")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=ICX_QEMU, extra=extra)
+    run.expect_ok()
+    pts = run.of("nvme")
+    assert len(pts) == 1, "nvme records: %s" % pts
+    sc = pts[0].get("self_check") or {}
+    assert set(sc) >= SELF_CHECK_KEYS and sc["state"] == "not-advancing", "self_check %s" % sc
+    assert sc["expected_write_bytes"] >= 1 << 20 and sc["counted_write_bytes"] == 0, "self_check %s" % sc
+    chas = [c for c in run.of("cha") if c.get("kernel") == "nvme_read"]
+    assert chas and chas[0].get("platform") == "ICX", "no ICX cha record around the nvme window: %s" % run.of("cha")
 
 
 @x86_64
