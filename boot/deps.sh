@@ -17,7 +17,8 @@ PKG_BUILD_X86=(gnu-efi binutils gcc make mtools dosfstools)
 PKG_BUILD_A64=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu mtools dosfstools dpkg-dev)
 PKG_RUN_X86=(qemu-system-x86 ovmf mtools)
 PKG_RUN_A64=(qemu-system-arm qemu-efi-aarch64 mtools)
-PKG_TEST=(libcmocka-dev libpfm4-dev clang python3 pkg-config)
+# The Python tests run under Debian's /usr/bin/python3 with Debian's pytest and its plugins.
+PKG_TEST=(libcmocka-dev libpfm4-dev clang python3 pkg-config python3-pytest python3-pytest-xdist python3-pytest-timeout)
 
 SYSROOT=build/sysroot-aarch64
 

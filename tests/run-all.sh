@@ -6,17 +6,22 @@
 #   2. unit:  make -C tests -f unit.mk run    ("unit: N passed, N failed", N = cmocka cases)
 #   3. fuzz:  make -C tests -f unit.mk fuzz-smoke   one test per "fuzz TARGET: ... N crashes"
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
-#   4. qemu:  tests/qemu/test_qemu.py         ("qemu: N passed, N failed")
+#   4. pytest: pytest from tests/ (tests/pytest.ini: testpaths, today the QEMU suite tests/qemu/),
+#             -n auto (pytest-xdist: one worker per core), JUnit XML in build/test-results/
+#             pytest.xml; its test cases are counted ("pytest: N passed, N failed"): a case that
+#             failed, errored or was skipped counts as failed. No test collected (pytest exit
+#             status 5) fails the stage.
 #
-# A stage that fails, or does not print its count, counts as failed and the next stage still
+# A stage that fails, or does not report its count, counts as failed and the next stage still
 # runs. The last line is exactly "N passed, N failed"; the exit status is 1 when N failed > 0.
-# Environment: RUN_ALL_STAGES="build unit fuzz qemu" selects stages; QEMU_TEST_ARGS are passed
-# to test_qemu.py (e.g. "--arch x86_64" or "-k cpu_model").
+# Environment: RUN_ALL_STAGES="build unit fuzz pytest" selects stages; PYTEST_ARGS are passed
+# to pytest (e.g. "-m x86_64", "-k cpu_model" or "-m 'not slow'"), PYTEST_JOBS replaces -n auto.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-stages=${RUN_ALL_STAGES:-build unit fuzz qemu}
+stages=${RUN_ALL_STAGES:-build unit fuzz pytest}
+JUNIT=build/test-results/pytest.xml
 passed=0 failed=0 notes=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -87,10 +92,44 @@ if want fuzz; then
 	fi
 fi
 
-if want qemu; then
-	# shellcheck disable=SC2086
-	run qemu "$PY" tests/qemu/test_qemu.py ${QEMU_TEST_ARGS:-}
-	count qemu "$rc"
+# pytest from tests/, where pytest.ini names what to collect.
+pytest_stage() {
+	mkdir -p "$(dirname "$JUNIT")"
+	rm -f "$JUNIT"
+	(cd tests && eval "set -- ${PYTEST_ARGS:-}" && exec "$PY" -m pytest -n "${PYTEST_JOBS:-auto}" --junitxml="../$JUNIT" "$@")
+}
+
+# junit_count XML: "pytest: N passed, N failed" from the test cases of a JUnit XML file.
+junit_count() {
+	"$PY" - "$1" <<-'EOF'
+	import sys
+	import xml.etree.ElementTree as ET
+	try:
+	    root = ET.parse(sys.argv[1]).getroot()
+	except (OSError, ET.ParseError) as e:
+	    sys.exit("pytest: no JUnit XML: %s" % e)
+	passed = failed = skipped = 0
+	for case in root.iter("testcase"):
+	    bad = [k.tag for k in case if k.tag in ("failure", "error", "skipped")]
+	    if bad:
+	        failed += 1
+	        skipped += bad == ["skipped"]
+	    else:
+	        passed += 1
+	if skipped:
+	    print("pytest: %d skipped test(s) counted as failed" % skipped)
+	print("pytest: %d passed, %d failed" % (passed, failed))
+	EOF
+}
+
+if want pytest; then
+	run pytest pytest_stage
+	if [ "$rc" = 5 ]; then
+		fail "pytest: no tests collected (exit status 5)"
+	else
+		junit_count "$JUNIT" 2>&1 | tee -a "$out"
+		count pytest "$rc"
+	fi
 fi
 
 echo "==== run-all: $(( $(date +%s) - t_all )) s"

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""QEMU tests of the x86 core PMU backend (issue 5): the backend chooser and what each emulated
+CPU lacks.
+
+The oracle is what QEMU TCG is known to emulate (README "What QEMU can and cannot show"):
+Intel models report CPUID.0AH perfmon version 0 (no architectural perfmon), QEMU's EPYC models
+do not set the IBS bit (CPUID 8000_0001:ECX[10]), and unknown MSRs read as 0. So every run must
+pick the vendor's backend, say what is missing in plain words, report TopDown and IBS as not
+measured with the reason, and end ok (no crash, every register put back).
+
+Expected wiring (pmu/x86_corepmu.h), config keys:
+  core_events = <event strings separated by spaces>   (default: empty)
+  topdown     = on | off                               (default: off)
+  ibs         = off | fetch | op                       (default: off)
+  ibs_period  = N (bytes-style integer, 0x..)          (default: 0x10000)
+  ibs_count   = cycles | ops                           (default: cycles)
+Records (one per measured CPU and window; `cpu` = MP services processor number):
+  `corepmu`        once per CPU after probe: cpu + corepmu_json_probe() fields
+                   {backend, vendor, family, model, smt, ..., topdown{method, level, rule|why},
+                   lacks[]}
+  `core_counters`  cpu, kernel + corepmu_json_counters(): {backend, ticks, counters[{event,
+                   config, state, before, after, reads, delta | why}]}
+  `topdown`        cpu, kernel + corepmu_json_topdown(): {method, valid, why | level, slots,
+                   ratio{...}, slots_by_category{...}, raw{read_path, ...}}
+  `ibs`            cpu, kernel + corepmu_json_ibs(): {mode, present, why | period, count, ...}
+"""
+import pytest
+
+from efiperf_qemu import boot, cfg_text, make_image
+
+x86_64 = pytest.mark.x86_64
+
+
+CORE_CFG = {"copy_size": "4M", "copy_passes": "1", "loop_iterations": "1000", "topdown": "on",
+            "ibs": "op", "ibs_period": "0x10000"}
+# Intel: CPUID.0AH version 0 under TCG. AMD: no IBS in CPUID; legacy or PerfCtrExtCore counters.
+MODELS = {
+    "Skylake-Server": ("intel-arch-perfmon", "INST_RETIRED.ANY_P cpu/event=0x0e,umask=0x1,cmask=1,inv=1/",
+                       ("architectural perfmon",), "AMD only"),
+    # QEMU's Icelake-Server reports model 0x86, which no Intel event table names: only the
+    # architectural events and raw encodings apply (UOPS_ISSUED.ANY would be an error).
+    "Icelake-Server": ("intel-arch-perfmon", "INST_RETIRED.ANY_P cpu/event=0xc2,umask=0x2/",
+                       ("architectural perfmon",), "AMD only"),
+    "EPYC-Rome": ("amd-core", "ex_ret_instr core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/",
+                  ("no IBS",), "8000_0001:ECX[10]"),
+    "EPYC-Milan": ("amd-core", "ex_ret_instr ls_not_halted_cyc", ("no IBS",), "8000_0001:ECX[10]"),
+}
+
+
+def cp_boot(scratch, model, extra_cfg=None):
+    backend, events, _, _ = MODELS[model]
+    d = scratch()
+    cfg = dict(CORE_CFG, core_events=events, **(extra_cfg or {}))
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=model)
+    run.expect_ok()
+    return run
+
+
+@x86_64
+@pytest.mark.parametrize("model", list(MODELS))
+def test_corepmu_backend(model, scratch, figure):
+    backend, events, lack_words, ibs_why = MODELS[model]
+    run = cp_boot(scratch, model)
+    probes = run.of("corepmu")
+    assert probes, "no corepmu record"
+    p = probes[0]
+    assert p.get("backend") == backend, "%s: backend %r, expected %r" % (model, p.get("backend"), backend)
+    lacks = p.get("lacks") or []
+    for w in lack_words:
+        assert any(w in l for l in lacks), "%s: lacks %s does not mention %r" % (model, lacks, w)
+    td = (p.get("topdown") or {})
+    assert td.get("method") is not None or td.get("why"), "%s: topdown neither chosen nor explained: %s" % (model, td)
+    # core counters: every listed event is there; nothing absent or faulted without a why,
+    # nothing counted with a zero delta (absent counters are never zero counts)
+    cc = run.of("core_counters")
+    assert cc, "no core_counters record"
+    names = [c.get("event") for c in cc[0].get("counters", [])]
+    for ev in events.split():
+        assert ev in names, "%s: event %s missing from core_counters %s" % (model, ev, names)
+    for c in cc[0]["counters"]:
+        st = c.get("state")
+        assert st in ("counted", "not-advancing", "absent", "faulted"), "unknown state %r" % st
+        if st == "counted":
+            assert isinstance(c.get("delta"), int) and c["delta"] > 0, "counted with delta %r" % c.get("delta")
+        else:
+            assert "delta" not in c, "%s %s carries a delta" % (c.get("event"), st)
+        if st in ("absent", "faulted"):
+            assert c.get("why"), "%s %s without why" % (c.get("event"), st)
+    tds = run.of("topdown")
+    assert tds and tds[0].get("valid") is False and tds[0].get("why"), "%s: topdown record should be not valid with a why: %s" % (model, tds[:1])
+    ibs = run.of("ibs")
+    assert ibs and ibs[0].get("present") is False and ibs_why in (ibs[0].get("why") or ""), "%s: ibs record %s, expected not present because %r" % (model, ibs[:1], ibs_why)
+    figure("corepmu " + model, "%s; lacks %s; topdown: %s; ibs: %s" % (
+        p.get("backend"), lacks, tds[0].get("why"), ibs[0].get("why")))
+
+
+@x86_64
+def test_corepmu_trace_hw_epyc_rome(scratch, figure):
+    run = cp_boot(scratch, "EPYC-Rome", {"trace": "hw", "pcie": "off"})
+    hw = run.of("hw")
+    assert hw, "no hw records with trace = hw"
+    cpuid_leaves = {int(r["reg"], 16) for r in hw if r.get("op") == "cpuid"}
+    # 0x80000022 (PerfMonV2) may only be asked where CPUID 0x80000000 says it exists
+    max_ext = max((int(r["val"], 16) & 0xFFFFFFFF for r in hw if r.get("op") == "cpuid" and int(r["reg"], 16) == 0x80000000), default=0)
+    for leaf in (0x80000001, 0x80000022):
+        if leaf > max_ext:
+            assert leaf not in cpuid_leaves, "CPUID 0x%x asked beyond the maximum extended leaf 0x%x" % (leaf, max_ext)
+            continue
+        assert leaf in cpuid_leaves, ("CPUID 0x%x (AMD core PMU enumeration) not traced: %s" %
+              (leaf, sorted(hex(x) for x in cpuid_leaves)))
+    probe = run.of("corepmu")[0]
+    ctl0 = 0xC0010200 if probe.get("perfctr_core") else 0xC0010000   # PERF_CTL0 / PerfEvtSel0
+    writes = [(int(r["reg"], 16), int(r["val"], 16)) for r in hw if r.get("op") == "wrmsr"]
+    sels = [v for reg, v in writes if reg == ctl0]
+    # programmed (EN bit 22, USR|OS, ex_ret_instr 0xC0) and later restored to what was read
+    assert any(v & 0x4300FF == 0x4300C0 for v in sels), "no PERF_CTL0 programming of ex_ret_instr in %s" % [hex(v) for v in sels]
+    reads = [int(r["val"], 16) for r in hw if r.get("op") == "rdmsr" and int(r["reg"], 16) == ctl0]
+    assert reads and sels and sels[-1] == reads[0], ("PERF_CTL0 not restored: first read %s, last write %s" % (
+        [hex(v) for v in reads[:1]], [hex(v) for v in sels[-1:]]))
+    assert not any(reg in (0xC0011030, 0xC0011033, 0xC001103A) for reg, _ in writes), "IBS registers written although CPUID says there is no IBS"
+    figure("corepmu trace EPYC-Rome", "%d hw records, PERF_CTL0 writes %s" % (len(hw), [hex(v) for v in sels]))
+
+
+@x86_64
+def test_corepmu_bad_event_named(scratch):
+    d = scratch()
+    cfg = dict(CORE_CFG, core_events="cpu/event=0xC0,cmask=256/")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu="Skylake-Server")
+    errs = run.of("error")
+    assert any("cmask" in (e.get("message") or "") and "core_events" in (e.get("message") or "") for e in errs), "an out-of-range cmask must be an error naming core_events and cmask: %s" % errs
+    assert run.records[-1].get("status") == "error", "end status %r" % run.records[-1].get("status")
+
+
+@x86_64
+def test_corepmu_every_cpu_of_the_window_epyc_rome(scratch, figure):
+    # cpus = all: each CPU's core PMU is probed, started and stopped on its own CPU, and
+    # each writes its own records (with trace = hw the recorder takes all CPUs at once)
+    d = scratch()
+    cfg = dict(CORE_CFG, core_events="ex_ret_instr", cpus="all", trace="hw", pcie="off", ibs="off", topdown="off")
+    img = make_image("x86_64", d, cfg_text("x86_64", cfg))
+    run = boot("x86_64", img, d, cpu="EPYC-Rome", smp=4)
+    run.expect_ok()
+    recs = run.of("core_counters")
+    assert sorted(r.get("cpu") for r in recs) == [0, 1, 2, 3], "core_counters for CPUs %s" % [r.get("cpu") for r in recs]
+    for r in recs:
+        names = [c.get("event") for c in r.get("counters", [])]
+        assert "ex_ret_instr" in names, "CPU %s counters %s" % (r.get("cpu"), names)
+    seqs = [r["seq"] for r in run.of("hw")]
+    assert seqs == sorted(set(seqs)), "trace sequence numbers repeat or run backwards with 4 CPUs recording"
+    assert run.records[-1].get("trace_dropped") == 0, "trace dropped %s" % run.records[-1].get("trace_dropped")
+    figure("core PMU on every CPU", "%d core_counters records, %d hw records" % (len(recs), len(seqs)))
