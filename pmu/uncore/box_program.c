@@ -46,12 +46,36 @@ static int fail(struct step *t, const char *op, struct reg_at a, hw_status st)
 	return -1;
 }
 
-/* Read a counter (never saved: counters are not written). */
+/* Read a counter (never saved: counters are not written); a counter of a type with
+ * ctr_split32 is two 32-bit reads, low then high, taken while the box is stopped. */
 static int rd(struct step *t, struct reg_at a, uint64_t *v)
 {
 	t->pk->accesses++;
 	hw_status st = reg_read(t->hw, a.r, v);
+	if (st == HW_OK && a.kind == BOX_REG_CTR && t->pk->type->ctr_split32) {
+		struct reg_at hi = a;
+		uint64_t h = 0;
+		hi.r.addr += 4;
+		t->pk->accesses++;
+		st = reg_read(t->hw, hi.r, &h);
+		if (st != HW_OK)
+			return fail(t, "read", hi, st);
+		*v = (*v & 0xFFFFFFFFull) | h << 32;
+	}
 	return st == HW_OK ? 0 : fail(t, "read", a, st);
+}
+
+/* A type without a unit control starts and stops each counter with its CTL enable bit. */
+static int per_counter(const struct step *t)
+{
+	return !box_has(t->pk->type, BOX_REG_UNIT_CTL, 0);
+}
+
+/* The CTL value while the box is stopped: as planned, or with the enable bit clear where the
+ * enable bit is what stops the counter. */
+static uint64_t ctl_stopped(const struct step *t, uint64_t v)
+{
+	return per_counter(t) ? v & ~t->pk->type->ctl_en : v;
 }
 
 /* Save (read and remember) a register that a later step writes. *v: the value found. */
@@ -113,7 +137,7 @@ static int program(struct step *t, unsigned b, uint32_t group, uint32_t prev, in
 	for (unsigned c = 0; c < t->pk->type->num_counters; c++) {
 		if (pl->slot[group][c] < 0)
 			continue;
-		uint64_t v = pl->ctl[group][c];
+		uint64_t v = ctl_stopped(t, pl->ctl[group][c]);
 		if (v != bs->cur_ctl[c]) {
 			if (wr(t, box_at(t, b, BOX_REG_CTL, c), v))
 				return -1;
@@ -132,8 +156,8 @@ static int setup_box(struct step *t, unsigned b)
 	uint8_t ctrs = box_plan_counters(t->pl), filters = box_plan_filters(t->pl);
 	uint64_t box;
 	*bs = (struct box_state){ 0 };
-	if (save(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), &box) ||
-	    wr(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), box_frozen(ty, box)))
+	if (!per_counter(t) && (save(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), &box) ||
+				wr(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), box_frozen(ty, box))))
 		return -1;
 	for (unsigned c = 0; c < ty->num_counters; c++)
 		if ((ctrs & (1u << c)) && save(t, box_at(t, b, BOX_REG_CTL, c), &bs->cur_ctl[c]))
@@ -144,11 +168,27 @@ static int setup_box(struct step *t, unsigned b)
 	return program(t, b, 0, 0, 1);
 }
 
+/* Start (on) or stop the counters of `group` through their enable bits (per_counter types). */
+static int enable_counters(struct step *t, unsigned b, uint32_t group, int on)
+{
+	struct box_state *bs = &t->pk->box[b];
+	for (unsigned c = 0; c < t->pk->type->num_counters; c++) {
+		if (t->pl->slot[group][c] < 0)
+			continue;
+		uint64_t v = on ? bs->cur_ctl[c] | t->pk->type->ctl_en : ctl_stopped(t, bs->cur_ctl[c]);
+		if (wr(t, box_at(t, b, BOX_REG_CTL, c), v))
+			return -1;
+		bs->cur_ctl[c] = v;
+	}
+	return 0;
+}
+
 static void pause_box(struct step *t, unsigned b, uint32_t group)
 {
 	const struct uncore_box_type *ty = t->pk->type;
 	struct box_state *bs = &t->pk->box[b];
-	if (wr(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), box_frozen(ty, found(t, b))))
+	if (per_counter(t) ? enable_counters(t, b, group, 0)
+			   : wr(t, box_at(t, b, BOX_REG_UNIT_CTL, 0), box_frozen(ty, found(t, b))))
 		return;
 	for (unsigned c = 0; c < ty->num_counters; c++) {
 		int slot = t->pl->slot[group][c];
@@ -181,15 +221,19 @@ int box_step(const struct hw *hw, struct box_package *pk, const struct box_plan 
 	case BOX_SETUP:
 		for (unsigned b = 0; b < pk->nboxes && !pk->status; b++)
 			setup_box(&t, b);
-		if (!pk->status) {
+		if (!pk->status && box_has_global(ty)) {
 			struct reg_at g = { box_global_reg(ty, pk->site), BOX_REG_UNIT_CTL, 0, 0, 1 };
 			if (!save(&t, g, NULL))
 				wr(&t, g, ty->global_unfreeze);
 		}
 		break;
 	case BOX_RUN:
-		for (unsigned b = 0; b < pk->nboxes && !pk->status; b++)
-			wr(&t, box_at(&t, b, BOX_REG_UNIT_CTL, 0), box_unfrozen(ty, found(&t, b)));
+		for (unsigned b = 0; b < pk->nboxes && !pk->status; b++) {
+			if (per_counter(&t))
+				enable_counters(&t, b, group, 1);
+			else
+				wr(&t, box_at(&t, b, BOX_REG_UNIT_CTL, 0), box_unfrozen(ty, found(&t, b)));
+		}
 		break;
 	case BOX_PAUSE:
 		for (unsigned b = 0; b < pk->nboxes && !pk->status; b++)

@@ -5,12 +5,13 @@
  * reg_ref, so MSR, MMIO and PCI-config boxes share it. One struct box_package per package; its
  * steps run on a CPU of that package (uncore MSRs are package-scoped), the caller's job.
  *
- *   setup   per box: unit control saved and written frozen; every event select and filter any
+ *   setup   per box: unit control saved and written frozen (a type without one, AMD DF/L3/UMC:
+ *           every CTL written with its enable bit clear instead); every event select and filter any
  *           group writes saved (read) before the first write; the first group programmed; its
  *           counters read (the baseline). Then the package control saved and written with the
- *           type's unfreeze value.
- *   run     per box: unit control unfrozen.
- *   pause   per box: unit control frozen; the group's counters read; delta modulo 2^ctr_bits.
+ *           type's unfreeze value, where the type has a package control.
+ *   run     per box: unit control unfrozen (without one: the group's CTLs with ctl_en set).
+ *   pause   per box: unit control frozen (without one: the group's CTLs with ctl_en clear); the group's counters read; delta modulo 2^ctr_bits.
  *   switch  per box (frozen): the event selects and filters that differ for the next group;
  *           the baseline of a counter the previous group did not use.
  *   restore every register written, last saved first, to the value read before its first

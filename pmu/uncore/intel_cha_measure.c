@@ -67,7 +67,7 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 static int fits(const struct cha_request *req, uint32_t g, const struct cha_event_sel *e, unsigned *count,
 		int *has_ctr0)
 {
-	if (count[g] >= CHA_NUM_COUNTERS || (has_ctr0[g] && ctr0_only(req->plat, e->enc.event)))
+	if (count[g] >= req->plat->box.num_counters || (has_ctr0[g] && ctr0_only(req->plat, e->enc.event)))
 		return 0;
 	for (uint32_t i = 0; i < req->nevents && &req->ev[i] != e; i++) {
 		const struct cha_event_sel *o = &req->ev[i];
