@@ -24,7 +24,8 @@ struct step {
 
 static struct reg_at box_at(const struct step *t, unsigned b, enum box_reg kind, unsigned i)
 {
-	return (struct reg_at){ box_reg(t->pk->type, t->pk->site, b, kind, i), kind, b, i, 0 };
+	unsigned n = t->pk->first_box + b;
+	return (struct reg_at){ box_reg(t->pk->type, t->pk->site, n, kind, i), kind, n, i, 0 };
 }
 
 static int fail(struct step *t, const char *op, struct reg_at a, hw_status st)
@@ -249,4 +250,43 @@ int box_step(const struct hw *hw, struct box_package *pk, const struct box_plan 
 	}
 	}
 	return pk->status;
+}
+
+struct on_cpu {
+	const struct hw *hw;
+	struct box_package *pk;
+	const struct box_plan *pl;
+	enum box_step op;
+	uint32_t group, prev;
+	int rc;
+};
+
+static void on_cpu(void *arg)
+{
+	struct on_cpu *a = arg;
+	a->rc = box_step(a->hw, a->pk, a->pl, a->op, a->group, a->prev);
+}
+
+int box_step_on(const struct hw *hw, uint32_t cpu, struct box_package *pk, const struct box_plan *pl,
+		enum box_step op, uint32_t group, uint32_t prev, hw_status *run_st)
+{
+	struct on_cpu a = { hw, pk, pl, op, group, prev, -1 };
+	*run_st = hw_run_on_cpu(hw, cpu, on_cpu, &a);
+	return *run_st == HW_OK ? a.rc : -1;
+}
+
+int box_restore_report(const struct saveset *sets, uint32_t nsets, const char *what, struct saveset_report *r,
+		       char *why, size_t n)
+{
+	for (uint32_t s = 0; s < nsets; s++)
+		saveset_report_add(&sets[s], r);
+	if (!r->nfailed && !r->dropped)
+		return 0;
+	size_t k = fmt_snprintf(why, n, "%u %s register(s) not restored:", r->nfailed + r->dropped, what);
+	for (uint32_t i = 0; i < r->nfailed && i < SAVESET_REPORT_FAILED && k < n; i++) {
+		char name[48];
+		reg_name(r->failed[i], name, sizeof(name));
+		k += fmt_snprintf(why + k, n - k, "%s %s (%s)", i ? "," : "", name, hw_status_name((hw_status)r->failed_st[i]));
+	}
+	return 1;
 }
