@@ -49,6 +49,8 @@ enum cfg_key_id {
 	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
 	CFG_LATENCY,         /* latency = off | on                           (default off)      */
 	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
+	CFG_UNCORE,          /* uncore = off | on | force                    (default off)      */
+	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
 	CFG_NKEYS
 };
 
@@ -71,6 +73,8 @@ struct efiperf_config {
 	uint32_t cha;
 	uint32_t cha_count;
 	char cha_events[256];
+	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
+	char uncore_events[512];
 	char core_events[256];
 	uint32_t topdown;
 	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */

@@ -237,6 +237,15 @@ int amd_uncore_present(const struct amd_box_desc *b, const struct amd_uncore_cap
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
 
+/* The first '/' of s[0..len), or NULL. */
+static const char *slash_in(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/')
+			return s + i;
+	return NULL;
+}
+
 static int add_event(const struct amd_box_desc *b, struct unc_request *req, const char *s, size_t len, char *why,
 		     size_t n)
 {
@@ -255,7 +264,7 @@ static int add_event(const struct amd_box_desc *b, struct unc_request *req, cons
 		fmt_snprintf(why, n, "%s event %u (%.*s): %s", b->pmu, req->nevents + 1, (int)(len > 60 ? 60 : len), s, err);
 		return -1;
 	}
-	if (named && !memchr(s, '/', len))
+	if (named && !slash_in(s, len))
 		amd_uncore_event_spec(b, named, ev->spec, sizeof(ev->spec));
 	else {
 		memcpy(ev->spec, s, len);
@@ -283,7 +292,7 @@ static int add_events(const struct amd_box_desc *b, struct unc_request *req, con
 			a++;
 		while (z > a && is_space(z[-1]))
 			z--;
-		const char *slash = memchr(a, '/', (size_t)(z - a));
+		const char *slash = slash_in(a, (size_t)(z - a));
 		int mine = slash ? (size_t)(slash - a) == plen && !memcmp(a, b->pmu, plen)
 				 : amd_uncore_event_find(b, a, (size_t)(z - a)) != NULL;
 		if (a < z && mine && add_event(b, req, a, (size_t)(z - a), why, n))
