@@ -20,6 +20,7 @@
 #include "efi/measure/mmio_measure.h"
 #include "efi/measure/dma_engine.h"
 #include "efi/measure/cha_run.h"
+#include "efi/measure/uncore_run.h"
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/blockio_measure.h"
 #include "efi/measure/nvme_measure.h"
@@ -318,6 +319,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_copy(&hw, &plat, &cfg);
 	trace_drain();
 	measure_cha(&hw, &plat, &cfg);
+	trace_drain();
+	measure_uncore(&hw, &plat, &cfg);
 	trace_drain();
 	measure_stream(&hw, &plat, &cfg);
 	trace_drain();

@@ -97,8 +97,8 @@ fi
 
 if want tools; then
 	run events make --no-print-directory events
-	if [ "$rc" = 0 ] && grep -qE '^events: [1-9][0-9]* events of [1-9][0-9]* platforms' "$out"; then pass
-	else fail "make events: exit status $rc or no 'events: N events of M platforms' line"; fi
+	if [ "$rc" = 0 ] && grep -qE '^events: [1-9][0-9]* events of [1-9][0-9]* CHA platforms, [1-9][0-9]* AMD uncore events' "$out"; then pass
+	else fail "make events: exit status $rc or no 'events: N events of M CHA platforms, K AMD uncore events' line"; fi
 	run layering make --no-print-directory layering
 	if [ "$rc" = 0 ] && grep -qE '^layering: 0 violation' "$out"; then pass
 	else fail "make layering: exit status $rc (a violation, or the checker failed)"; fi

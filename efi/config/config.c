@@ -25,6 +25,7 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
 static const char *const rw_names[] = { "read", "write", NULL };
@@ -100,6 +101,14 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CHA_EVENTS] = { "cha_events", CFG_T_TEXT, "EVENTS", NULL,
 			     0, 0, 0, 0, FIELD(cha_events),
 			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
+	[CFG_UNCORE] = { "uncore", CFG_T_ENUM, "off|on|force", uncore_names,
+			 0, 0, 0, 0, FIELD(uncore),
+			 "uncore boxes beyond the CHA (AMD amd_df, amd_l3, amd_umc) with their default events around "
+			 "the copy kernel; force: also boxes CPUID says are absent", NULL, NULL },
+	[CFG_UNCORE_EVENTS] = { "uncore_events", CFG_T_TEXT, "EVENTS", NULL,
+				0, 0, 0, 0, FIELD(uncore_events),
+				"';'-separated PMU/.../ strings (Linux sysfs PMU names: amd_df, amd_l3, amd_umc) or "
+				"event names; a box none names is left out", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },

@@ -55,6 +55,8 @@ enum cfg_key_id {
 	CFG_NVME_IODEPTH,    /* nvme_iodepth = N[,N...]                      (default 1,32)     */
 	CFG_NVME_SIZE,       /* nvme_size = bytes per controller per point   (default 16M)      */
 	CFG_NVME_WRITE_LBA,  /* nvme_write_lba = none | BDF FIRST-LAST       (default none)     */
+	CFG_UNCORE,          /* uncore = off | on | force                    (default off)      */
+	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
 	CFG_NKEYS
 };
 
@@ -77,6 +79,8 @@ struct efiperf_config {
 	uint32_t cha;
 	uint32_t cha_count;
 	char cha_events[256];
+	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
+	char uncore_events[512];
 	char core_events[256];
 	uint32_t topdown;
 	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
