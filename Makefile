@@ -6,6 +6,7 @@
 #   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
 #   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
+#   make bench-dma       efiperf's own NVMe queues against the firmware's Block IO, one QEMU boot
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
 #   make deps            install every Debian package the build, run and tests need
 #   make usb DEV=/dev/sdX  write build/<arch>/efiperf.img to a USB stick and verify it (FORCE=1: see boot/usb.sh)
@@ -67,7 +68,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering events bench deps clean report usb
+.PHONY: all image run test unit fuzz layering events bench bench-dma deps clean report usb
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -126,6 +127,13 @@ events:
 # A benchmark, not a test: it never fails. BENCH_ARGS="--reps 5 --isa avx2 --kernel ntcopy"
 bench:
 	$(Q)$(MAKE) --no-print-directory -C tests -f bench.mk run
+
+# One QEMU boot: efiperf's own NVMe queues (bs 128K, iodepth 32) against the firmware's Block IO
+# reading the same bytes; both rates and their ratio. A benchmark, not a test. BENCH_DMA_SIZE=64M
+bench-dma:
+	$(Q)$(MAKE) --no-print-directory image ARCH=x86_64
+	$(Q)boot/deps.sh --check run x86_64
+	$(Q)/usr/bin/python3 tests/bench/bench_dma.py --image build/x86_64/efiperf.img $(if $(BENCH_DMA_SIZE),--size $(BENCH_DMA_SIZE))
 
 deps:
 	$(Q)boot/deps.sh all

@@ -12,7 +12,7 @@
 # application then goes to \efiperf\efiperf.efi, nothing goes to \EFI\BOOT\ (so the boot
 # manager finds no removable-media loader and falls back to the firmware's built-in UEFI
 # Shell), and \startup.nsh runs `\efiperf\efiperf.efi SHELL_ARGS` from the volume that holds
-# it. Used by tests/qemu/test_qemu.py; needs a firmware with a built-in shell (Debian's OVMF
+# it. Used by the QEMU tests (tests/qemu/); needs a firmware with a built-in shell (Debian's OVMF
 # and AAVMF have one; OVMF reaches it and its 5 s startup.nsh countdown in ~9 s of wall time,
 # AAVMF under -icount shift=0 only after ~70 s).
 set -euo pipefail

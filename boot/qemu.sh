@@ -4,18 +4,21 @@
 # copy the logs it wrote out of the FAT image and print their paths.
 #
 #   boot/qemu.sh --arch x86_64|aarch64 --image IMG --logs DIR [--cpu MODEL] [--smp N]
-#                [--timeout SEC] [--quiet] [--readonly] [-- extra qemu args...]
+#                [--timeout SEC] [--quiet] [--readonly] [--boot-nvme SLOT] [-- extra qemu args...]
 # --readonly attaches the image write-protected (efiperf must go on console-only).
+# --boot-nvme SLOT (x86_64) attaches the image to an NVMe controller at PCI device SLOT of bus 0
+# (e.g. 0x9) instead of q35's AHCI disk: efiperf then boots from, and logs to, an NVMe disk
+# (also set by QEMU_BOOT_NVME=SLOT in the environment).
 #
 # x86_64: q35, OVMF, -smp 4, CPU model $QEMU_CPU (default Icelake-Server).
-# aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED, toolchain.md).
+# aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED: QEMU docs/devel/tcg-icount.rst).
 # The terminal shows the efiperf console and anything QEMU prints, except QEMU's warnings that
 # TCG does not emulate a CPUID feature of the CPU model (harmless, one per feature and CPU):
 # those go to the console log only. --quiet sends everything to the console log.
 # Exit status: 0 when the run's last JSONL record is {"type":"end","status":"ok"}, 1 when it
 # ended with status error, 2 when no log was written or QEMU failed or timed out.
 set -euo pipefail
-arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 ro= extra=()
+arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 ro= bootnvme=${QEMU_BOOT_NVME:-} extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift 2 ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	--readonly) ro=,readonly=on; shift ;;
+	--boot-nvme) bootnvme=$2; shift 2 ;;
 	--) shift; extra=("$@"); break ;;
 	*) echo "qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -45,7 +49,8 @@ x86_64)
 	     -drive if=pflash,format=raw,file="$work/vars.fd"
 	     )
 	# q35's AHCI disk cannot be read-only in QEMU: a write-protected image goes on virtio-blk.
-	if [ -n "$ro" ]; then cmd+=(-drive if=none,format=raw,file="$img",id=d$ro -device virtio-blk-pci,drive=d)
+	if [ -n "$bootnvme" ]; then cmd+=(-drive if=none,format=raw,file="$img",id=bootnvme$ro -device nvme,serial=efiperf-boot,drive=bootnvme,addr="$bootnvme")
+	elif [ -n "$ro" ]; then cmd+=(-drive if=none,format=raw,file="$img",id=d$ro -device virtio-blk-pci,drive=d)
 	else cmd+=(-drive format=raw,file="$img"); fi
 	;;
 aarch64)

@@ -14,14 +14,18 @@
 #include "efi/config/cfg_search.h"
 #include "efi/discovery.h"
 #include "efi/exceptions.h"
+#include "efi/cleanup.h"
 #include "efi/hw_efi.h"
 #include "efi/measure/measure.h"
 #include "efi/cpus.h"
 #include "efi/measure/mmio_measure.h"
 #include "efi/measure/dma_engine.h"
 #include "efi/measure/cha_run.h"
+#include "efi/measure/uncore_run.h"
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/blockio_measure.h"
+#include "efi/measure/nvme_measure.h"
+#include "efi/measure/dma_window.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
@@ -217,6 +221,7 @@ static void on_fatal(const char *vector, uintptr_t ip)
 		base = (uintptr_t)li->ImageBase;
 	rep_error("exception", "unexpected %s at IP 0x%lx (efiperf.so+0x%lx): not a fault-safe access",
 		  vector, (unsigned long)ip, (unsigned long)(ip - base));
+	cleanup_run_all();   /* e.g. NVMe controllers go back to the firmware driver */
 	end_record();
 	leave();
 	if (cfg.exit != CFG_EXIT_RETURN)
@@ -316,16 +321,28 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	discovery_report(&disc, &plat.mp);
 	if (cpus_init(&plat, &cfg) != 0)
 		return finish();   /* a `cpus` this machine does not have: a config error */
-	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz);
+	/* The run plan, before the first window: every key naming hardware is resolved with the
+	 * parser the measurement uses (cpus above, core_events here, cha_events below); a bad value
+	 * is a config error naming where it was set, and nothing is measured. */
+	int core_cfg_error;
+	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz, &core_cfg_error);
 	trace_drain();
+	if (core_cfg_error)
+		return finish();
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
 		trace_drain();
 	}
+	dma_window_ranges(&disc);
+	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0)
+		return finish();
+	trace_drain();
 
 	measure_copy(&hw, &plat, &cfg);
 	trace_drain();
-	measure_cha(&hw, &plat, &disc, &cfg);
+	measure_cha(&hw, &plat, &cfg);
+	trace_drain();
+	measure_uncore(&hw, &plat, &cfg);
 	trace_drain();
 	measure_stream(&hw, &plat, &cfg);
 	trace_drain();
@@ -337,7 +354,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	trace_drain();
 	measure_blockio_write(&plat, &cfg, self);
 	trace_drain();
-	measure_blockio(&plat, &cfg);
+	measure_blockio(&hw, &plat, &cfg);
+	trace_drain();
+	measure_nvme(&hw, &plat, &cfg, self);
 	trace_drain();
 	measure_loop(&hw, &plat, &cfg);
 	return finish();

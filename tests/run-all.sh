@@ -6,7 +6,11 @@
 #   2. unit:  make -C tests -f unit.mk run    ("unit: N passed, N failed", N = cmocka cases)
 #   3. fuzz:  make -C tests -f unit.mk fuzz-smoke   one test per "fuzz TARGET: ... N crashes"
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
-#   4. pytest: pytest from tests/ (tests/pytest.ini: testpaths, today the QEMU suite tests/qemu/),
+#   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
+#             nothing when all is there), `make events` (must list events of
+#             every platform), `make layering` (the include-direction check must pass), and a
+#             smoke run of `make bench` (one rep over 8 MB: must print its ratio table)
+#   5. pytest: pytest from tests/ (tests/pytest.ini: testpaths, today the QEMU suite tests/qemu/),
 #             -n auto (pytest-xdist: one worker per core), JUnit XML in build/test-results/
 #             pytest.xml; its test cases are counted ("pytest: N passed, N failed"): a case that
 #             failed, errored or was skipped counts as failed. No test collected (pytest exit
@@ -14,13 +18,13 @@
 #
 # A stage that fails, or does not report its count, counts as failed and the next stage still
 # runs. The last line is exactly "N passed, N failed"; the exit status is 1 when N failed > 0.
-# Environment: RUN_ALL_STAGES="build unit fuzz pytest" selects stages; PYTEST_ARGS are passed
+# Environment: RUN_ALL_STAGES="build unit fuzz tools pytest" selects stages; PYTEST_ARGS are passed
 # to pytest (e.g. "-m x86_64", "-k cpu_model" or "-m 'not slow'"), PYTEST_JOBS replaces -n auto.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-stages=${RUN_ALL_STAGES:-build unit fuzz pytest}
+stages=${RUN_ALL_STAGES:-build unit fuzz tools pytest}
 JUNIT=build/test-results/pytest.xml
 passed=0 failed=0 notes=()
 out=$(mktemp)
@@ -90,6 +94,20 @@ if want fuzz; then
 	else
 		fail "fuzz-smoke: tests/unit.mk does not exist"
 	fi
+fi
+
+if want tools; then
+	run deps make --no-print-directory deps
+	if [ "$rc" = 0 ]; then pass; else fail "make deps: exit status $rc"; fi
+	run events make --no-print-directory events
+	if [ "$rc" = 0 ] && grep -qE '^events: [1-9][0-9]* events of [1-9][0-9]* CHA platforms, [1-9][0-9]* AMD uncore events' "$out"; then pass
+	else fail "make events: exit status $rc or no 'events: N events of M CHA platforms, K AMD uncore events' line"; fi
+	run layering make --no-print-directory layering
+	if [ "$rc" = 0 ] && grep -qE '^layering: 0 violation' "$out"; then pass
+	else fail "make layering: exit status $rc (a violation, or the checker failed)"; fi
+	run bench-smoke make --no-print-directory bench BENCH_ARGS="--reps 1 --size 8000000 --min-time 0.1"
+	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out"; then pass
+	else fail "make bench (smoke): exit status $rc or no triad row in its table"; fi
 fi
 
 # pytest from tests/, where pytest.ini names what to collect.

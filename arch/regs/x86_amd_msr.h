@@ -115,4 +115,23 @@
  * efiperf never programs it; it polls, and the entry stays masked as firmware left it. */
 #define APIC_EILVT_MASKED          (1u << 16)
 
+
+/* --- Uncore: Data Fabric, L3 and UMC counters (Linux arch/x86/events/amd/uncore.c,
+ * include/asm/msr-index.h, include/asm/perf_event.h, include/asm/cpufeatures.h) ------------ */
+#define MSR_F15H_NB_PERF_CTL       0xC0010240u /* DF (NB) PERF_CTL i = base + 2i (msr-index.h) */
+#define MSR_F15H_NB_PERF_CTR       0xC0010241u /* DF PERF_CTR i = base + 2i */
+#define MSR_F16H_L2I_PERF_CTL      0xC0010230u /* L3 PERF_CTL i = base + 2i (msr-index.h) */
+#define MSR_F16H_L2I_PERF_CTR      0xC0010231u
+#define MSR_F19H_UMC_PERF_CTL      0xC0010800u /* UMC PERF_CTL k of UMC j = base + 2(j n + k) */
+#define MSR_F19H_UMC_PERF_CTR      0xC0010801u
+#define AMD_EXT_ECX_PERFCTR_NB     (1u << 24)  /* cpufeatures.h X86_FEATURE_PERFCTR_NB */
+#define AMD_EXT_ECX_PERFCTR_LLC    (1u << 28)  /* cpufeatures.h X86_FEATURE_PERFCTR_LLC */
+#define AMD_PMV2_EBX_NUM_DF_SHIFT  10u         /* perf_event.h cpuid_0x80000022_ebx num_df_pmc */
+#define AMD_PMV2_EBX_NUM_DF_MASK   0x3Fu
+#define AMD_PMV2_EBX_NUM_UMC_SHIFT 16u         /* num_umc_pmc [21:16]; ECX: active UMC mask */
+#define AMD_PMV2_EBX_NUM_UMC_MASK  0x3Fu
+#define AMD_NB_LEGACY_COUNTERS     4u          /* uncore.c NUM_COUNTERS_NB */
+#define AMD_L3_COUNTERS            6u          /* uncore.c NUM_COUNTERS_L3 (Family 17h+) */
+#define AMD64_PERFMON_V2_ENABLE_UMC (1ull << 31) /* perf_event.h: UMC CTL enable */
+
 #endif

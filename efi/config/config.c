@@ -7,6 +7,7 @@
 #include "efi/config/config_value.h"
 #include "efi/config/cpuset.h"
 #include "efi/config/blockio_target.h"
+#include "efi/nvme/nvme_params.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -24,8 +25,10 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
+static const char *const rw_names[] = { "read", "write", NULL };
 
 static int cpus_check(const char *v, size_t n, char *msg, size_t msgsz)
 {
@@ -98,6 +101,14 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CHA_EVENTS] = { "cha_events", CFG_T_TEXT, "EVENTS", NULL,
 			     0, 0, 0, 0, FIELD(cha_events),
 			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
+	[CFG_UNCORE] = { "uncore", CFG_T_ENUM, "off|on|force", uncore_names,
+			 0, 0, 0, 0, FIELD(uncore),
+			 "uncore boxes beyond the CHA (AMD amd_df, amd_l3, amd_umc) with their default events around "
+			 "the copy kernel; force: also boxes CPUID says are absent", NULL, NULL },
+	[CFG_UNCORE_EVENTS] = { "uncore_events", CFG_T_TEXT, "EVENTS", NULL,
+				0, 0, 0, 0, FIELD(uncore_events),
+				"';'-separated PMU/.../ strings (Linux sysfs PMU names: amd_df, amd_l3, amd_umc) or "
+				"event names; a box none names is left out", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },
@@ -128,6 +139,28 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
 			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
+	[CFG_NVME] = { "nvme", CFG_T_TEXT, "none|all|BDF,...", NULL,
+		       0, 0, 0, 0, FIELD(nvme),
+		       "NVMe controllers efiperf drives with its own queues (the boot disk's is refused)",
+		       "none", nvme_ctrls_check },
+	[CFG_NVME_RW] = { "nvme_rw", CFG_T_ENUM, "read|write", rw_names,
+			  0, 0, 0, 0, FIELD(nvme_rw),
+			  "write: only the nvme_write_lba range of its controller", NULL, NULL },
+	[CFG_NVME_BS] = { "nvme_bs", CFG_T_TEXT, "BYTES,...", NULL,
+			  0, 0, 0, 0, FIELD(nvme_bs),
+			  "bytes per command, a multiple of the LBA size, at most MDTS",
+			  "4K,128K", nvme_bs_check },
+	[CFG_NVME_IODEPTH] = { "nvme_iodepth", CFG_T_TEXT, "N,...", NULL,
+			       0, 0, 0, 0, FIELD(nvme_iodepth),
+			       "commands in flight per controller, 1..CAP.MQES (at most 1023)",
+			       "1,32", nvme_iodepth_check },
+	[CFG_NVME_SIZE] = { "nvme_size", CFG_T_BYTES, "BYTES", NULL,
+			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(nvme_size),
+			    "bytes per controller per (bs, iodepth) point", NULL, NULL },
+	[CFG_NVME_WRITE_LBA] = { "nvme_write_lba", CFG_T_TEXT, "none|BDF FIRST-LAST", NULL,
+				 0, 0, 0, 0, FIELD(nvme_write_lba),
+				 "with nvme_rw = write: blocks FIRST..LAST of that controller (DESTROYS them)",
+				 "none", write_lba_check },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",

@@ -50,6 +50,14 @@ enum cfg_key_id {
 	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
 	CFG_LATENCY,         /* latency = off | on                           (default off)      */
 	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
+	CFG_NVME,            /* nvme = none | all | BDF[,BDF...]             (default none)     */
+	CFG_NVME_RW,         /* nvme_rw = read | write                       (default read)     */
+	CFG_NVME_BS,         /* nvme_bs = BYTES[,BYTES...]                   (default 4K,128K)  */
+	CFG_NVME_IODEPTH,    /* nvme_iodepth = N[,N...]                      (default 1,32)     */
+	CFG_NVME_SIZE,       /* nvme_size = bytes per controller per point   (default 16M)      */
+	CFG_NVME_WRITE_LBA,  /* nvme_write_lba = none | BDF FIRST-LAST       (default none)     */
+	CFG_UNCORE,          /* uncore = off | on | force                    (default off)      */
+	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -79,6 +87,8 @@ struct efiperf_config {
 	uint32_t cha;
 	uint32_t cha_count;
 	char cha_events[256];
+	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
+	char uncore_events[512];
 	char core_events[256];
 	uint32_t topdown;
 	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
@@ -89,6 +99,12 @@ struct efiperf_config {
 	uint32_t stream_passes;
 	uint32_t latency;
 	uint64_t latency_max;      /* bytes */
+	char nvme[160];            /* efi/nvme/nvme_params.h syntax, checked when parsed */
+	uint32_t nvme_rw;          /* 0 read, 1 write */
+	char nvme_bs[64];          /* efi/nvme/nvme_params.h syntax */
+	char nvme_iodepth[48];     /* efi/nvme/nvme_params.h syntax */
+	uint64_t nvme_size;        /* bytes per controller per (bs, iodepth) point */
+	char nvme_write_lba[48];   /* efi/blockio_target.h syntax */
 	int nchecks;               /* checks[] in use: every check key's settings, file then arguments */
 	struct check checks[CHECK_MAX];
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */

@@ -9,12 +9,12 @@
 #include "efi/out/report.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
+#include "efi/measure/dma_window.h"
 
 #define TRANSFER_BYTES (1u << 20)   /* per ReadBlocks call */
+#define DMA_4GIB (1ull << 32)       /* buffers above: 4 DW Memory Write headers */
 
-/* The Block IO protocol (whole device, not a partition) of the PCI function seg:bus:dev.fn,
- * and its handle in *handle when handle is not NULL. */
-static EFI_BLOCK_IO *find_blockio(uint64_t bdf, EFI_HANDLE *handle)
+void *blockio_find(uint64_t bdf, void **handle)
 {
 	EFI_HANDLE *h = NULL;
 	UINTN n = 0;
@@ -51,7 +51,46 @@ static uint64_t piece_blocks(const EFI_BLOCK_IO_MEDIA *m, uint64_t lba, uint64_t
 	return last - lba + 1 < per ? last - lba + 1 : per;
 }
 
-int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
+/* The read as a window of slices (efi/measure/dma_window.h): slice k of n reads transfers
+ * [k T / n, (k + 1) T / n) of the T transfers, checking the pattern as it goes. */
+struct read_ctx {
+	EFI_BLOCK_IO *bio;
+	uint8_t *buf;
+	uint64_t last;            /* last block */
+	uint64_t transfers;       /* T */
+	uint64_t hz;
+	int pattern;              /* -1 unknown yet, 0 not efiperf's pattern, 1 verified so far, 2 differs */
+	uint64_t bad, ticks, done;
+	EFI_STATUS st;
+	struct self_check_bytes moved;   /* the device wrote memory: `done` bytes */
+};
+
+static uint64_t read_slice(void *arg, uint32_t slice, uint32_t nslices)
+{
+	struct read_ctx *c = arg;
+	EFI_BLOCK_IO_MEDIA *m = c->bio->Media;
+	uint64_t per = TRANSFER_BYTES / m->BlockSize, n = nslices ? nslices : 1;
+	uint64_t first = c->transfers * slice / n, end = c->transfers * (slice + 1) / n, ticks = 0;
+	for (uint64_t t = first; t < end && c->st == EFI_SUCCESS; t++) {
+		uint64_t lba = t * per;
+		UINTN bytes = piece_blocks(m, lba, c->last) * m->BlockSize;
+		uint64_t t0 = arch_timer_read();
+		c->st = c->bio->ReadBlocks(c->bio, m->MediaId, lba, bytes, c->buf);
+		ticks += arch_timer_read() - t0;
+		if (c->st != EFI_SUCCESS)
+			break;
+		if (c->pattern < 0)
+			c->pattern = dma_pattern_present(*(uint64_t *)c->buf);
+		if (c->pattern == 1 && dma_pattern_check(c->buf, lba * m->BlockSize, bytes, &c->bad) != 0)
+			c->pattern = 2;   /* carried the pattern, then differed: a data error */
+		c->done += bytes;
+	}
+	c->ticks += ticks;
+	c->moved.write = c->done;
+	return metric_ticks_to_ns(ticks, c->hz);
+}
+
+int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (cfg->dma_blockio == CFG_BDF_NONE)
 		return 0;
@@ -59,7 +98,7 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
 				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
-	EFI_BLOCK_IO *bio = find_blockio(cfg->dma_blockio, NULL);
+	EFI_BLOCK_IO *bio = blockio_find(cfg->dma_blockio, NULL);
 	if (!bio) {
 		rep_error("blockio", "dma_blockio %s: no Block IO device (whole disk) behind that PCI function", bdf);
 		return -1;
@@ -82,24 +121,18 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 		rep_error("blockio", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);
 		return -1;
 	}
-	int pattern = -1;          /* -1 unknown yet, 0 not efiperf's pattern, 1 verified so far */
-	uint64_t bad = 0, ticks = 0, done = 0, last = bytes / m->BlockSize - 1;
-	EFI_STATUS st = EFI_SUCCESS;
-	for (uint64_t lba = 0; lba <= last; lba = done / m->BlockSize) {
-		UINTN n = piece_blocks(m, lba, last) * m->BlockSize;
-		uint64_t t0 = arch_timer_read();
-		st = bio->ReadBlocks(bio, m->MediaId, lba, n, buf);
-		ticks += arch_timer_read() - t0;
-		if (st != EFI_SUCCESS)
-			break;
-		if (pattern < 0)
-			pattern = dma_pattern_present(*(uint64_t *)buf);
-		if (pattern == 1 && dma_pattern_check(buf, done, n, &bad) != 0)
-			pattern = 2;   /* carried the pattern, then differed: a data error */
-		done += n;
-	}
+	struct read_ctx c = { .bio = bio, .buf = buf, .last = bytes / m->BlockSize - 1,
+			      .transfers = (bytes + TRANSFER_BYTES - 1) / TRANSFER_BYTES, .hz = p->timer_hz,
+			      .pattern = -1, .st = EFI_SUCCESS };
+	struct dma_window w = { "blockio_read", read_slice, &c, &c.moved, NULL, a,
+				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB };
+	struct dma_window_result r;
+	dma_window_run(hw, p, &w, &r);
 	pages_free(buf, TRANSFER_BYTES);
-	uint64_t ns = metric_ticks_to_ns(ticks, p->timer_hz);
+	uint64_t done = c.done, ns = metric_ticks_to_ns(c.ticks, p->timer_hz);
+	int pattern = c.pattern;
+	EFI_STATUS st = c.st;
+	dma_window_rate(&r, 0, done, ns);
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "blockio_read");
 	json_str(j, "bdf", bdf);
@@ -117,7 +150,8 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 	else
 		json_str(j, "verified", "pattern unknown");
 	if (pattern == 2)
-		json_u64(j, "first_bad_offset", bad);
+		json_u64(j, "first_bad_offset", c.bad);
+	dma_window_json(j, &r);
 	rep_end();
 	char rate[32];
 	fmt_milli(rate, sizeof(rate), metric_gbps_milli(done, ns));
@@ -126,16 +160,13 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg)
 		 pattern == 1 ? "data verified" : pattern == 2 ? "DATA DIFFERS" : "pattern unknown (not verified)");
 	if (st != EFI_SUCCESS || pattern == 2) {
 		rep_error("blockio", "%s: %s at device offset %llu", bdf, st != EFI_SUCCESS ? "ReadBlocks failed" : "data differs from the pattern",
-			  (unsigned long long)(st != EFI_SUCCESS ? done : bad));
+			  (unsigned long long)(st != EFI_SUCCESS ? done : c.bad));
 		return -1;
 	}
 	return 0;
 }
 
-/* 1 when the disk `disk` holds the volume efiperf was loaded from: its device path (without its
- * end node) begins the boot volume's device path (UEFI 2.10 10.3: a partition's path is its
- * disk's path plus a media node). */
-static int is_boot_disk(EFI_HANDLE disk, EFI_HANDLE image)
+int blockio_holds_boot_volume(void *disk, void *image)
 {
 	EFI_LOADED_IMAGE *li;
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(disk), *boot;
@@ -198,7 +229,7 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
 	struct hw_pci_addr a = { CFG_BDF_SEG(t.bdf), CFG_BDF_BUS(t.bdf), CFG_BDF_DEV(t.bdf), CFG_BDF_FN(t.bdf) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
 	EFI_HANDLE disk = NULL;
-	EFI_BLOCK_IO *bio = find_blockio(t.bdf, &disk);
+	EFI_BLOCK_IO *bio = blockio_find(t.bdf, (void **)&disk);
 	if (!bio) {
 		rep_error("blockio_write", "dma_write_lba %s: no Block IO device (whole disk) behind that PCI function", bdf);
 		return -1;
@@ -213,7 +244,7 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
 			  bdf, (unsigned long long)t.first, (unsigned long long)t.last, (unsigned long long)m->LastBlock);
 		return -1;
 	}
-	if (is_boot_disk(disk, image)) {
+	if (blockio_holds_boot_volume(disk, image)) {
 		rep_error("blockio_write", "dma_write_lba %s: that disk holds the volume efiperf booted from (and its logs): nothing written", bdf);
 		return -1;
 	}

@@ -11,11 +11,14 @@
 #ifndef EFIPERF_BLOCKIO_MEASURE_H
 #define EFIPERF_BLOCKIO_MEASURE_H
 
+#include "arch/hw.h"
 #include "efi/config/config.h"
 #include "efi/platform.h"
 
-/* Returns 0, or -1 after reporting an error. Does nothing when dma_blockio is none. */
-int measure_blockio(const struct platform *p, const struct efiperf_config *cfg);
+/* Returns 0, or -1 after reporting an error. Does nothing when dma_blockio is none. The read is
+ * a DMA window (efi/measure/dma_window.h): CHA and core counters around it, and the record
+ * carries self_check (expected: the device wrote `bytes` of memory) and link_limit. */
+int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 
 /* With dma_write_lba set: write its blocks of the disk behind its PCI function with the pattern
  * (1 MiB WriteBlocks calls, timed), FlushBlocks, read them back and verify; one
@@ -24,5 +27,16 @@ int measure_blockio(const struct platform *p, const struct efiperf_config *cfg);
  * disk holding the volume efiperf booted from (image: efiperf's EFI_HANDLE). Returns 0, or -1
  * after reporting an error. */
 int measure_blockio_write(const struct platform *p, const struct efiperf_config *cfg, void *image);
+
+/* The Block IO protocol (EFI_BLOCK_IO *: the whole device, not a partition) of the disk behind
+ * the PCI function `bdf` (CFG_BDF() packing), and its EFI_HANDLE in *handle when handle is
+ * not NULL; NULL when no such disk is bound. */
+void *blockio_find(uint64_t bdf, void **handle);
+
+/* 1 when the handle `h` (a disk, or the PCI controller a disk hangs from) is on the path of the
+ * volume efiperf was loaded from (image: efiperf's EFI_HANDLE): its device path without the
+ * end node begins the boot volume's (UEFI 2.10 10.3: a child's path is its parent's path plus
+ * nodes). efiperf writes its logs to that volume. */
+int blockio_holds_boot_volume(void *h, void *image);
 
 #endif

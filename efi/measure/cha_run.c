@@ -2,12 +2,12 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/out/pmu_json.h"
+#include "efi/out/dma_json.h"
 #include "efi/measure/cha_run.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
-#include "pmu/uncore/intel_cha.h"
 #include "pmu/metrics.h"
 
 #include <string.h>
@@ -15,6 +15,119 @@
 #define WHY_BYTES 160
 #define COPY_BLOCK 64u
 #define ROUNDS 1u
+
+/* The plan: pool memory (the request and result are large and gnu-efi's .bss is in the file). */
+static struct {
+	int on;                      /* cha = on */
+	int ready;                   /* request prepared: windows run under the counters */
+	char why[WHY_BYTES];         /* why not ready */
+	struct cha_request *req;
+	struct cha_result *res;
+} plan;
+
+static void free_pool(void *p)
+{
+	if (p)
+		FreePool(p);
+}
+
+int cha_run_plan(const struct hw *hw, const struct platform *p, const struct discovery *d,
+		 const struct efiperf_config *cfg)
+{
+	if (!cfg->cha)
+		return 0;
+	plan.on = 1;
+	fmt_snprintf(plan.why, sizeof(plan.why), "CHA counters not prepared");
+	plan.req = AllocateZeroPool(sizeof(*plan.req));
+	plan.res = AllocateZeroPool(sizeof(*plan.res));
+	if (!plan.req || !plan.res) {
+		free_pool(plan.req);
+		free_pool(plan.res);
+		plan.req = NULL;
+		plan.res = NULL;
+		fmt_snprintf(plan.why, sizeof(plan.why), "cannot allocate the CHA request and result (%llu bytes)",
+			     (unsigned long long)(sizeof(struct cha_request) + sizeof(struct cha_result)));
+		rep_error("cha", "%s", plan.why);
+		return 0;
+	}
+	struct cha_request *req = plan.req;
+	char why[WHY_BYTES] = "";
+	/* cha_events first, with the measurement's parser: a typo is a config error before any
+	 * window ran */
+	req->plat = cha_platform_for_cpu(p->cpu.family, p->cpu.model);
+	if (req->plat && cha_request_events(req, cfg->cha_events, why, sizeof(why)) != 0) {
+		rep_error("config", "%s: cha_events: %s", cfg->origin[CFG_CHA_EVENTS], why);
+		return -1;
+	}
+	struct cha_pci_scope scope[ACPI_MAX_MCFG];
+	size_t nscope = 0;
+	if (d->acpi && d->acpi_status == 0)
+		for (uint32_t i = 0; i < d->acpi->nmcfg && nscope < ACPI_MAX_MCFG; i++)
+			scope[nscope++] = (struct cha_pci_scope){ d->acpi->mcfg[i].segment, d->acpi->mcfg[i].start_bus,
+								  d->acpi->mcfg[i].end_bus };
+	if (!nscope)
+		scope[nscope++] = (struct cha_pci_scope){ 0, 0, 0xFF };
+	if (cha_prepare(hw, p->cpu.family, p->cpu.model, scope, nscope, p->mp.packages, p->mp.package_cpu,
+			cfg->cha_count, cfg->cha_events, ROUNDS, req, why, sizeof(why)) != 0) {
+		struct json *j = rep_begin("cha");
+		cha_error_json(req, why, j);
+		rep_end();
+		rep_error("cha", "%s", why);
+		fmt_snprintf(plan.why, sizeof(plan.why), "CHA counters not available: %s", why);
+		return 0;
+	}
+	plan.ready = 1;
+	plan.why[0] = 0;
+	return 0;
+}
+
+/* The counted bytes of a finished measurement: the PCIe read/write formulas of the total. */
+static void counted_of(const struct cha_result *res, struct self_check_bytes *c)
+{
+	*c = (struct self_check_bytes){ res->total.read_bytes, res->total.write_bytes, res->total.have_read,
+					 res->total.have_write };
+}
+
+int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
+		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc)
+{
+	static const struct self_check_bytes none;
+	if (!plan.ready) {
+		window(arg, 0, 1);
+		self_check_compute(expected ? expected : &none, NULL, 0, plan.on ? plan.why : "cha = off", sc);
+		return 0;
+	}
+	struct cha_request *req = plan.req;
+	struct cha_result *res = plan.res;
+	cha_measure(hw, req, window, arg, res);
+	struct self_check_bytes counted;
+	counted_of(res, &counted);
+	self_check_compute(expected ? expected : &none, res->status ? NULL : &counted, 0,
+			   res->status ? res->why : no_dma_why, sc);
+	struct json *j = rep_begin("cha");
+	json_str(j, "kernel", kernel);
+	cha_result_json(req, res, j);
+	self_check_json(j, "self_check", sc);
+	rep_end();
+	char ratio[24] = "-";
+	if (sc->have_ratio_write || sc->have_ratio_read)
+		fmt_milli(ratio, sizeof(ratio), sc->have_ratio_write ? sc->ratio_write_milli : sc->ratio_read_milli);
+	rep_line("cha:        %s: %s, %u socket(s), %u events in %u group(s): status %s%s%s; self_check %s (ratio %s)",
+		 kernel, req->plat->name, req->topo.nsockets, req->nevents, req->ngroups,
+		 res->status ? "error" : "ok", res->status ? ": " : "", res->status ? res->why : "",
+		 self_check_state_name(sc->state), ratio);
+	int rc = 0;
+	if (res->status) {
+		rep_error("cha", "%s: %s", kernel, res->why);
+		rc = -1;
+	}
+	/* a register left changed is its own error, also when an earlier one ended the run */
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("cha", "%s", res->restore_why);
+	return rc;
+}
+
+/* ---- the copy window ------------------------------------------------------------------------ */
 
 struct slice_ctx {
 	const struct hw *hw;
@@ -37,12 +150,6 @@ static uint64_t slice_kernel(void *arg)
 	return 0;
 }
 
-static void free_pool(void *p)
-{
-	if (p)
-		FreePool(p);
-}
-
 /* cha_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
 static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
 {
@@ -56,41 +163,10 @@ static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
 	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
 }
 
-int measure_cha(const struct hw *hw, const struct platform *p, const struct discovery *d,
-		const struct efiperf_config *cfg)
+int measure_cha(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
-	if (!cfg->cha)
-		return 0;
-	struct cha_pci_scope scope[ACPI_MAX_MCFG];
-	size_t nscope = 0;
-	if (d->acpi && d->acpi_status == 0)
-		for (uint32_t i = 0; i < d->acpi->nmcfg && nscope < ACPI_MAX_MCFG; i++)
-			scope[nscope++] = (struct cha_pci_scope){ d->acpi->mcfg[i].segment, d->acpi->mcfg[i].start_bus,
-								  d->acpi->mcfg[i].end_bus };
-	if (!nscope)
-		scope[nscope++] = (struct cha_pci_scope){ 0, 0, 0xFF };
-	/* Pool memory: the request and result are large and gnu-efi's .bss is part of the file. */
-	struct cha_request *req = AllocateZeroPool(sizeof(*req));
-	struct cha_result *res = AllocateZeroPool(sizeof(*res));
-	if (!req || !res) {
-		/* either may have succeeded: free it (the copy buffers below had this fixed; these
-		 * two had not) */
-		free_pool(req);
-		free_pool(res);
-		rep_error("cha", "cannot allocate the CHA request and result (%llu bytes)",
-			  (unsigned long long)(sizeof(*req) + sizeof(*res)));
-		return -1;
-	}
-	char why[WHY_BYTES] = "";
-	int rc = -1;
-	if (cha_prepare(hw, p->cpu.family, p->cpu.model, scope, nscope, p->mp.packages, p->mp.package_cpu,
-			cfg->cha_count, cfg->cha_events, ROUNDS, req, why, sizeof(why)) != 0) {
-		struct json *j = rep_begin("cha");
-		cha_error_json(req, why, j);
-		rep_end();
-		rep_error("cha", "%s", why);
-		goto out;
-	}
+	if (!cfg->cha || !plan.ready)
+		return 0;   /* off, or the plan's failure is already reported */
 	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
 	ctx.src = pages_alloc(ctx.bytes);
 	ctx.dst = pages_alloc(ctx.bytes);
@@ -98,27 +174,11 @@ int measure_cha(const struct hw *hw, const struct platform *p, const struct disc
 		pages_free(ctx.src, ctx.bytes);
 		pages_free(ctx.dst, ctx.bytes);
 		rep_error("cha", "cannot allocate 2 x %llu bytes for the copy (copy_size)", (unsigned long long)ctx.bytes);
-		goto out;
+		return -1;
 	}
-	req->known_bytes = 0;  /* a memory copy moves no PCIe bytes: no self-check for this kernel */
-	cha_measure(hw, req, window, &ctx, res);
-	struct json *j = rep_begin("cha");
-	cha_result_json(req, res, j);
-	rep_end();
-	rep_line("cha:        %s, %u socket(s), %u events in %u group(s): status %s%s%s", req->plat->name,
-		 req->topo.nsockets, req->nevents, req->ngroups, res->status ? "error" : "ok",
-		 res->status ? ": " : "", res->status ? res->why : "");
+	struct self_check sc;
+	int rc = cha_run_window(hw, "copy", window, &ctx, NULL, "a memory copy moves no PCIe bytes", &sc);
 	pages_free(ctx.src, ctx.bytes);
 	pages_free(ctx.dst, ctx.bytes);
-	if (res->status)
-		rep_error("cha", "%s", res->why);
-	else
-		rc = 0;
-	/* a register left changed is its own error, also when an earlier one ended the run */
-	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
-		rep_error("cha", "%s", res->restore_why);
-out:
-	free_pool(req);
-	free_pool(res);
 	return rc;
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Intel uncore CHA counters around a copy window (config `cha = on`): the glue between the run
- * and pmu/intel_cha*.c. The platform table comes from CPUID family/model, the CHA count from
- * discovery on the MCFG buses (or `cha_count`), one CPU per package does the package's MSR work,
- * and the `cha` record carries raw counts and the PCIe / IO LLC metrics. A failure (unknown
- * platform, discovery) is a `cha` record with status "error" and an error record, never a guess.
+ * Intel uncore CHA counters around measurement windows (config `cha = on`): the glue between the
+ * run and pmu/uncore/intel_cha*.c. The platform table comes from CPUID family/model, the CHA
+ * count from discovery on the MCFG buses (or `cha_count`), one CPU per package does the
+ * package's MSR work, and each window's `cha` record carries its kernel, raw counts, the PCIe /
+ * IO LLC metrics and the self-check against the bytes the window moved (pmu/self_check.h).
+ *
+ * One plan per run (cha_run_plan, before the first window); any window runs under it with
+ * cha_run_window: the copy (measure_cha), Block IO, the DMA engine, MMIO, NVMe queues.
  */
 #ifndef EFIPERF_CHA_RUN_H
 #define EFIPERF_CHA_RUN_H
@@ -13,9 +16,28 @@
 #include "efi/config/config.h"
 #include "efi/discovery.h"
 #include "efi/platform.h"
+#include "pmu/self_check.h"
+#include "pmu/uncore/intel_cha.h"
 
-/* Returns 0, or -1 after reporting an error. Does nothing when cha = off. */
-int measure_cha(const struct hw *hw, const struct platform *p, const struct discovery *d,
-		const struct efiperf_config *cfg);
+/* The CHA part of the run plan, before anything is measured. cha = off: nothing. Otherwise the
+ * platform is chosen and `cha_events` parsed with the measurement's own parser: a bad event is a
+ * config error naming where it was set (file:line or argument) and returns -1 (the run ends).
+ * A platform without a CHA table or a failed CHA discovery is the `cha` error record, reported
+ * once; the windows then run without CHA and say why in their self_check. Returns 0. */
+int cha_run_plan(const struct hw *hw, const struct platform *p, const struct discovery *d,
+		 const struct efiperf_config *cfg);
+
+/* Run `window` (slice 0 .. n-1, see cha_window_fn) under the plan's CHA counters; without them
+ * (cha = off, or a failed plan) it runs once as slice 0 of 1. With counters, writes the window's
+ * `cha` record (kernel, ..., self_check). expected: the bytes the window moved (read after it
+ * ran; NULL or zero: no_dma_why says why nothing is compared). *sc: the self-check (state
+ * absent without counters). Returns 0, or -1 after reporting an error (the window ran anyway
+ * unless the counters failed before it). */
+int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
+		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc);
+
+/* The copy window under the CHA counters (its self_check is absent: a memory copy moves no
+ * PCIe bytes). Does nothing when cha = off. Returns 0, or -1 after reporting an error. */
+int measure_cha(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 
 #endif

@@ -8,8 +8,10 @@
 
 #define ERR_BYTES 160
 
-struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz)
+struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
+			      int *config_error)
 {
+	*config_error = 0;
 	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
 	if (!cp) {
 		rep_error("corepmu", "cannot allocate the core PMU state");
@@ -36,7 +38,8 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 	};
 	char err[ERR_BYTES] = "";
 	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
-		rep_error("config", "%s", err);
+		rep_error("config", "%s: %s", cfg->origin[CFG_CORE_EVENTS], err);
+		*config_error = 1;
 		FreePool(cp);
 		return NULL;
 	}

@@ -15,9 +15,11 @@
 #include "pmu/core/x86_corepmu.h"
 
 /* NULL on a CPU without CPUID (aarch64) or when nothing was asked and nothing probed usable;
- * otherwise pool memory owned by the caller. A configuration error is reported (error record
- * naming the key and field) and returns NULL. */
-struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz);
+ * otherwise pool memory owned by the caller. A configuration error (core_events, topdown, ibs
+ * this CPU cannot do) is reported as a `config` error naming where core_events was set and
+ * the field, sets *config_error and returns NULL: the run ends before any window. */
+struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
+			      int *config_error);
 
 /* The same for another CPU: probed and configured on `cpu` (MP services number) through
  * hw_run_on_cpu, as boot's settings say. NULL when it cannot be (reported). */

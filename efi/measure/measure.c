@@ -37,7 +37,7 @@ static void counters_json(struct json *j, const struct core_set *s)
 	}
 	json_close(j);
 	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
-		json_restore_report(j, &s->restore);
+		json_restore_report(j, &s->restore, NULL);
 }
 
 static void counters_text(const struct core_set *s)

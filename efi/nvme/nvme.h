@@ -69,6 +69,8 @@ struct nvme_ctrl {
 	struct nvme_mem ident;
 	uint64_t cmd_timeout_ticks;
 	int enabled;
+	int taken;                    /* efiperf wrote CC: nvme_release disables it again */
+	int ioq_up;                   /* the I/O queue pair of nvme_take exists */
 	char why[160];                /* the first failure, naming the register or command */
 };
 
@@ -90,7 +92,8 @@ int nvme_disable(struct nvme_ctrl *c);
 
 /* Submit Read (NVME_CMD_READ) or Write of `nlb` LBAs at `slba`, to or from buf at byte offset
  * `off` (a multiple of 4 KiB), and ring the SQ doorbell. nlb x LBA size <= max_xfer. Builds
- * PRP1/PRP2 or the slot's PRP list. -1 when the SQ is full or the transfer is too large. */
+ * PRP1/PRP2 or the slot's PRP list. Returns the number of PRP list entries the command
+ * carries (0 without a list), or -1 when the SQ is full or the transfer is too large. */
 int nvme_submit_rw(struct nvme_ctrl *c, struct nvme_queue *q, uint8_t opc, uint64_t slba, uint32_t nlb,
 		   const struct nvme_mem *buf, uint64_t off);
 /* Completions that arrived (at most max), each with its doorbell-to-completion ticks; the CQ

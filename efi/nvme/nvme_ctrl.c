@@ -7,6 +7,7 @@
 #include "efi/nvme/nvme_regs.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
+#include <stdarg.h>
 #include <string.h>
 
 static hw_status rd32(struct nvme_ctrl *c, uint32_t off, uint32_t *v)
@@ -35,10 +36,21 @@ static hw_status wr64(struct nvme_ctrl *c, uint32_t off, uint64_t v)
 	return st == HW_OK ? wr32(c, off + 4, (uint32_t)(v >> 32)) : st;
 }
 
+/* The first failure names the cause: later ones (a teardown after it) do not overwrite it. */
+static void whyf(struct nvme_ctrl *c, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void whyf(struct nvme_ctrl *c, const char *f, ...)
+{
+	if (c->why[0])
+		return;
+	va_list ap;
+	va_start(ap, f);
+	fmt_vsnprintf(c->why, sizeof(c->why), f, ap);
+	va_end(ap);
+}
+
 static int fail(struct nvme_ctrl *c, const char *what, hw_status st)
 {
-	if (!c->why[0])
-		fmt_snprintf(c->why, sizeof(c->why), "%s: %s", what, hw_status_name(st));
+	whyf(c, "%s: %s", what, hw_status_name(st));
 	return -1;
 }
 
@@ -53,17 +65,17 @@ static int wait_ready(struct nvme_ctrl *c, uint32_t want)
 		if (st != HW_OK)
 			return fail(c, "CSTS read", st);
 		if (csts == 0xFFFFFFFFu) {
-			fmt_snprintf(c->why, sizeof(c->why), "CSTS reads all ones: the controller is gone");
+			whyf(c, "CSTS reads all ones: the controller is gone");
 			return -1;
 		}
 		if (want && (csts & NVME_CSTS_CFS)) {
-			fmt_snprintf(c->why, sizeof(c->why), "CSTS.CFS = 1 while enabling (CSTS 0x%x)", csts);
+			whyf(c, "CSTS.CFS = 1 while enabling (CSTS 0x%x)", csts);
 			return -1;
 		}
 		if ((csts & NVME_CSTS_RDY) == want)
 			return 0;
 		if (c->env.now(c->env.arg) - t0 > limit) {
-			fmt_snprintf(c->why, sizeof(c->why), "CSTS.RDY did not become %u within CAP.TO = %u ms (CSTS 0x%x)",
+			whyf(c, "CSTS.RDY did not become %u within CAP.TO = %u ms (CSTS 0x%x)",
 				     want, c->to_ms, csts);
 			return -1;
 		}
@@ -79,7 +91,7 @@ static int alloc(struct nvme_ctrl *c, uint64_t bytes, struct nvme_mem *m, const 
 {
 	bytes = (bytes + NVME_PAGE - 1) & ~(uint64_t)(NVME_PAGE - 1);
 	if (c->env.alloc(c->env.arg, bytes, m) || !m->host || (m->dev & (NVME_PAGE - 1))) {
-		fmt_snprintf(c->why, sizeof(c->why), "no page-aligned DMA memory for the %s (%llu bytes)", what,
+		whyf(c, "no page-aligned DMA memory for the %s (%llu bytes)", what,
 			     (unsigned long long)bytes);
 		return -1;
 	}
@@ -102,19 +114,19 @@ static int admin(struct nvme_ctrl *c, uint32_t cdw[16], uint32_t *dw0, const cha
 {
 	uint16_t cid;
 	if (nvme_sq_push(c, &c->admin, cdw, &cid)) {
-		fmt_snprintf(c->why, sizeof(c->why), "%s: admin queue full", what);
+		whyf(c, "%s: admin queue full", what);
 		return -1;
 	}
 	uint64_t t0 = c->env.now(c->env.arg);
 	struct nvme_cpl cpl;
 	while (nvme_reap(c, &c->admin, &cpl, 1) == 0) {
 		if (c->env.now(c->env.arg) - t0 > c->cmd_timeout_ticks) {
-			fmt_snprintf(c->why, sizeof(c->why), "%s: no completion within %u ms", what, NVME_CMD_TIMEOUT_MS);
+			whyf(c, "%s: no completion within %u ms", what, NVME_CMD_TIMEOUT_MS);
 			return -1;
 		}
 	}
 	if (cpl.cid != cid || cpl.status) {
-		fmt_snprintf(c->why, sizeof(c->why), "%s: status SCT %u SC 0x%02x (CID %u, expected %u)", what,
+		whyf(c, "%s: status SCT %u SC 0x%02x (CID %u, expected %u)", what,
 			     cpl.status >> 8, cpl.status & 0xFF, cpl.cid, cid);
 		return -1;
 	}
@@ -160,7 +172,7 @@ static int identify(struct nvme_ctrl *c)
 	uint32_t fmt = id[NVME_IDN_FLBAS] & 0xFu;
 	uint32_t lbads = id[NVME_IDN_LBAF + 4 * fmt + 2];
 	if (!c->nsze || lbads < 9 || lbads > 16) {
-		fmt_snprintf(c->why, sizeof(c->why), "namespace 1: NSZE %llu, LBA format %u with LBADS %u: not usable",
+		whyf(c, "namespace 1: NSZE %llu, LBA format %u with LBADS %u: not usable",
 			     (unsigned long long)c->nsze, fmt, lbads);
 		return -1;
 	}
@@ -188,6 +200,7 @@ int nvme_init(struct nvme_ctrl *c, const struct nvme_env *env, uint16_t ioqueues
 	}
 	/* 7.6.1: disable first (the firmware driver leaves CC.EN = 1 when it stops). */
 	uint32_t cc;
+	c->taken = 1;
 	if ((st = rd32(c, NVME_REG_CC, &cc)) != HW_OK)
 		return fail(c, "CC read", st);
 	if (cc & NVME_CC_EN) {
@@ -228,7 +241,7 @@ int nvme_queue_create(struct nvme_ctrl *c, struct nvme_queue *q, uint16_t qid, u
 {
 	uint32_t max = c->mqes + 1 < NVME_MAX_QUEUE_ENTRIES ? c->mqes + 1 : NVME_MAX_QUEUE_ENTRIES;
 	if (!qid || qid > c->nioq || entries < 2 || entries > max) {
-		fmt_snprintf(c->why, sizeof(c->why), "I/O queue %u of %u entries: QID 1..%u and 2..%u entries allowed",
+		whyf(c, "I/O queue %u of %u entries: QID 1..%u and 2..%u entries allowed",
 			     qid, entries, c->nioq, max);
 		return -1;
 	}
@@ -273,6 +286,8 @@ int nvme_queue_delete(struct nvme_ctrl *c, struct nvme_queue *q)
 int nvme_disable(struct nvme_ctrl *c)
 {
 	uint32_t cc;
+	if (!c->taken)
+		return 0;   /* never written: left as found */
 	hw_status st = rd32(c, NVME_REG_CC, &cc);
 	if (st != HW_OK)
 		return fail(c, "CC read", st);

@@ -61,7 +61,7 @@ int nvme_submit_rw(struct nvme_ctrl *c, struct nvme_queue *q, uint8_t opc, uint6
 	uint16_t slot = q->tail;
 	uint64_t *list = (uint64_t *)((uint8_t *)q->prp.host + (size_t)slot * NVME_PAGE);
 	uint64_t prp1, prp2;
-	nvme_prp(buf->dev + off, bytes, list, q->prp.dev + (uint64_t)slot * NVME_PAGE, &prp1, &prp2);
+	uint32_t entries = nvme_prp(buf->dev + off, bytes, list, q->prp.dev + (uint64_t)slot * NVME_PAGE, &prp1, &prp2);
 	uint32_t cdw[16] = { opc, 1 };   /* NSID 1 */
 	cdw[6] = (uint32_t)prp1;
 	cdw[7] = (uint32_t)(prp1 >> 32);
@@ -70,7 +70,7 @@ int nvme_submit_rw(struct nvme_ctrl *c, struct nvme_queue *q, uint8_t opc, uint6
 	cdw[10] = (uint32_t)slba;
 	cdw[11] = (uint32_t)(slba >> 32);
 	cdw[12] = nlb - 1;   /* 0's based */
-	return nvme_sq_push(c, q, cdw, NULL);
+	return nvme_sq_push(c, q, cdw, NULL) ? -1 : (int)entries;
 }
 
 int nvme_reap(struct nvme_ctrl *c, struct nvme_queue *q, struct nvme_cpl *out, int max)

@@ -6,7 +6,7 @@
  *   groups [{events, running_ns, fraction}]       fraction = running / window (perf-style)
  *   sockets [{socket, cpu, cha_count, cha_count_source, counts [{event, raw, scaled}], metrics}]
  *   total {metrics}
- *   restore {status ("ok"/"error"), registers, written, failed [{reg, status}], nfailed, why}
+ *   restore (efi/out/restore_json.c)
  *            registers saved on every socket, those the run wrote, and every one not put back
  *            (always present once the sequence ran, also when an earlier error ended it)
  * metrics: pcie_read_bytes, pcie_write_bytes, pcie_read_gbps, pcie_write_gbps, mmio_reads,
@@ -35,36 +35,8 @@ static void metrics_json(struct json *j, const char *key, const struct cha_metri
 	json_u64(j, "io_llc_misses", m->misses);
 	if (m->have_hit_ratio)
 		json_milli(j, "io_llc_hit_ratio", m->hit_ratio_milli);
-	if (m->have_self_check)
-		json_milli(j, "self_check", m->self_check_milli);
 	if (m->why[0])
 		json_str(j, "missing", m->why);
-	json_close(j);
-}
-
-static void restore_json(struct json *j, const struct cha_result *res)
-{
-	const struct saveset_report *r = &res->restore;
-	int bad = r->nfailed || r->dropped;
-	json_obj(j, "restore");
-	json_str(j, "status", bad ? "error" : "ok");
-	json_u64(j, "registers", r->registers);
-	json_u64(j, "written", r->written);
-	json_arr(j, "failed");
-	for (uint32_t i = 0; i < r->nfailed && i < SAVESET_REPORT_FAILED; i++) {
-		char name[48];
-		reg_name(r->failed[i], name, sizeof(name));
-		json_obj(j, NULL);
-		json_str(j, "reg", name);
-		json_str(j, "status", hw_status_name((hw_status)r->failed_st[i]));
-		json_close(j);
-	}
-	json_close(j);
-	json_u64(j, "nfailed", r->nfailed);
-	if (r->dropped)
-		json_u64(j, "not_saved", r->dropped);
-	if (bad)
-		json_str(j, "why", res->restore_why);
 	json_close(j);
 }
 
@@ -155,5 +127,5 @@ void cha_result_json(const struct cha_request *req, const struct cha_result *res
 	json_close(j);
 	if (!res->status)
 		metrics_json(j, "total", &res->total);
-	restore_json(j, res);
+	json_restore_report(j, &res->restore, res->restore.nfailed || res->restore.dropped ? res->restore_why : NULL);
 }

@@ -95,29 +95,6 @@ static void counter(struct json *j, const struct x86_ctr *c)
 	json_close(j);
 }
 
-void json_restore_report(struct json *j, const struct saveset_report *r)
-{
-	json_obj(j, "restore");
-	json_str(j, "status", r->status == HW_OK ? "ok" : hw_status_name(r->status));
-	json_u64(j, "registers", r->registers);
-	json_u64(j, "written", r->written);
-	json_arr(j, "failed");
-	for (uint32_t i = 0; i < r->nfailed && i < SAVESET_REPORT_FAILED; i++) {
-		char name[48];
-		reg_name(r->failed[i], name, sizeof(name));
-		json_obj(j, NULL);
-		json_str(j, "register", name);
-		json_str(j, "status", hw_status_name((hw_status)r->failed_st[i]));
-		json_close(j);
-	}
-	json_close(j);
-	if (r->nfailed > SAVESET_REPORT_FAILED)
-		json_u64(j, "failed_not_listed", r->nfailed - SAVESET_REPORT_FAILED);
-	if (r->dropped)
-		json_u64(j, "dropped", r->dropped);
-	json_close(j);
-}
-
 void corepmu_json_counters(struct json *j, const struct corepmu *cp)
 {
 	json_str(j, "backend", cp->backend_name);
@@ -135,7 +112,7 @@ void corepmu_json_counters(struct json *j, const struct corepmu *cp)
 			counter(j, &cp->ac.c[i]);
 	}
 	json_close(j);
-	json_restore_report(j, &cp->restore);
+	json_restore_report(j, &cp->restore, NULL);
 }
 
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp)

@@ -23,6 +23,12 @@ void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdo
 void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
 /* `restore`: {status, registers, written, failed: [{register, status}...], dropped}: what a
  * save set's restore put back (pmu/saveset.h), for any PMU driver's record. */
-void json_restore_report(struct json *j, const struct saveset_report *r);
+
+/* The `restore` object every record of a PMU that wrote registers carries
+ * (efi/out/restore_json.c): status ("ok", or the first failed write-back's status such as "#GP",
+ * or "not-restored" when restore never ran), registers (saved), written, failed [{register,
+ * status}] (at most SAVESET_REPORT_FAILED listed), nfailed, not_saved (registers the save set
+ * had no room for, only when non-zero), why (only when given). */
+void json_restore_report(struct json *j, const struct saveset_report *r, const char *why);
 
 #endif

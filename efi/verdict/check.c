@@ -36,6 +36,7 @@ static const struct { const char *type, *key; int bdf; } selectors[] = {
 	{ "cha", "kernel", 0 },
 	{ "error", "where", 0 },
 	{ "incomplete", "log", 0 },
+	{ "uncore", "pmu", 0 },
 };
 #define NSELECTORS (sizeof(selectors) / sizeof(selectors[0]))
 

@@ -23,7 +23,7 @@ int box_has(const struct uncore_box_type *t, enum box_reg r, unsigned i)
 {
 	switch (r) {
 	case BOX_REG_UNIT_CTL:
-		return 1;
+		return t->unit_ctl != BOX_NO_REG;
 	case BOX_REG_CTL:
 	case BOX_REG_CTR:
 		return i < t->num_counters;
@@ -39,18 +39,24 @@ struct reg_ref box_reg(const struct uncore_box_type *t, const struct box_site *s
 		       unsigned i)
 {
 	uint64_t base = unit_ctl(t, n), step = t->reg_step ? t->reg_step : 1;
+	uint64_t ctl_step = t->ctl_step ? t->ctl_step : step, ctr_step = t->ctr_step ? t->ctr_step : step;
 	switch (r) {
 	case BOX_REG_CTL:
-		return at(t, site, base + (t->ctl0 + i) * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->ctl0 * step + i * ctl_step);
 	case BOX_REG_CTR:
-		return at(t, site, base + (t->ctr0 + i) * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->ctr0 * step + i * ctr_step);
 	case BOX_REG_FILTER:
-		return at(t, site, base + t->filter[i] * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->filter[i] * step);
 	case BOX_REG_STATUS:
-		return at(t, site, base + t->status * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->status * step);
 	default:
-		return at(t, site, base);
+		return at(t, site, base + (t->unit_ctl == BOX_NO_REG ? 0 : (uint64_t)(int64_t)t->unit_ctl * step));
 	}
+}
+
+int box_has_global(const struct uncore_box_type *t)
+{
+	return t->global_ctl != 0;
 }
 
 struct reg_ref box_global_reg(const struct uncore_box_type *t, const struct box_site *site)

@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include "pmu/saveset.h"
 
-#define BOX_MAX_COUNTERS 4
+#define BOX_MAX_COUNTERS 8        /* AMD L3 has 6 (Linux arch/x86/events/amd/uncore.c) */
 #define BOX_MAX_FILTERS 2
-#define BOX_NO_REG 0xFFu          /* offset of a register the box type does not have */
+#define BOX_NO_REG 0x7FFF         /* offset of a register the box type does not have */
 
 enum box_access { BOX_ACCESS_MSR, BOX_ACCESS_MMIO, BOX_ACCESS_PCI };
 enum box_reg { BOX_REG_UNIT_CTL, BOX_REG_CTL, BOX_REG_CTR, BOX_REG_FILTER, BOX_REG_STATUS };
@@ -35,18 +35,25 @@ struct uncore_box_type {
 	uint8_t num_counters;         /* <= BOX_MAX_COUNTERS */
 	uint8_t ctr_bits;             /* counter width: deltas are taken modulo 2^ctr_bits */
 	uint8_t reg_step;             /* address units between consecutive CTLs / CTRs (MSR: 1) */
+	uint8_t ctl_step, ctr_step;   /* when set: the CTL / CTR step on its own (AMD: 2, the
+				       * control and counter MSRs interleave; Intel IMC MMIO: 4 / 8) */
 	uint16_t max_boxes;
 	/* unit control of box n: box_ctl_table[n] when set, else box_ctl + n * box_stride */
 	uint32_t box_ctl, box_stride;
 	const uint32_t *box_ctl_table;
-	/* registers as offsets from the unit control; BOX_NO_REG when absent */
-	uint8_t ctl0, ctr0, filter[BOX_MAX_FILTERS], status;
+	/* registers as offsets (address units) from the box base (box_ctl of box n), BOX_NO_REG
+	 * when absent. unit_ctl absent (AMD DF/L3/UMC): the box has no freeze bit; every counter
+	 * starts and stops with its CTL enable bit (ctl_en), the setup writes the CTLs disabled. */
+	int16_t unit_ctl, ctl0, ctr0, filter[BOX_MAX_FILTERS], status;
+	uint8_t ctr_split32;          /* counters read as two 32-bit halves, low then high (PCI
+				       * config space: Linux uncore_snbep.c snbep_uncore_pci_read_counter) */
 	uint64_t box_frz, box_rst_ctrl, box_rst_ctrs;   /* unit control bits */
 	uint64_t ctl_en;              /* event-select enable bit; 0 where it is reserved */
 	uint64_t event_mask;          /* event-select bits an event may set (besides ctl_en) */
 	const struct box_constraint *constraints;
 	uint8_t nconstraints;
-	/* package-wide uncore control (same access method): the value that lets every box count */
+	/* package-wide uncore control (same access method): the value that lets every box count;
+	 * global_ctl 0: the type has none */
 	uint32_t global_ctl;
 	uint64_t global_unfreeze;
 };
@@ -59,13 +66,14 @@ struct box_site {
 };
 
 /* Register `r` (index i: counter or filter number) of box n. Valid for n < max_boxes and an
- * existing register (box_has). */
+ * existing register (box_has). BOX_REG_UNIT_CTL of a type without one: the box base. */
 struct reg_ref box_reg(const struct uncore_box_type *t, const struct box_site *site, unsigned n, enum box_reg r,
 		       unsigned i);
-/* The package-wide control register. */
+/* The package-wide control register (valid when box_has_global). */
 struct reg_ref box_global_reg(const struct uncore_box_type *t, const struct box_site *site);
 /* 1 when the type has register r (index i). */
 int box_has(const struct uncore_box_type *t, enum box_reg r, unsigned i);
+int box_has_global(const struct uncore_box_type *t);
 /* Counters (bit c) an event code may use. */
 uint8_t box_event_counters(const struct uncore_box_type *t, uint8_t event);
 /* Unit control values derived from the one found: frozen (counting stopped, resets clear) and

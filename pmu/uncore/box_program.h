@@ -5,12 +5,13 @@
  * reg_ref, so MSR, MMIO and PCI-config boxes share it. One struct box_package per package; its
  * steps run on a CPU of that package (uncore MSRs are package-scoped), the caller's job.
  *
- *   setup   per box: unit control saved and written frozen; every event select and filter any
+ *   setup   per box: unit control saved and written frozen (a type without one, AMD DF/L3/UMC:
+ *           every CTL written with its enable bit clear instead); every event select and filter any
  *           group writes saved (read) before the first write; the first group programmed; its
  *           counters read (the baseline). Then the package control saved and written with the
- *           type's unfreeze value.
- *   run     per box: unit control unfrozen.
- *   pause   per box: unit control frozen; the group's counters read; delta modulo 2^ctr_bits.
+ *           type's unfreeze value, where the type has a package control.
+ *   run     per box: unit control unfrozen (without one: the group's CTLs with ctl_en set).
+ *   pause   per box: unit control frozen (without one: the group's CTLs with ctl_en clear); the group's counters read; delta modulo 2^ctr_bits.
  *   switch  per box (frozen): the event selects and filters that differ for the next group;
  *           the baseline of a counter the previous group did not use.
  *   restore every register written, last saved first, to the value read before its first
@@ -51,6 +52,8 @@ struct box_package {
 	const struct uncore_box_type *type;
 	const struct box_site *site;        /* NULL for MSR boxes */
 	uint32_t nboxes;
+	uint32_t first_box;                 /* box numbers first_box .. first_box + nboxes - 1 (a
+					     * package of one AMD UMC of several); box[] by offset */
 	struct box_state *box;
 	struct saveset *save;
 	uint64_t *raw;                      /* per slot: deltas summed over the boxes */
@@ -68,6 +71,15 @@ enum box_step { BOX_SETUP, BOX_RUN, BOX_PAUSE, BOX_SWITCH, BOX_RESTORE };
  * than restore do nothing once pk->status is -1. */
 int box_step(const struct hw *hw, struct box_package *pk, const struct box_plan *pl, enum box_step op,
 	     uint32_t group, uint32_t prev);
+
+/* box_step on CPU `cpu` through hw_run_on_cpu (uncore MSRs belong to a package). *run_st:
+ * the status of getting there; returns box_step's result, or -1 when the CPU was not reached. */
+int box_step_on(const struct hw *hw, uint32_t cpu, struct box_package *pk, const struct box_plan *pl,
+		enum box_step op, uint32_t group, uint32_t prev, hw_status *run_st);
+/* Add each set's restore to *r (zeroed by the caller); when a register was not put back or not
+ * saved, why gets "<n> <what> register(s) not restored: MSR 0x.. (#GP), ..." and 1 is returned. */
+int box_restore_report(const struct saveset *sets, uint32_t nsets, const char *what, struct saveset_report *r,
+		       char *why, size_t n);
 
 /* Counters (bit c) / filters (bit f) any group of the plan uses. */
 uint8_t box_plan_counters(const struct box_plan *pl);

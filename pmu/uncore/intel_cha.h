@@ -83,7 +83,6 @@ struct cha_request {
 	struct cha_event_sel ev[CHA_MAX_EVENTS];
 	uint32_t ngroups;
 	uint32_t rounds;                 /* every group runs `rounds` slices (>= 1) */
-	uint64_t known_bytes;            /* bytes the kernel knows it moved (0: unknown) */
 };
 
 /* Fill req: pick the platform for CPUID family/model, take the topology (cha_count > 0:
@@ -102,8 +101,8 @@ struct cha_metric_values {
 	uint64_t read_bytes, write_bytes;     /* 64 x lines */
 	uint64_t mmio_reads, mmio_writes;     /* requests (partial: no byte count) */
 	uint64_t hits, misses;                /* IO TOR inserts that hit / missed the LLC */
-	uint64_t read_gbps_milli, write_gbps_milli, hit_ratio_milli, self_check_milli;
-	uint8_t have_read, have_write, have_mmio_read, have_mmio_write, have_hit_ratio, have_self_check;
+	uint64_t read_gbps_milli, write_gbps_milli, hit_ratio_milli;
+	uint8_t have_read, have_write, have_mmio_read, have_mmio_write, have_hit_ratio;
 	char why[120];                        /* what a missing metric lacked */
 };
 
@@ -148,8 +147,9 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		struct cha_result *res);
 
 /* ---- metrics (pmu/intel_cha_metrics.c) --------------------------------------------------- */
-/* Formulas over the scaled counts of one socket (or the sum of all): PCM src/pcm-pcie.h. */
+/* Formulas over the scaled counts of one socket (or the sum of all): PCM src/pcm-pcie.h. The
+ * self-check against the bytes a window moved is pmu/self_check.h, over read/write_bytes. */
 void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
-		 uint64_t window_ns, uint64_t known_bytes, struct cha_metric_values *m);
+		 uint64_t window_ns, struct cha_metric_values *m);
 
 #endif

@@ -67,7 +67,7 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 static int fits(const struct cha_request *req, uint32_t g, const struct cha_event_sel *e, unsigned *count,
 		int *has_ctr0)
 {
-	if (count[g] >= CHA_NUM_COUNTERS || (has_ctr0[g] && ctr0_only(req->plat, e->enc.event)))
+	if (count[g] >= req->plat->box.num_counters || (has_ctr0[g] && ctr0_only(req->plat, e->enc.event)))
 		return 0;
 	for (uint32_t i = 0; i < req->nevents && &req->ev[i] != e; i++) {
 		const struct cha_event_sel *o = &req->ev[i];
@@ -183,19 +183,9 @@ static void all_sockets(const struct hw *hw, const struct cha_request *req, stru
  * whatever failed before, with restore_why naming the registers. */
 static void restore_report(struct cha_result *res)
 {
-	for (uint32_t s = 0; s < res->nsockets; s++)
-		saveset_report_add(&res->save[s], &res->restore);
-	const struct saveset_report *r = &res->restore;
-	if (!r->nfailed && !r->dropped)
+	if (!box_restore_report(res->save, res->nsockets, "CHA", &res->restore, res->restore_why,
+				sizeof(res->restore_why)))
 		return;
-	size_t k = fmt_snprintf(res->restore_why, sizeof(res->restore_why), "%u CHA register(s) not restored:",
-				r->nfailed + r->dropped);
-	for (uint32_t i = 0; i < r->nfailed && i < SAVESET_REPORT_FAILED && k < sizeof(res->restore_why); i++) {
-		char name[48];
-		reg_name(r->failed[i], name, sizeof(name));
-		k += fmt_snprintf(res->restore_why + k, sizeof(res->restore_why) - k, "%s %s (%s)", i ? "," : "", name,
-				  hw_status_name((hw_status)r->failed_st[i]));
-	}
 	if (!res->status)
 		memcpy(res->why, res->restore_why, sizeof(res->why));
 	res->status = -1;
@@ -245,8 +235,8 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 			sr->scaled[i] = scale(sr->raw[i], res->window_ns, res->group_ns[req->ev[i].group], req->ngroups);
 			total[i] += sr->scaled[i];
 		}
-		cha_metrics(req->plat, req, sr->scaled, res->window_ns, 0, &sr->m);
+		cha_metrics(req->plat, req, sr->scaled, res->window_ns, &sr->m);
 	}
-	cha_metrics(req->plat, req, total, res->window_ns, req->known_bytes, &res->total);
+	cha_metrics(req->plat, req, total, res->window_ns, &res->total);
 	return 0;
 }

@@ -9,7 +9,6 @@
  *                (0-64 B) requests, so no byte count is claimed
  *   IO LLC hit ratio = hits / (hits + misses): TOR_INSERTS.IO_HIT / IO_MISS when both were
  *                counted, else the hit and miss counts of every read/write op counted both ways
- *   self-check = (read + write bytes) / bytes the kernel knows it moved
  * An op's count is its all-requests event, or hit + miss when both were counted; a quantity
  * with an op not counted at all is missing (why says which), never a partial sum.
  */
@@ -54,7 +53,7 @@ static int sum_ops(const struct op_count *ops, uint32_t mask, uint64_t *sum, con
 }
 
 void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
-		 uint64_t window_ns, uint64_t known_bytes, struct cha_metric_values *m)
+		 uint64_t window_ns, struct cha_metric_values *m)
 {
 	struct op_count ops[CHA_NOPS];
 	memset(ops, 0, sizeof(ops));
@@ -105,9 +104,5 @@ void cha_metrics(const struct cha_platform *p, const struct cha_request *req, co
 		m->have_hit_ratio = 1;
 	} else if (!m->why[0]) {
 		fmt_snprintf(m->why, sizeof(m->why), "IO LLC hit ratio: no IO hit or miss counted");
-	}
-	if (known_bytes && m->have_read && m->have_write) {
-		m->self_check_milli = metric_ratio_milli(m->read_bytes + m->write_bytes, known_bytes);
-		m->have_self_check = 1;
 	}
 }

@@ -34,28 +34,13 @@ void cha_sequence_init(const struct cha_request *req, struct cha_result *res)
 	}
 }
 
-struct on_cpu {
-	const struct hw *hw;
-	struct box_package *pk;
-	const struct box_plan *pl;
-	enum box_step op;
-	uint32_t group, prev;
-	int rc;
-};
-
-static void run(void *arg)
-{
-	struct on_cpu *a = arg;
-	a->rc = box_step(a->hw, a->pk, a->pl, a->op, a->group, a->prev);
-}
-
 int cha_step(const struct hw *hw, const struct cha_request *req, struct cha_result *res, uint32_t s,
 	     enum box_step op, uint32_t group, uint32_t prev)
 {
 	struct box_package *pk = &res->pkg[s];
-	struct on_cpu a = { hw, pk, &res->plan, op, group, prev, 0 };
 	uint32_t before = pk->accesses;
-	hw_status st = hw_run_on_cpu(hw, req->cpu[s], run, &a);
+	hw_status st;
+	int rc = box_step_on(hw, req->cpu[s], pk, &res->plan, op, group, prev, &st);
 	res->accesses += pk->accesses - before;
 	if (st != HW_OK) {
 		if (!res->status)
@@ -64,10 +49,10 @@ int cha_step(const struct hw *hw, const struct cha_request *req, struct cha_resu
 		res->status = -1;
 		return -1;
 	}
-	if (a.rc && op != BOX_RESTORE) {
+	if (rc && op != BOX_RESTORE) {
 		if (!res->status)
 			memcpy(res->why, pk->why, sizeof(res->why));
 		res->status = -1;
 	}
-	return a.rc;
+	return rc;
 }

@@ -19,7 +19,7 @@
 
 #define CHA_MAX_BOXES 128     /* array bound; each platform's box.max_boxes is its own limit */
 #define CHA_MAX_SOCKETS 8     /* SKX scales to 8 sockets */
-#define CHA_NUM_COUNTERS BOX_MAX_COUNTERS
+#define CHA_NUM_COUNTERS 4          /* every CHA platform (box .num_counters) */
 #define CHA_LINE_BYTES 64     /* one TOR insert of a full-line request = one 64-byte line */
 
 enum cha_filter_reg { CHA_FILTER0, CHA_FILTER1, CHA_NFILTERS = BOX_MAX_FILTERS };

@@ -36,6 +36,9 @@ static void post(struct nvm_model *m, uint32_t cqid, uint16_t sqid, uint16_t cid
 		cq->tail = 0;
 		cq->phase ^= 1;
 	}
+	uint32_t pending = (cq->tail + cq->size - cq->head) % cq->size;
+	if (cqid && pending > m->max_cq_pending)
+		m->max_cq_pending = pending;
 }
 
 /* Data pages of a command, per NVMe 1.4 4.3: PRP1 (page offset allowed), then PRP2 as the

@@ -42,6 +42,8 @@ struct nvm_model {
 	uint64_t dma_data_read, dma_data_written;   /* bytes the device read from / wrote to memory */
 	uint64_t dma_sqe_bytes, dma_cqe_bytes, dma_prp_bytes;
 	uint32_t commands, resets, enables;
+	uint32_t max_cq_pending;      /* most completions posted and not yet released by a CQ head
+				       * doorbell, over I/O CQs: the depth the host kept in flight */
 	uint32_t last_bad_status;
 };
 

@@ -2,6 +2,8 @@
 /*
  * `make events`: every named CHA event of every platform, one line each:
  *   platform  event  perf-style-string  ctl=0x...  filter0=0x...|-  filter1=0x...|-
+ * then every named AMD uncore event of every family and box (amd_df, amd_l3, amd_umc):
+ *   family  pmu  event  perf-style-string  ctl=0x...
  * Register values are what efiperf writes (CTL with the platform's enable bit; a filter that
  * the event does not program is "-"), so encodings can be compared with any outside table.
  */
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "pmu/uncore/intel_cha.h"
+#include "pmu/uncore/amd_uncore.h"
 
 int main(void)
 {
@@ -34,6 +37,30 @@ int main(void)
 			n++;
 		}
 	}
-	fprintf(stderr, "events: %u events of %zu platforms\n", n, cha_nplatforms);
+	unsigned na = 0;
+	for (size_t k = 0; k < amd_uncore_nfamilies; k++) {
+		const struct amd_uncore_family *f = &amd_uncore_families[k];
+		if (k && !strcmp(amd_uncore_families[k - 1].name, f->name))
+			continue;                      /* another model range of the same tables */
+		for (int b = 0; b < AMD_NBOX; b++) {
+			const struct amd_box_desc *d = &f->box[b];
+			for (uint16_t i = 0; d->pmu && i < d->nevents; i++) {
+				char spec[128], why[160];
+				uint64_t ctl;
+				amd_uncore_event_spec(d, &d->events[i], spec, sizeof(spec));
+				if (amd_uncore_encode(d, spec, strlen(spec), &ctl, NULL, why, sizeof(why))) {
+					fprintf(stderr, "%s %s %s: %s\n", f->name, d->pmu, d->events[i].name, why);
+					bad++;
+					continue;
+				}
+				printf("%-4s %-7s %-46s %-36s ctl=0x%016llx\n", f->name, d->pmu, d->events[i].name, spec,
+				       (unsigned long long)ctl);
+				na++;
+			}
+		}
+	}
+	fflush(stdout);
+	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families\n", n,
+		cha_nplatforms, na);
 	return bad ? 1 : 0;
 }

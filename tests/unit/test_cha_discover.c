@@ -169,7 +169,7 @@ static void test_metrics_formulas(void **state)
 	for (uint32_t i = 0; i < req.nevents; i++)
 		counts[i] = 10 * (i + 1);
 	struct cha_metric_values m;
-	cha_metrics(req.plat, &req, counts, 1000, 0, &m);
+	cha_metrics(req.plat, &req, counts, 1000, &m);
 	uint64_t rdcur = 10 + 20, rfo = 30 + 40, crd = 50 + 60, drd = 70 + 80, itom = 90 + 100;
 	assert_int_equal(m.read_bytes, 64 * (rdcur + rfo + crd + drd));   /* PCM PurleyPlatform */
 	assert_int_equal(m.write_bytes, 64 * (rfo + itom));
@@ -179,16 +179,13 @@ static void test_metrics_formulas(void **state)
 	assert_int_equal(m.misses, 20 + 40 + 60 + 80 + 100);
 	assert_int_equal(m.hit_ratio_milli, (250 * 1000 + 300) / 550);
 	assert_int_equal(m.read_gbps_milli, 64 * (rdcur + rfo + crd + drd) * 1000 / 1000);
-	assert_false(m.have_self_check);
-	cha_metrics(req.plat, &req, counts, 1000, m.read_bytes + m.write_bytes, &m);
-	assert_int_equal(m.self_check_milli, 1000);
 	/* ICX: write = ItoM + ItoMCacheNear, read = PCIRdCur hit + miss (PCM WhitleyPlatform) */
 	req.plat = P("ICX");
 	assert_int_equal(cha_request_events(&req, "TOR_INSERTS.IO_HIT_PCIRDCUR;TOR_INSERTS.IO_MISS_PCIRDCUR;"
 					    "TOR_INSERTS.IO_ITOM;TOR_INSERTS.IO_ITOMCACHENEAR;TOR_INSERTS.IO_HIT;"
 					    "TOR_INSERTS.IO_MISS", why, sizeof(why)), 0);
 	uint64_t c2[] = { 3, 1, 5, 7, 900, 100 };
-	cha_metrics(req.plat, &req, c2, 2000, 0, &m);
+	cha_metrics(req.plat, &req, c2, 2000, &m);
 	assert_int_equal(m.read_bytes, 64 * 4);
 	assert_int_equal(m.write_bytes, 64 * 12);
 	assert_int_equal(m.hit_ratio_milli, 900);          /* IO_HIT / (IO_HIT + IO_MISS) preferred */

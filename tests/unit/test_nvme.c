@@ -127,7 +127,7 @@ static void test_reads_at_depth_verify(void **state)
 	int sub = 0, rounds = 0;
 	struct nvme_cpl cpl[8];
 	while (done < (1u << 20)) {
-		while (lba < NSZE && nvme_submit_rw(&c, &q, OPC_READ, lba, 32, &buf, lba * 4096) == 0) {
+		while (lba < NSZE && nvme_submit_rw(&c, &q, OPC_READ, lba, 32, &buf, lba * 4096) == 31) {
 			lba += 32;
 			sub++;
 		}

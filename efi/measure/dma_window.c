@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/measure/dma_window.h"
+#include "efi/measure/cha_run.h"
+#include "efi/measure/corepmu_run.h"
+#include "efi/out/dma_json.h"
+#include "efi/out/report.h"
+
+static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
+static int nranges;
+
+void dma_window_ranges(const struct discovery *d)
+{
+	nranges = 0;
+	if (d->acpi && d->acpi_status == 0)
+		for (uint32_t i = 0; i < d->acpi->nmcfg && i < ACPI_MAX_MCFG; i++)
+			ranges[nranges++] = (struct pcie_bus_range){ d->acpi->mcfg[i].segment, d->acpi->mcfg[i].start_bus,
+								     d->acpi->mcfg[i].end_bus };
+	if (!nranges)
+		ranges[nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
+}
+
+/* The traffic with the boot CPU's core PMU started before the first slice and stopped after
+ * the last (the CPU that drives the traffic: firmware drivers and efiperf's queues run on it). */
+struct core_ctx { const struct hw *hw; const struct platform *p; const struct dma_window *w; int started; };
+
+static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
+{
+	struct core_ctx *c = arg;
+	struct corepmu *cp = c->p->corepmu;
+	if (cp && slice == 0) {
+		corepmu_run_start(c->hw, cp);
+		c->started = 1;
+	}
+	uint64_t ns = c->w->fn(c->w->arg, slice, nslices);
+	if (cp && slice + 1 >= nslices && c->started)
+		corepmu_run_stop(c->hw, cp);
+	return ns;
+}
+
+int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
+		   struct dma_window_result *r)
+{
+	struct core_ctx c = { hw, p, w, 0 };
+	r->status = cha_run_window(hw, w->kernel, with_core, &c, w->expected, w->no_dma_why, &r->sc);
+	if (p->corepmu && c.started)
+		corepmu_run_report(hw, p->corepmu, p->mp.bsp, w->kernel, 0);
+	dma_window_link(hw, w->dev, w->addr64, &r->ll);
+	return r->status;
+}
+
+void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll)
+{
+	link_limit_for(hw, ranges, nranges, dev, addr64, ll);
+}
+
+void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns)
+{
+	link_limit_rate(&r->ll, read_bytes, write_bytes, ns);
+	if (r->ll.impossible) {
+		char f[24];
+		fmt_milli(f, sizeof(f), r->ll.fraction_milli);
+		rep_line("            link limit: %s of the effective limit: impossible on real hardware "
+			 "(emulated link or counting error)", f);
+	}
+}
+
+void dma_window_json(struct json *j, const struct dma_window_result *r)
+{
+	self_check_json(j, "self_check", &r->sc);
+	link_limit_json(j, "link_limit", &r->ll);
+}

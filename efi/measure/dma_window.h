@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A DMA window with its counters and link limit: what Block IO, the DMA engine, MMIO and
+ * efiperf's NVMe queues share. The traffic runs as a cha_window_fn (slice k of n: with CHA
+ * multiplexing the window is cut into slices, each doing its share; without, one slice) under
+ *   - the CHA counters of the run plan (efi/measure/cha_run.h; the window's `cha` record),
+ *   - the boot CPU's core PMU (the CPU that drives the traffic; `core_counters` record),
+ * and its result gets
+ *   - self_check: the bytes the CHA counted against the bytes the window moved,
+ *   - link_limit: the device's path to its Root Port, the bottleneck link, the effective limit
+ *     and the measured rate as a fraction of it (efi/pcie/link_limit.h).
+ * Usage:
+ *   struct dma_window w = { "blockio_read", fn, &ctx, &expected, NULL, bdf, addr64 };
+ *   struct dma_window_result r;
+ *   dma_window_run(hw, p, &w, &r);                    (fn runs here)
+ *   dma_window_rate(&r, read_bytes, write_bytes, ns);
+ *   ... rep_begin("measurement"); dma_window_json(j, &r); rep_end();
+ */
+#ifndef EFIPERF_DMA_WINDOW_H
+#define EFIPERF_DMA_WINDOW_H
+
+#include "arch/hw.h"
+#include "efi/discovery.h"
+#include "efi/platform.h"
+#include "efi/pcie/link_limit.h"
+#include "efi/out/jsonl.h"
+#include "pmu/self_check.h"
+#include "pmu/uncore/intel_cha.h"
+
+struct dma_window {
+	const char *kernel;                      /* record name: "blockio_read", "nvme_read" ... */
+	cha_window_fn fn;                        /* the traffic; returns the slice's ns */
+	void *arg;
+	const struct self_check_bytes *expected; /* bytes moved, read after fn ran (read: the device
+						    read memory; write: it wrote memory) */
+	const char *no_dma_why;                  /* why nothing is expected (MMIO, a copy), or NULL */
+	struct hw_pci_addr dev;                  /* the device: its link limit */
+	int addr64;                              /* DMA buffers above 4 GiB (4 DW write headers) */
+};
+
+struct dma_window_result {
+	int status;                              /* 0, or -1: the counters failed (reported) */
+	struct self_check sc;
+	struct link_limit ll;
+};
+
+/* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255): set
+ * once after discovery. */
+void dma_window_ranges(const struct discovery *d);
+
+/* Run the window under the counters and read the device's link limit. Returns r->status. */
+int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
+		   struct dma_window_result *r);
+
+/* The link limit of another device than the window's (several NVMe controllers in one window:
+ * each record carries its own device's limit). */
+void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll);
+
+/* The fraction of the link limit the window reached (bytes each way, in ns). */
+void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns);
+
+/* `self_check` and `link_limit` members of the window's record (efi/out/dma_json.h). */
+void dma_window_json(struct json *j, const struct dma_window_result *r);
+
+#endif

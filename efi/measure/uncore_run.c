@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/measure/uncore_run.h"
+#include "efi/out/uncore_json.h"
+#include "efi/out/report.h"
+#include "efi/measure/window.h"
+#include "efi/pages.h"
+#include "arch/arch.h"
+#include "arch/lib/fmt.h"
+#include "pmu/uncore/amd_uncore.h"
+#include "pmu/metrics.h"
+
+#include <string.h>
+
+#define COPY_BLOCK 64u
+
+/* The traffic's bytes, as the self-check compares them (write-allocate counted: the copy's
+ * destination lines are read before they are written, as on x86 write-back memory without
+ * non-temporal stores). */
+static const char *const convention =
+	"copy of N bytes: DRAM reads 2N (source + destination write-allocate), writes N; "
+	"self_check = dram_bytes / 3N";
+
+struct slice_ctx {
+	const struct hw *hw;
+	const struct platform *p;
+	char *src, *dst;
+	uint64_t bytes;
+	uint32_t cur, n;
+};
+
+static uint64_t slice_kernel(void *arg)
+{
+	struct slice_ctx *c = arg;
+	uint64_t share = c->bytes / c->n / COPY_BLOCK * COPY_BLOCK;
+	if (!share)
+		share = COPY_BLOCK;
+	uint64_t off = (uint64_t)c->cur * share % c->bytes;
+	if (off + share > c->bytes)
+		off = 0;
+	arch_copy(c->dst + off, c->src + off, share);
+	return 0;
+}
+
+/* unc_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
+static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
+{
+	struct slice_ctx *c = arg;
+	c->cur = slice;
+	c->n = nslices ? nslices : 1;
+	struct window_cpu cpu = { .cpu = c->p->mp.bsp, .arg = c };
+	struct window_spec spec = { .kernel = slice_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
+	struct window_result w;
+	window_run(c->hw, &spec, &w);
+	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
+}
+
+static void status_record(const char *pmu, const char *platform, const char *status, const char *why)
+{
+	struct json *j = rep_begin("uncore");
+	uncore_status_json(pmu, platform, status, why, j);
+	rep_end();
+	rep_line("uncore:     %s: %s (%s)", pmu, status, why);
+}
+
+/* 1 when `events` names PMU pmu (a "pmu/" prefix) or one of its events by name. */
+static int names_box(const struct amd_box_desc *b, const char *events)
+{
+	size_t n = strlen(b->pmu);
+	for (const char *s = events; *s; s++)
+		if ((s == events || s[-1] == ';' || s[-1] == ' ') && !strncmp(s, b->pmu, n) && s[n] == '/')
+			return 1;
+	for (uint16_t i = 0; i < b->nevents; i++) {
+		size_t k = strlen(b->events[i].name);
+		for (const char *s = events; *s; s++)
+			if (!strncmp(s, b->events[i].name, k))
+				return 1;
+	}
+	return 0;
+}
+
+static int measure_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		       const struct amd_uncore_family *f, enum amd_box bx, const struct amd_uncore_caps *caps,
+		       struct slice_ctx *ctx, struct unc_request *req, struct unc_result *res)
+{
+	const struct amd_box_desc *b = &f->box[bx];
+	char why[160] = "", cpuid[96];
+	if (cfg->uncore_events[0] && !names_box(b, cfg->uncore_events)) {
+		status_record(b->pmu, f->name, "off", "uncore_events names none of its events");
+		return 0;
+	}
+	int present = amd_uncore_present(b, caps, why, sizeof(why));
+	fmt_snprintf(cpuid, sizeof(cpuid), "%s%s", present ? "present" : "absent: ", present ? "" : why);
+	if (!present && cfg->uncore != 2) {
+		status_record(b->pmu, f->name, "absent", why);
+		return 0;
+	}
+	/* L3: the boot CPU's CCX (the copy runs there); DF and UMC: one CPU per socket */
+	uint32_t npkgs = bx == AMD_BOX_L3 ? 1 : p->mp.packages ? p->mp.packages : 1;
+	uint32_t cpu[UNC_MAX_PKGS], sock[UNC_MAX_PKGS];
+	for (uint32_t s = 0; s < npkgs && s < UNC_MAX_PKGS; s++) {
+		cpu[s] = bx == AMD_BOX_L3 ? p->mp.bsp : p->mp.package_cpu[s];
+		sock[s] = s;
+	}
+	struct amd_uncore_caps use = *caps;
+	if (!present && bx == AMD_BOX_UMC && (!use.num_umc || !use.umc_mask)) {
+		use.num_umc = 4;              /* force without CPUID: one UMC, Linux's 4-counter minimum */
+		use.umc_mask = 1;
+	}
+	if (amd_uncore_request(f, bx, &use, npkgs, cpu, sock, cfg->uncore_events, req, why, sizeof(why))) {
+		struct json *j = rep_begin("uncore");
+		uncore_status_json(b->pmu, f->name, "error", why, j);
+		rep_end();
+		rep_error("uncore", "%s", why);
+		return -1;
+	}
+	req->known_read_bytes = 2 * ctx->bytes;
+	req->known_write_bytes = ctx->bytes;
+	req->known_how = convention;
+	unc_measure(hw, req, window, ctx, res);
+	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
+	for (uint32_t s = 0; s < nsock; s++) {
+		struct json *j = rep_begin("uncore");
+		uncore_result_json(req, res, s, cpuid, j);
+		rep_end();
+	}
+	rep_line("uncore:     %s %s, %u %s(s), %u events in %u group(s): %s%s%s", f->name, b->pmu, req->npkgs, req->scope,
+		 req->nevents, req->ngroups, res->status ? "error" : res->state ? "not-advancing" : "counting",
+		 res->status ? ": " : "", res->status ? res->why : "");
+	if (res->status)
+		rep_error("uncore", "%s", res->why);
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("uncore", "%s", res->restore_why);
+	return res->status;
+}
+
+int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->uncore)
+		return 0;
+	const struct amd_uncore_family *f = NULL;
+	if (!strcmp(p->cpu.vendor, "AuthenticAMD") || !strcmp(p->cpu.vendor, "HygonGenuine"))
+		f = amd_uncore_family_for(p->cpu.family, p->cpu.model);
+	if (!f) {
+		char why[120];
+		fmt_snprintf(why, sizeof(why), "no uncore box table beyond the CHA for %s family 0x%x model 0x%x",
+			     p->cpu.vendor, p->cpu.family, p->cpu.model);
+		status_record("uncore", NULL, "absent", why);
+		return 0;
+	}
+	struct unc_request *req = AllocateZeroPool(sizeof(*req));
+	struct unc_result *res = AllocateZeroPool(sizeof(*res));
+	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
+	int rc = 0;
+	if (req && res) {
+		ctx.src = pages_alloc(ctx.bytes);
+		ctx.dst = pages_alloc(ctx.bytes);
+	}
+	if (!req || !res || !ctx.src || !ctx.dst) {
+		rep_error("uncore", "cannot allocate the uncore request/result (%llu bytes) and 2 x %llu copy bytes",
+			  (unsigned long long)(sizeof(*req) + sizeof(*res)), (unsigned long long)ctx.bytes);
+		rc = -1;
+		goto out;
+	}
+	struct amd_uncore_caps caps;
+	amd_uncore_caps_read(hw, &caps);
+	for (int b = 0; b < AMD_NBOX; b++)
+		if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
+			rc = -1;
+out:
+	if (ctx.src)
+		pages_free(ctx.src, ctx.bytes);
+	if (ctx.dst)
+		pages_free(ctx.dst, ctx.bytes);
+	if (req)
+		FreePool(req);
+	if (res)
+		FreePool(res);
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The `uncore` record: one per box type (PMU) per socket per window (efi/out/uncore_json.c).
+ * The caller opens the record (rep_begin("uncore")) and closes it; these write its members.
+ */
+#ifndef EFIPERF_OUT_UNCORE_JSON_H
+#define EFIPERF_OUT_UNCORE_JSON_H
+
+#include "efi/out/jsonl.h"
+#include "pmu/uncore/uncore.h"
+
+/* Members for socket `socket` of a measured request (res may hold an error). */
+void uncore_result_json(const struct unc_request *req, const struct unc_result *res, uint32_t socket,
+			const char *cpuid, struct json *j);
+/* A box that was not measured: pmu, platform, status ("absent", "off", "error") and why. */
+void uncore_status_json(const char *pmu, const char *platform, const char *status, const char *why, struct json *j);
+
+#endif

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Outside oracle of the AMD uncore tables: Linux's perf JSON (extract and provenance in
+ * tests/oracle/linux-perf/). Every event of every family's DF, L3 and UMC table must have its
+ * row there (same EventName) with the same EventCode and UMask / RdWrMask, and the CTL efiperf
+ * writes for it must equal the CTL the row gives under Linux's format layout for that PMU
+ * (arch/x86/events/amd/uncore.c: event14 config:0-7,32-35,59-60, umask8 config:8-15; event14v2
+ * config:0-7,32-37, umask12 config:8-15,24-27; L3 event8/umask8 plus the defaults of
+ * amd_uncore_l3_event_init; UMC event config:0-7, rdwrmask config:8-9), written out here.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmu/uncore/amd_uncore.h"
+
+#ifndef ORACLE_DIR
+#define ORACLE_DIR "../tests/oracle/linux-perf"
+#endif
+
+struct row { char dir[16], file[32], unit[8], name[96]; unsigned long code, mask; };
+static struct row rows[256];
+static int nrows;
+
+static int load(void **state)
+{
+	(void)state;
+	const char *paths[] = { ORACLE_DIR "/amd_uncore.txt", "tests/oracle/linux-perf/amd_uncore.txt",
+				"../../tests/oracle/linux-perf/amd_uncore.txt" };
+	FILE *f = NULL;
+	for (size_t i = 0; i < 3 && !f; i++)
+		f = fopen(paths[i], "r");
+	if (!f)
+		return -1;
+	char line[512], code[32], mask[32];
+	while (fgets(line, sizeof(line), f) && nrows < 256) {
+		struct row *r = &rows[nrows];
+		if (line[0] == '#' || sscanf(line, "%15s %31s %7s %95s %31s %31s", r->dir, r->file, r->unit, r->name, code,
+					     mask) != 6)
+			continue;
+		r->code = strtoul(code, NULL, 16);
+		r->mask = strcmp(mask, "-") ? strtoul(mask, NULL, 16) : 0;
+		nrows++;
+	}
+	fclose(f);
+	return nrows ? 0 : -1;
+}
+
+static const struct row *find(const char *dir, const char *unit, const char *name)
+{
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].dir, dir) && !strcmp(rows[i].unit, unit) && !strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+/* The perf JSON directory of a family's box table (Zen 2 DF: the Zen 3 file, see README). */
+static const char *dir_of(const char *family, enum amd_box b)
+{
+	if (!strcmp(family, "Zen2"))
+		return b == AMD_BOX_DF ? "amdzen3" : "amdzen2";
+	if (!strcmp(family, "Zen3"))
+		return "amdzen3";
+	return !strcmp(family, "Zen4") ? "amdzen4" : "amdzen5";
+}
+
+/* CTL from a row by Linux's format layout (not efiperf's tables). */
+static uint64_t linux_ctl(const char *family, enum amd_box b, const struct row *r)
+{
+	uint64_t ev = r->code, um = r->mask;
+	int v2 = !strcmp(family, "Zen4") || !strcmp(family, "Zen5");
+	switch (b) {
+	case AMD_BOX_DF:
+		if (v2)
+			return (ev & 0xFF) | ((ev >> 8) & 0x3F) << 32 | (um & 0xFF) << 8 | ((um >> 8) & 0xF) << 24 | 1ull << 22;
+		return (ev & 0xFF) | ((ev >> 8) & 0xF) << 32 | ((ev >> 12) & 3) << 59 | (um & 0xFF) << 8 | 1ull << 22;
+	case AMD_BOX_L3:
+		if (!strcmp(family, "Zen2"))   /* Family 17h: SliceMask 0xF << 48, ThreadMask 0xFF << 56 */
+			return ev | um << 8 | 1ull << 22 | 0xFull << 48 | 0xFFull << 56;
+		return ev | um << 8 | 1ull << 22 | 3ull << 56 | 1ull << 46 | 1ull << 47;
+	default:
+		return ev | um << 8 | 1ull << 31;
+	}
+}
+
+static void test_every_event_matches_perf_json(void **state)
+{
+	(void)state;
+	static const char *const unit[] = { "DFPMC", "L3PMC", "UMCPMC" };
+	unsigned compared = 0, mismatches = 0;
+	for (size_t i = 0; i < amd_uncore_nfamilies; i++) {
+		const struct amd_uncore_family *f = &amd_uncore_families[i];
+		if (i && !strcmp(amd_uncore_families[i - 1].name, f->name))
+			continue;                  /* a second model range of the same family shares the tables */
+		for (int b = 0; b < AMD_NBOX; b++) {
+			const struct amd_box_desc *d = &f->box[b];
+			unsigned n = 0;
+			for (uint16_t k = 0; d->pmu && k < d->nevents; k++) {
+				const struct amd_uncore_event *e = &d->events[k];
+				const struct row *r = find(dir_of(f->name, (enum amd_box)b), unit[b], e->name);
+				if (!r) {
+					printf("%s %s %s: no row in %s\n", f->name, d->pmu, e->name, dir_of(f->name, (enum amd_box)b));
+					mismatches++;
+					continue;
+				}
+				uint64_t ctl = 0;
+				char why[160];
+				assert_int_equal(amd_uncore_encode(d, e->name, strlen(e->name), &ctl, NULL, why, sizeof(why)), 0);
+				if (e->event != r->code || e->umask != r->mask || ctl != linux_ctl(f->name, (enum amd_box)b, r)) {
+					printf("%s %s %s: efiperf 0x%x/0x%x CTL 0x%llx, perf JSON 0x%lx/0x%lx CTL 0x%llx\n", f->name,
+					       d->pmu, e->name, e->event, e->umask, (unsigned long long)ctl, r->code, r->mask,
+					       (unsigned long long)linux_ctl(f->name, (enum amd_box)b, r));
+					mismatches++;
+				}
+				n++;
+			}
+			if (d->pmu)
+				printf("oracle: %s %s: %u events against %s\n", f->name, d->pmu, n, d->source);
+			compared += n;
+		}
+	}
+	printf("oracle: %u AMD uncore events compared with Linux perf JSON, %u mismatches\n", compared, mismatches);
+	assert_int_equal(mismatches, 0);
+	assert_int_equal(compared, 146);   /* 8+6+8+6+32+17+13+40+3+13 */
+}
+
+/* A wrong row must fail: the comparison is not vacuous. */
+static void test_oracle_can_fail(void **state)
+{
+	(void)state;
+	const struct row *r = find("amdzen3", "DFPMC", "dram_channel_data_controller_1");
+	assert_non_null(r);
+	struct row bad = *r;
+	bad.code = 0x07;
+	assert_int_not_equal(linux_ctl("Zen3", AMD_BOX_DF, &bad), linux_ctl("Zen3", AMD_BOX_DF, r));
+	assert_null(find("amdzen3", "DFPMC", "no_such_event"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_event_matches_perf_json),
+		cmocka_unit_test(test_oracle_can_fail),
+	};
+	return cmocka_run_group_tests(tests, load, NULL);
+}
