@@ -274,6 +274,17 @@ def _session_pids(sid):
     return pids
 
 
+def kill_session(p):
+    """SIGKILL every process of the session Popen p leads (qemu.sh, timeout, QEMU) and reap p: a
+    machine that loses power."""
+    for pid in _session_pids(p.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.communicate()
+
+
 def console_tail(path, lines=25):
     """The last non-blank lines of a console capture: terminal escapes and control characters
     removed, the firmware's screen-painting runs of spaces shortened."""
@@ -295,12 +306,7 @@ def _qemu_sh(cmd, logs):
     try:
         out, err = p.communicate()
     except BaseException as e:
-        for pid in _session_pids(p.pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        p.communicate()
+        kill_session(p)
         if not isinstance(e, pytest.fail.Exception):
             raise
         ended = e.msg

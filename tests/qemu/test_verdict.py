@@ -5,17 +5,17 @@ behind a root port QEMU was told x-speed=8,x-width=4; a run killed mid-way is re
 `incomplete` by the next boot and classified INCOMPLETE by efiperf-report; the per-machine config
 \\efiperf\\<serial>.cfg. Expected values come from what QEMU was given (-smp 4, -m 512, -smbios,
 the root port's x-speed/x-width) and from the log's own platform record, never from tables here."""
+import json
 import os
 import re
-import signal
 import subprocess
 import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from efiperf_qemu import (QEMU_SH, REPO, SMALL, Settings, _session_pids, boot, cfg_text, console_text, image_logs,
-                          make_image, qemu_slot, read_image_file, sh)
+from efiperf_qemu import (QEMU_SH, REPO, SMALL, Settings, boot, cfg_text, console_text, image_logs,
+                          kill_session, make_image, qemu_slot, read_image_file, sh)
 
 REPORT = os.path.join(REPO, "boot", "efiperf-report")
 RESULT_RE = re.compile(r"^EFIPERF RESULT: (PASS|FAIL|ERROR) serial=(\S+) log=(\S+) checks=(\d+)/(\d+)$")
@@ -163,12 +163,7 @@ def test_killed_run_is_incomplete(scratch, figure):
             started = _wait_console(logs1, "acpi:", 240)
             time.sleep(2)
         finally:
-            for pid in _session_pids(p.pid):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            p.communicate()
+            kill_session(p)
     assert started, "the first boot never reached its acpi line"
     first = [f for f in image_logs(img) if f.endswith(".jsonl")]
     assert len(first) == 1, first
@@ -194,7 +189,7 @@ def test_killed_run_is_incomplete(scratch, figure):
         lines = f.read().split("\n")
     complete = [l for l in lines[:-1]]
     assert inc["records"] == len(complete) and inc["partial_bytes"] == len(lines[-1]), (inc, len(complete))
-    assert inc["last_record"] == __import__("json").loads(complete[-1])["type"]
+    assert inc["last_record"] == json.loads(complete[-1])["type"]
     assert run.records.index(inc) == 1, "the incomplete record is not the first after the run record"
     assert "noserial.running" not in " ".join(sh(["mdir", "-b", "-i", img, "::/efiperf/state"]).stdout.split()), \
         "the marker is still there after a run that ended"

@@ -3,7 +3,6 @@
 script that, once the page has loaded, counts the images whose naturalWidth > 0 and the verdict
 table's rows into a marker element; --dump-dom prints the DOM after that, --screenshot renders
 the page to a PNG (its size read from the PNG header, ISO/IEC 15948 / RFC 2083 IHDR)."""
-import os
 import re
 import shutil
 import struct
