@@ -212,3 +212,18 @@ def test_make_report(tmp_path):
     p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "LOGS=%s" % a], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_readme_commands(tmp_path):
+    """The report's README commands as written: the tool run as a program (its #!/usr/bin/python3)
+    with --html, --fleet and --junit, and boot/deps.sh report (a no-op when the packages are in)."""
+    import subprocess
+    from conftest import REPO, REPORT
+    a = synth.write(tmp_path / "R1.jsonl", synth.records(serial="R1"))
+    p = subprocess.run([REPORT, a, "--html", tmp_path / "html", "--fleet", tmp_path / "fleet", "--junit",
+                        tmp_path / "j.xml"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for f in ("html/R1.html", "fleet/fleet.html", "fleet/fleet.csv", "j.xml"):
+        assert (tmp_path / f).stat().st_size > 0, f
+    p = subprocess.run([os.path.join(REPO, "boot", "deps.sh"), "report"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
