@@ -172,13 +172,22 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+/* The first '/' of s[0..len), or NULL (no memchr in the firmware build's C library). */
+static const char *slash_in(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/')
+			return s + i;
+	return NULL;
+}
+
 /* The `pmu` or `pmu_N` before the first '/' of s: *box = N or -1; the length of the prefix, 0
  * when it is not this PMU's. */
 static size_t pmu_prefix(const struct intel_box_desc *b, const char *s, size_t len, int *box)
 {
 	size_t pl = strlen(b->pmu), i;
 	*box = -1;
-	const char *slash = memchr(s, '/', len);
+	const char *slash = slash_in(s, len);
 	if (!slash || (size_t)(slash - s) < pl || memcmp(s, b->pmu, pl))
 		return 0;
 	size_t k = (size_t)(slash - s);
@@ -201,8 +210,8 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 {
 	char buf[UNC_SPEC_MAX + 8], what[32];
 	int bx = -1;
-	size_t k = memchr(spec, '/', len) ? pmu_prefix(b, spec, len, &bx) : 0;
-	if (memchr(spec, '/', len) && !k) {
+	size_t k = slash_in(spec, len) ? pmu_prefix(b, spec, len, &bx) : 0;
+	if (slash_in(spec, len) && !k) {
 		fmt_snprintf(why, n, "%.*s: not a %s or %s_N event", (int)(len > 40 ? 40 : len), spec, b->pmu, b->pmu);
 		return -1;
 	}
@@ -514,6 +523,50 @@ uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel
 	return m->ndefects;
 }
 
+struct msr_read { const struct hw *hw; uint32_t msr; uint64_t v; hw_status st; };
+
+static void read_on_cpu(void *arg)
+{
+	struct msr_read *r = arg;
+	r->st = hw_rdmsr(r->hw, r->msr, &r->v);
+}
+
+void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		    uint32_t nfns, const uint32_t *cpu, uint32_t nsock, struct iio_map *maps)
+{
+	for (uint32_t s = 0; s < nsock; s++) {
+		struct iio_map *m = &maps[s];
+		if (p->iio_map == IIO_MAP_CPUBUSNO_MSR) {
+			struct msr_read r = { hw, p->cpubusno_msr, 0, HW_OK };
+			hw_status st = hw_run_on_cpu(hw, cpu[s], read_on_cpu, &r);
+			if (st == HW_OK && r.st == HW_OK)
+				iio_map_from_cpubusno(p, r.v, m);
+			else {
+				memset(m, 0, sizeof(*m));
+				fmt_snprintf(m->why, sizeof(m->why), "read MSR 0x%x CPU_BUS_NUMBER on CPU %u: %s", p->cpubusno_msr,
+					     cpu[s], hw_status_name(st != HW_OK ? st : r.st));
+			}
+		} else if (p->iio_map == IIO_MAP_SAD_CONTROL) {
+			uint8_t bus[IIO_MAX_STACKS];
+			uint32_t sad[IIO_MAX_STACKS], n = 0;
+			for (uint32_t i = 0; i < nfns && n < IIO_MAX_STACKS; i++) {
+				if (fns[i].vendor != INTEL_VENDOR || fns[i].device != p->sad_device)
+					continue;
+				uint32_t v = cfg32(hw, fns[i].a, p->sad_reg);
+				if (v == 0xFFFFFFFFu || (v & 0xF) != s)
+					continue;
+				bus[n] = fns[i].a.bus;
+				sad[n++] = v;
+			}
+			iio_map_from_sad(p, bus, sad, n, m);
+		} else {
+			memset(m, 0, sizeof(*m));
+			fmt_snprintf(m->why, sizeof(m->why), "%s: no IIO stack map method in the table", p->name);
+		}
+		iio_map_check(p, fns, nfns, m);
+	}
+}
+
 /* ---- requests ------------------------------------------------------------------------------- */
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
@@ -522,7 +575,7 @@ static int is_space(char c) { return c == ' ' || c == '\t'; }
 static int mine(const struct intel_box_desc *b, const char *s, size_t len)
 {
 	int bx;
-	if (memchr(s, '/', len))
+	if (slash_in(s, len))
 		return pmu_prefix(b, s, len, &bx) != 0;
 	return intel_uncore_event_find(b, s, len) != NULL;
 }
@@ -553,7 +606,7 @@ static int add_event(const struct intel_box_desc *b, struct unc_request *req, co
 	}
 	if (bx >= 0)
 		*only = bx;
-	if (named && !memchr(s, '/', len))
+	if (named && !slash_in(s, len))
 		intel_uncore_event_spec(b, named, ev->spec, sizeof(ev->spec));
 	else {
 		memcpy(ev->spec, s, len);

@@ -177,6 +177,12 @@ void iio_map_from_sad(const struct intel_uncore_platform *p, const uint8_t *bus,
 uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel_pci_fn *fns, uint32_t nfns,
 		       struct iio_map *m);
 
+/* The map of each socket s < nsock (at most UNC_MAX_PKGS): SKX reads the CPU_BUS_NUMBER MSR on
+ * cpu[s] (hw_run_on_cpu: the MSR is per package); ICX reads SAD_CONTROL_CFG of every SAD
+ * function among fns, socket = bits [3:0]. Each map is then checked (iio_map_check). */
+void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		    uint32_t nfns, const uint32_t *cpu, uint32_t nsock, struct iio_map *maps);
+
 /* Build a request for box b over units[nunits] (cpu[socket]: the CPU doing that socket's
  * register work), events as for amd_uncore_request (NULL/"": the default set). A
  * uncore_iio_N / uncore_imc_N prefix keeps only unit N (every event must name the same N).
