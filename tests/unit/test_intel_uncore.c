@@ -308,6 +308,126 @@ static void test_iio_icx_one_stack(void **state)
 	assert_int_equal(hw_model_find(&u.m, HWM_MSR, 0xAE8)->value, 0);
 }
 
+/* ---- IIO stack map --------------------------------------------------------------------------
+ * No recorded register dump of a real machine is at hand: the values below are laid out as Linux
+ * arch/x86/events/intel/uncore_snbep.c reads them (SKX_MSR_CPU_BUS_NUMBER: bit 63 valid, byte k
+ * = root bus of IIO box k; SAD_CONTROL_CFG 0x3F4: stack id [6:4], socket [3:0]) with bus numbers
+ * of a typical two-socket SKX layout (0x00, 0x17, 0x3A, 0x5D per socket 0 stack), and the tree
+ * is built in the PCI model. */
+
+static void add_bridge(uint8_t bus, uint8_t dev, uint8_t sec, uint8_t sub)
+{
+	struct pci_model_func *f = pci_model_add(&u.pci, 0, bus, dev, 0, 0x8086, 0x2030, 0x060400, 0x01);
+	pci_model_set_bridge(f, bus, sec, sub);
+}
+
+static void add_endpoint(uint8_t bus, uint16_t did)
+{
+	pci_model_add(&u.pci, 0, bus, 0, 0, 0x144D, did, 0x010802, 0x00);
+}
+
+static void skx_tree(uint8_t nvme_bus)
+{
+	iu_model_init(&u, IU_SKX);
+	iu_model_iio(&u, 6, 0);
+	pci_model_add(&u.pci, 0, 0x00, 0, 0, 0x8086, 0x2020, 0x060000, 0x00);    /* DMI stack */
+	pci_model_add(&u.pci, 0, 0x17, 5, 0, 0x8086, 0x2034, 0x088000, 0x00);    /* stack 1 VT-d */
+	add_bridge(0x17, 0, 0x18, 0x18);                                          /* stack 1 part 0 */
+	add_bridge(0x17, 2, 0x19, 0x19);                                          /* stack 1 part 2 */
+	pci_model_add(&u.pci, 0, 0x3A, 5, 0, 0x8086, 0x2034, 0x088000, 0x00);
+	add_bridge(0x3A, 1, nvme_bus, nvme_bus);                                  /* stack 2 part 1 */
+	pci_model_add(&u.pci, 0, 0x5D, 5, 0, 0x8086, 0x2034, 0x088000, 0x00);
+	add_endpoint(0x18, 0xA808);
+	add_endpoint(nvme_bus, 0xA809);
+	h = iu_model_hw(&u);
+	nfns = intel_pci_scan(&h, 0, 0, 0xFF, fns, 256);
+}
+
+static void test_iio_map_skx(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	skx_tree(0x3B);
+	iio_map_from_cpubusno(plat("SKX"), 0x800000005D3A1700ull, &m);
+	assert_true(m.valid);
+	assert_int_equal(iio_map_check(plat("SKX"), fns, nfns, &m), 0);
+	assert_true(m.stack[0].present && m.stack[1].present && m.stack[2].present && m.stack[3].present);
+	assert_false(m.stack[4].present);                     /* bus 0 names only box 0 */
+	assert_int_equal(m.stack[1].bus, 0x17);
+	assert_int_equal(m.stack[1].bus_end, 0x39);
+	assert_int_equal(m.stack[3].bus_end, 0xFF);
+	assert_int_equal(m.stack[1].nports, 2);
+	assert_int_equal(m.stack[1].port[1].part, 2);
+	assert_int_equal(m.stack[2].port[0].part, 1);
+	assert_int_equal(m.stack[2].port[0].secondary, 0x3B);
+	assert_non_null(strstr(m.source, "MSR 0x300"));
+	/* the valid bit clear (QEMU reads 0): no map, and why */
+	iio_map_from_cpubusno(plat("SKX"), 0x5D3A1700ull, &m);
+	assert_false(m.valid);
+	assert_non_null(strstr(m.why, "bit 63"));
+	assert_int_equal(iio_map_check(plat("SKX"), fns, nfns, &m), 0);
+}
+
+static void test_iio_map_inconsistent(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	/* stack 2's root port leads to bus 0x60, which the map gives to stack 3 (root bus 0x5D) */
+	skx_tree(0x60);
+	iio_map_from_cpubusno(plat("SKX"), 0x800000005D3A1700ull, &m);
+	assert_true(iio_map_check(plat("SKX"), fns, nfns, &m) >= 1);
+	int found = 0;
+	for (unsigned i = 0; i < m.ndefects && i < IIO_MAX_DEFECTS; i++)
+		found |= strstr(m.defect[i], "60:00.0 is behind root port 3a:01.0 of IIO stack 2") &&
+			 strstr(m.defect[i], "stack 3");
+	assert_true(found);
+	/* two stacks on one bus, and a stack whose root bus has nothing on it */
+	skx_tree(0x3B);
+	iio_map_from_cpubusno(plat("SKX"), 0x800000C05D3A3A00ull, &m);
+	iio_map_check(plat("SKX"), fns, nfns, &m);
+	int dup = 0, empty = 0;
+	for (unsigned i = 0; i < m.ndefects && i < IIO_MAX_DEFECTS; i++) {
+		dup |= strstr(m.defect[i], "stacks 1 and 2 both have root bus 3a") != NULL;
+		empty |= strstr(m.defect[i], "stack 4: no function on its root bus c0") != NULL;
+	}
+	assert_true(dup);
+	assert_true(empty);
+}
+
+static void test_iio_map_icx_sad(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	/* SAD stack ids 0 (DMI -> PMON 5), 1 (-> 0), 4 (-> 3) on socket 0; a second function
+	 * claiming SAD id 1 is a defect */
+	uint8_t bus[4] = { 0x00, 0x15, 0x7E, 0x30 };
+	uint32_t sad[4] = { 0x00, 0x10, 0x40, 0x10 };
+	iio_map_from_sad(plat("ICX"), bus, sad, 3, &m);
+	assert_true(m.valid);
+	assert_int_equal(m.stack[5].bus, 0x00);
+	assert_int_equal(m.stack[0].bus, 0x15);
+	assert_int_equal(m.stack[3].bus, 0x7E);
+	assert_false(m.stack[1].present);
+	assert_int_equal(m.ndefects, 0);
+	iio_map_from_sad(plat("ICX"), bus, sad, 4, &m);
+	assert_int_equal(m.ndefects, 1);
+	assert_non_null(strstr(m.defect[0], "both claim IIO stack 0"));
+	iio_map_from_sad(plat("ICX"), bus, sad, 0, &m);
+	assert_false(m.valid);
+	assert_non_null(strstr(m.why, "09a2"));
+	/* through the PCI scan: an 8086:09A2 function with SAD_CONTROL_CFG of socket 0 */
+	iu_model_init(&u, IU_ICX);
+	struct pci_model_func *f = pci_model_add(&u.pci, 0, 0x15, 0, 0, 0x8086, 0x09A2, 0x088000, 0x00);
+	pci_model_w32(f, 0x3F4, 0x20);                       /* SAD id 2 -> PMON 1, socket 0 */
+	h = iu_model_hw(&u);
+	nfns = intel_pci_scan(&h, 0, 0, 0xFF, fns, 256);
+	uint32_t cpu[1] = { 0 };
+	intel_iio_maps(&h, plat("ICX"), fns, nfns, cpu, 1, &m);
+	assert_true(m.valid);
+	assert_int_equal(m.stack[1].bus, 0x15);
+	assert_int_equal(m.ndefects, 0);
+}
+
 /* ---- fault injection ----------------------------------------------------------------------- */
 
 struct snap { struct reg_ref r; uint64_t v; };
@@ -443,6 +563,9 @@ int main(void)
 		cmocka_unit_test(test_icx_imc_mmio),
 		cmocka_unit_test(test_iio_skx_multiplexed),
 		cmocka_unit_test(test_iio_icx_one_stack),
+		cmocka_unit_test(test_iio_map_skx),
+		cmocka_unit_test(test_iio_map_inconsistent),
+		cmocka_unit_test(test_iio_map_icx_sad),
 		cmocka_unit_test(test_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
