@@ -342,6 +342,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	trace_drain();
 	measure_cha(&hw, &plat, &cfg);
 	trace_drain();
+	uncore_run_plan(&hw, &plat, &cfg);
+	trace_drain();
 	measure_uncore(&hw, &plat, &cfg);
 	trace_drain();
 	measure_stream(&hw, &plat, &cfg);

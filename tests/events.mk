@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # `make events` (top-level: $(MAKE) -C tests -f events.mk run): build tests/tools/events.c on
 # the host with the pure CHA sources and print every event of every platform, one line each
-# (CHA, then AMD amd_df/amd_l3/amd_umc).
+# (CHA, then AMD amd_df/amd_l3/amd_umc, then Intel uncore_imc/uncore_iio).
 B       := ../build/host
 HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
 # Every uncore source and what they use, by wildcard, so a new file there needs no change here
 # (a missing one was the fresh-clone link failure this list once had).
-SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/events/amd_uncore_events.c ../pmu/saveset.c \
+SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/events/amd_uncore_events.c ../pmu/events/intel_uncore_events.c ../pmu/saveset.c \
            ../pmu/event_string.c ../pmu/metrics.c ../arch/hw.c $(wildcard ../arch/lib/*.c)
 
 .PHONY: run

@@ -103,12 +103,12 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
 	[CFG_UNCORE] = { "uncore", CFG_T_ENUM, "off|on|force", uncore_names,
 			 0, 0, 0, 0, FIELD(uncore),
-			 "uncore boxes beyond the CHA (AMD amd_df, amd_l3, amd_umc) with their default events around "
-			 "the copy kernel; force: also boxes CPUID says are absent", NULL, NULL },
+			 "uncore boxes beyond the CHA (Intel uncore_imc, uncore_iio; AMD amd_df, amd_l3, amd_umc) with "
+			 "their default events around the copy kernel; force: also boxes CPUID says are absent", NULL, NULL },
 	[CFG_UNCORE_EVENTS] = { "uncore_events", CFG_T_TEXT, "EVENTS", NULL,
 				0, 0, 0, 0, FIELD(uncore_events),
-				"';'-separated PMU/.../ strings (Linux sysfs PMU names: amd_df, amd_l3, amd_umc) or "
-				"event names; a box none names is left out", NULL, NULL },
+				"';'-separated PMU/.../ strings (Linux sysfs PMU names: uncore_imc[_N], uncore_iio[_N], "
+				"amd_df, amd_l3, amd_umc) or event names; a box none names is left out", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },

@@ -9,6 +9,7 @@
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
 #include "pmu/uncore/amd_uncore.h"
+#include "pmu/uncore/intel_uncore.h"
 #include "pmu/metrics.h"
 
 #include <string.h>
@@ -135,16 +136,143 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	return res->status;
 }
 
+/* ---- Intel IMC / IIO ---------------------------------------------------------------------- */
+
+#define SCAN_MAX 1024
+static struct intel_pci_fn *scan;       /* uncore_run_plan's PCI scan */
+static uint32_t nscan;
+
+static const struct intel_uncore_platform *intel_platform(const struct platform *p)
+{
+	return strcmp(p->cpu.vendor, "GenuineIntel") ? NULL : intel_uncore_platform_for(p->cpu.family, p->cpu.model);
+}
+
+int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->uncore || !intel_platform(p) || scan)
+		return 0;
+	scan = AllocatePool(SCAN_MAX * sizeof(*scan));
+	if (!scan) {
+		rep_error("uncore", "cannot allocate %u PCI function records for the IMC/IIO scan", SCAN_MAX);
+		return -1;
+	}
+	nscan = intel_pci_scan(hw, 0, 0, 0xFF, scan, SCAN_MAX);
+	rep_line("uncore:     PCI scan of segment 0 buses 00-ff for the IMC and IIO map: %u functions", nscan);
+	return 0;
+}
+
+static int names_intel(const struct intel_box_desc *b, const char *events)
+{
+	size_t n = strlen(b->pmu);
+	for (const char *s = events; *s; s++)
+		if ((s == events || s[-1] == ';' || s[-1] == ' ') && !strncmp(s, b->pmu, n) && (s[n] == '/' || s[n] == '_'))
+			return 1;
+	for (uint16_t i = 0; i < b->nevents; i++) {
+		size_t k = strlen(b->events[i].name);
+		for (const char *s = events; *s; s++)
+			if (!strncmp(s, b->events[i].name, k))
+				return 1;
+	}
+	return 0;
+}
+
+static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+			     const struct intel_uncore_platform *ip, enum intel_box bx, struct slice_ctx *ctx,
+			     struct unc_request *req, struct unc_result *res)
+{
+	const struct intel_box_desc *b = &ip->box[bx];
+	char why[160] = "";
+	if (cfg->uncore_events[0] && !names_intel(b, cfg->uncore_events)) {
+		status_record(b->pmu, ip->name, "off", "uncore_events names none of its events");
+		return 0;
+	}
+	uint32_t nsock = p->mp.packages ? p->mp.packages : 1, cpu[UNC_MAX_PKGS], n = 0;
+	if (nsock > UNC_MAX_PKGS)
+		nsock = UNC_MAX_PKGS;
+	for (uint32_t s = 0; s < nsock; s++)
+		cpu[s] = p->mp.package_cpu[s];
+	struct intel_unit units[UNC_MAX_PKGS];
+	if (bx == INTEL_BOX_IMC) {
+		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
+			status_record(b->pmu, ip->name, "absent", why);
+			return 0;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			if (units[i].socket >= nsock)
+				units[i].socket = (uint16_t)(nsock - 1);   /* more IMC buses than packages: the last CPU */
+	} else {
+		for (uint32_t s = 0; s < nsock; s++)
+			for (uint8_t k = 0; k < ip->nstacks && n < UNC_MAX_PKGS; k++)
+				units[n++] = (struct intel_unit){ (uint16_t)s, k, { 0 } };
+	}
+	if (intel_uncore_request(ip, bx, units, n, cpu, cfg->uncore_events, req, why, sizeof(why))) {
+		struct json *j = rep_begin("uncore");
+		uncore_status_json(b->pmu, ip->name, "error", why, j);
+		rep_end();
+		rep_error("uncore", "%s", why);
+		return -1;
+	}
+	req->known_read_bytes = 2 * ctx->bytes;
+	req->known_write_bytes = ctx->bytes;
+	req->known_how = convention;
+	unc_measure(hw, req, window, ctx, res);
+	for (uint32_t s = 0; s < nsock; s++) {
+		int any = 0;
+		for (uint32_t k = 0; k < req->npkgs; k++)
+			any |= req->socket[k] == s;
+		if (!any)
+			continue;
+		struct json *j = rep_begin("uncore");
+		uncore_result_json(req, res, s, NULL, j);
+		rep_end();
+	}
+	rep_line("uncore:     %s %s, %u %s(s), %u events in %u group(s): %s%s%s", ip->name, b->pmu, req->npkgs, req->scope,
+		 req->nevents, req->ngroups, res->status ? "error" : res->state ? "not-advancing" : "counting",
+		 res->status ? ": " : "", res->status ? res->why : "");
+	if (res->status)
+		rep_error("uncore", "%s", res->why);
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("uncore", "%s", res->restore_why);
+	if (bx == INTEL_BOX_IIO) {
+		static struct iio_map maps[UNC_MAX_PKGS];
+		intel_iio_maps(hw, ip, scan, nscan, cpu, nsock, maps);
+		for (uint32_t s = 0; s < nsock; s++) {
+			struct json *j = rep_begin("uncore_iio_map");
+			uncore_iio_map_json(ip->name, s, &maps[s], j);
+			rep_end();
+			rep_line("uncore:     %s uncore_iio stack map of socket %u: %s%s", ip->name, s,
+				 maps[s].valid ? maps[s].source : "absent: ", maps[s].valid ? "" : maps[s].why);
+			for (uint32_t d = 0; d < maps[s].ndefects && d < IIO_MAX_DEFECTS; d++)
+				rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
+		}
+	}
+	return res->status;
+}
+
+static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+			 const struct intel_uncore_platform *ip, struct slice_ctx *ctx, struct unc_request *req,
+			 struct unc_result *res)
+{
+	int rc = 0;
+	if (!scan && uncore_run_plan(hw, p, cfg))
+		return -1;
+	for (int b = 0; b < INTEL_NBOX; b++)
+		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res))
+			rc = -1;
+	return rc;
+}
+
 int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->uncore)
 		return 0;
+	const struct intel_uncore_platform *ip = intel_platform(p);
 	const struct amd_uncore_family *f = NULL;
 	if (!strcmp(p->cpu.vendor, "AuthenticAMD") || !strcmp(p->cpu.vendor, "HygonGenuine"))
 		f = amd_uncore_family_for(p->cpu.family, p->cpu.model);
-	if (!f) {
+	if (!f && !ip) {
 		char why[120];
-		fmt_snprintf(why, sizeof(why), "no uncore box table beyond the CHA for %s family 0x%x model 0x%x",
+		fmt_snprintf(why, sizeof(why), "no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x",
 			     p->cpu.vendor, p->cpu.family, p->cpu.model);
 		status_record("uncore", NULL, "absent", why);
 		return 0;
@@ -163,16 +291,24 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		rc = -1;
 		goto out;
 	}
-	struct amd_uncore_caps caps;
-	amd_uncore_caps_read(hw, &caps);
-	for (int b = 0; b < AMD_NBOX; b++)
-		if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
-			rc = -1;
+	if (ip)
+		rc = measure_intel(hw, p, cfg, ip, &ctx, req, res);
+	else {
+		struct amd_uncore_caps caps;
+		amd_uncore_caps_read(hw, &caps);
+		for (int b = 0; b < AMD_NBOX; b++)
+			if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
+				rc = -1;
+	}
 out:
 	if (ctx.src)
 		pages_free(ctx.src, ctx.bytes);
 	if (ctx.dst)
 		pages_free(ctx.dst, ctx.bytes);
+	if (scan) {
+		FreePool(scan);
+		scan = NULL;
+	}
 	if (req)
 		FreePool(req);
 	if (res)

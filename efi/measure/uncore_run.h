@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Uncore boxes beyond the CHA around a copy window (config `uncore = on|force`,
- * `uncore_events`): today AMD amd_df, amd_l3 and amd_umc (pmu/uncore/amd_uncore.h). Each box
+ * `uncore_events`): AMD amd_df, amd_l3 and amd_umc (pmu/uncore/amd_uncore.h); Intel SKX/CLX and
+ * ICX uncore_imc (DRAM CAS per channel: PCI or MMIO) and uncore_iio (per stack and part, with an
+ * `uncore_iio_map` record per socket: the stack -> bus map, its source and its defects against
+ * the scanned PCI tree) (pmu/uncore/intel_uncore.h). An Intel IMC not found in configuration
+ * space is a record with status "absent" naming the functions looked for. Each box
  * type CPUID reports (force: also the absent ones) is programmed from one CPU per socket (DF,
  * UMC) or the boot CPU's CCX (L3), the copy runs, and one `uncore` record per box type per
  * socket carries raw counts, metrics, formulas, the self-check and the restore. A box not
@@ -14,6 +18,10 @@
 #include "efi/config/config.h"
 #include "efi/platform.h"
 
+/* Intel: scan PCI segment 0 buses 00-ff for the IMC functions and the IIO map (before the
+ * window steps, so a hw trace of them stays apart). 0, or -1 after reporting. Does nothing when
+ * uncore = off or the CPU is not an Intel platform of the table. */
+int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 /* Returns 0, or -1 after reporting an error. Does nothing when uncore = off. */
 int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 

@@ -10,12 +10,17 @@
  *   metrics {dram_read_bytes, dram_write_bytes, dram_bytes, dram_gbps, io_read_bytes,
  *            io_write_bytes, io_read_gbps, io_write_gbps, llc_accesses, llc_misses, llc_hits,
  *            llc_hit_ratio, channels [{channel, bytes}]}
+ *            outbound_read_bytes, outbound_write_bytes (IIO: the CPU reads / writes devices)}
+ *   stacks [{stack, io_read_bytes, io_write_bytes, outbound_read_bytes, outbound_write_bytes,
+ *            parts [{part, io_read_bytes, io_write_bytes, outbound_read_bytes,
+ *            outbound_write_bytes}]}]                 (uncore_iio: per stack of the socket)
  *   formulas {metric: text}
  *   self_check {state ("ok"/"absent"), value, why, convention}
  *   restore {status, registers, written, failed [...]}   (json_restore_report)
  */
 #include "efi/out/uncore_json.h"
 #include "efi/out/pmu_json.h"
+#include "arch/lib/fmt.h"
 
 #include <string.h>
 
@@ -38,6 +43,10 @@ static void metrics(struct json *j, const struct unc_metrics *m)
 		json_u64(j, "io_write_bytes", m->io_write_bytes);
 		json_milli(j, "io_write_gbps", m->io_write_gbps_milli);
 	}
+	if (m->have_ob) {
+		json_u64(j, "outbound_read_bytes", m->ob_read_bytes);
+		json_u64(j, "outbound_write_bytes", m->ob_write_bytes);
+	}
 	if (m->have_hit_ratio) {
 		json_u64(j, "llc_accesses", m->llc_accesses ? m->llc_accesses : m->llc_hits + m->llc_misses);
 		json_u64(j, "llc_misses", m->llc_misses);
@@ -57,13 +66,53 @@ static void metrics(struct json *j, const struct unc_metrics *m)
 	json_close(j);
 }
 
+static void part_bytes(struct json *j, const struct unc_metrics *m, int p)
+{
+	static const char *const key[4] = { "io_read_bytes", "io_write_bytes", "outbound_read_bytes",
+					    "outbound_write_bytes" };
+	for (int k = 0; k < 4; k++)
+		json_u64(j, key[k], p < 0 ? (k == 0 ? m->io_read_bytes : k == 1 ? m->io_write_bytes
+					     : k == 2 ? m->ob_read_bytes : m->ob_write_bytes)
+					  : m->part_bytes[k][p]);
+}
+
+/* uncore_iio: each stack (package) of the socket with its parts */
+static void stacks(struct json *j, const struct unc_request *req, const struct unc_result *res, uint32_t socket)
+{
+	json_arr(j, "stacks");
+	for (uint32_t p = 0; p < req->npkgs; p++) {
+		if (req->socket[p] != socket)
+			continue;
+		json_obj(j, NULL);
+		json_u64(j, "stack", req->first_box[p]);
+		part_bytes(j, &res->m[p], -1);
+		json_arr(j, "parts");
+		for (int k = 0; k < res->m[p].nparts; k++) {
+			json_obj(j, NULL);
+			json_u64(j, "part", (uint64_t)k);
+			part_bytes(j, &res->m[p], k);
+			json_close(j);
+		}
+		json_close(j);
+		json_close(j);
+	}
+	json_close(j);
+}
+
 static void formulas(struct json *j, const struct unc_request *req)
 {
 	json_obj(j, "formulas");
 	json_str(j, "dram_bytes", "sum of the DRAM events' counts x 64 (data beats / CAS commands of 64 bytes)");
+	if (strcmp(req->scope, "stack"))
+		json_str(j, "io_read_bytes", "sum of the upstream DMA read beats x 64 (a device reads memory)");
 	json_str(j, "dram_gbps", "dram_bytes / window_ns");
-	json_str(j, "io_read_bytes", "sum of the upstream DMA read beats x 64 (a device reads memory)");
-	json_str(j, "io_write_bytes", "sum of the upstream DMA write beats x 64 (a device writes memory)");
+	if (!strcmp(req->scope, "stack")) {
+		json_str(j, "io_read_bytes", "sum of DATA_REQ_OF_CPU.MEM_READ.PART* x 4 (DWs a device read from memory)");
+		json_str(j, "io_write_bytes", "sum of DATA_REQ_OF_CPU.MEM_WRITE.PART* x 4 (DWs a device wrote to memory)");
+		json_str(j, "outbound_read_bytes", "sum of DATA_REQ_BY_CPU.MEM_READ.PART* x 4 (DWs the CPU read from devices)");
+		json_str(j, "outbound_write_bytes", "sum of DATA_REQ_BY_CPU.MEM_WRITE.PART* x 4 (DWs the CPU wrote to devices)");
+	} else
+		json_str(j, "io_write_bytes", "sum of the upstream DMA write beats x 64 (a device writes memory)");
 	json_str(j, "llc_hit_ratio", "llc_hits / llc_accesses, or 1 - llc_misses / llc_accesses");
 	json_str(j, "scaled", req->ngroups > 1 ? "raw x window_ns / ns the event's group counted (perf-style)"
 					       : "raw (one group: counted the whole window)");
@@ -129,8 +178,8 @@ void uncore_result_json(const struct unc_request *req, const struct unc_result *
 	}
 	json_close(j);
 	unc_metrics(req, counts, res->window_ns, req->known_read_bytes, req->known_write_bytes, &sum);
-	/* per-UMC packages: each package is one channel */
-	if (!strcmp(req->scope, "umc")) {
+	/* per-UMC / per-IMC-channel packages: each package is one channel */
+	if (!strcmp(req->scope, "umc") || !strcmp(req->scope, "channel")) {
 		sum.nchannels = 0;
 		for (uint32_t p = 0; p < req->npkgs && sum.nchannels < UNC_MAX_CHANNELS; p++)
 			if (req->socket[p] == socket)
@@ -138,6 +187,8 @@ void uncore_result_json(const struct unc_request *req, const struct unc_result *
 	}
 	if (!res->status && res->state == UNC_STATE_COUNTING) {
 		metrics(j, &sum);
+		if (!strcmp(req->scope, "stack"))
+			stacks(j, req, res, socket);
 		formulas(j, req);
 	} else if (!res->status) {
 		json_str(j, "metrics", "absent: no counter advanced in the window, so the counts are not traffic");
@@ -155,4 +206,47 @@ void uncore_result_json(const struct unc_request *req, const struct unc_result *
 		json_str(j, "convention", req->known_how);
 	json_close(j);
 	json_restore_report(j, &res->restore, NULL);
+}
+
+void uncore_iio_map_json(const char *platform, uint32_t socket, const struct iio_map *m, struct json *j)
+{
+	json_str(j, "pmu", "uncore_iio");
+	json_str(j, "platform", platform);
+	json_u64(j, "socket", socket);
+	json_str(j, "status", m->valid ? "ok" : "absent");
+	if (m->source[0])
+		json_str(j, "source", m->source);
+	if (!m->valid) {
+		json_str(j, "why", m->why);
+		return;
+	}
+	json_arr(j, "stacks");
+	for (int k = 0; k < m->nstacks; k++) {
+		if (!m->stack[k].present)
+			continue;
+		char bdf[16];
+		json_obj(j, NULL);
+		json_u64(j, "stack", (uint64_t)k);
+		json_u64(j, "bus", m->stack[k].bus);
+		json_u64(j, "bus_end", m->stack[k].bus_end);
+		json_arr(j, "root_ports");
+		for (int i = 0; i < m->stack[k].nports; i++) {
+			json_obj(j, NULL);
+			json_u64(j, "part", m->stack[k].port[i].part);
+			fmt_snprintf(bdf, sizeof(bdf), "%02x:%02x.%x", m->stack[k].bus, m->stack[k].port[i].dev,
+				     m->stack[k].port[i].func);
+			json_str(j, "bdf", bdf);
+			json_u64(j, "secondary", m->stack[k].port[i].secondary);
+			json_u64(j, "subordinate", m->stack[k].port[i].subordinate);
+			json_close(j);
+		}
+		json_close(j);
+		json_close(j);
+	}
+	json_close(j);
+	json_u64(j, "ndefects", m->ndefects);
+	json_arr(j, "defects");
+	for (int i = 0; i < m->ndefects && i < IIO_MAX_DEFECTS; i++)
+		json_str(j, NULL, m->defect[i]);
+	json_close(j);
 }

@@ -8,11 +8,17 @@
 
 #include "efi/out/jsonl.h"
 #include "pmu/uncore/uncore.h"
+#include "pmu/uncore/intel_uncore.h"
 
 /* Members for socket `socket` of a measured request (res may hold an error). */
 void uncore_result_json(const struct unc_request *req, const struct unc_result *res, uint32_t socket,
 			const char *cpuid, struct json *j);
 /* A box that was not measured: pmu, platform, status ("absent", "off", "error") and why. */
 void uncore_status_json(const char *pmu, const char *platform, const char *status, const char *why, struct json *j);
+
+/* The `uncore_iio_map` record's members: pmu, platform, socket, status ("ok" / "absent"),
+ * source, why, stacks [{stack, bus, bus_end, root_ports [{part, bdf, secondary, subordinate}]}],
+ * defects [...], ndefects. */
+void uncore_iio_map_json(const char *platform, uint32_t socket, const struct iio_map *m, struct json *j);
 
 #endif

@@ -7,11 +7,12 @@ static uint64_t unit_ctl(const struct uncore_box_type *t, unsigned n)
 	return t->box_ctl_table ? t->box_ctl_table[n] : (uint64_t)t->box_ctl + (uint64_t)n * t->box_stride;
 }
 
-static struct reg_ref at(const struct uncore_box_type *t, const struct box_site *site, uint64_t addr)
+static struct reg_ref at(const struct uncore_box_type *t, const struct box_site *site, uint64_t addr, int ctr)
 {
 	switch (t->access) {
 	case BOX_ACCESS_MMIO:
-		return reg_mmio64((site ? site->mmio_base : 0) + addr);
+		addr += site ? site->mmio_base : 0;
+		return t->mmio_ctl32 && !ctr ? reg_mmio32(addr) : reg_mmio64(addr);
 	case BOX_ACCESS_PCI:
 		return reg_pci32(site ? site->pci : (struct hw_pci_addr){ 0 }, (uint16_t)addr);
 	default:
@@ -42,15 +43,15 @@ struct reg_ref box_reg(const struct uncore_box_type *t, const struct box_site *s
 	uint64_t ctl_step = t->ctl_step ? t->ctl_step : step, ctr_step = t->ctr_step ? t->ctr_step : step;
 	switch (r) {
 	case BOX_REG_CTL:
-		return at(t, site, base + (uint64_t)(int64_t)t->ctl0 * step + i * ctl_step);
+		return at(t, site, base + (uint64_t)(int64_t)t->ctl0 * step + i * ctl_step, 0);
 	case BOX_REG_CTR:
-		return at(t, site, base + (uint64_t)(int64_t)t->ctr0 * step + i * ctr_step);
+		return at(t, site, base + (uint64_t)(int64_t)t->ctr0 * step + i * ctr_step, 1);
 	case BOX_REG_FILTER:
-		return at(t, site, base + (uint64_t)(int64_t)t->filter[i] * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->filter[i] * step, 0);
 	case BOX_REG_STATUS:
-		return at(t, site, base + (uint64_t)(int64_t)t->status * step);
+		return at(t, site, base + (uint64_t)(int64_t)t->status * step, 0);
 	default:
-		return at(t, site, base + (t->unit_ctl == BOX_NO_REG ? 0 : (uint64_t)(int64_t)t->unit_ctl * step));
+		return at(t, site, base + (t->unit_ctl == BOX_NO_REG ? 0 : (uint64_t)(int64_t)t->unit_ctl * step), 0);
 	}
 }
 
@@ -61,7 +62,7 @@ int box_has_global(const struct uncore_box_type *t)
 
 struct reg_ref box_global_reg(const struct uncore_box_type *t, const struct box_site *site)
 {
-	return at(t, site, t->global_ctl);
+	return at(t, site, t->global_ctl, 0);
 }
 
 uint8_t box_event_counters(const struct uncore_box_type *t, uint8_t event)

@@ -47,6 +47,9 @@ struct uncore_box_type {
 	int16_t unit_ctl, ctl0, ctr0, filter[BOX_MAX_FILTERS], status;
 	uint8_t ctr_split32;          /* counters read as two 32-bit halves, low then high (PCI
 				       * config space: Linux uncore_snbep.c snbep_uncore_pci_read_counter) */
+	uint8_t mmio_ctl32;           /* MMIO box: unit control and event selects are 32-bit
+				       * registers, counters 64-bit (Linux uncore_snbep.c
+				       * snr_uncore_mmio_enable_event writel, uncore_mmio_read_counter readq) */
 	uint64_t box_frz, box_rst_ctrl, box_rst_ctrs;   /* unit control bits */
 	uint64_t ctl_en;              /* event-select enable bit; 0 where it is reserved */
 	uint64_t event_mask;          /* event-select bits an event may set (besides ctl_en) */

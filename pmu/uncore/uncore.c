@@ -52,6 +52,7 @@ static void plan_init(const struct unc_request *req, struct unc_result *res)
 		saveset_init(&res->save[p], res->saved[p], BOX_SAVE_CAP(UNC_MAX_BOXES));
 		res->pkg[p] = (struct box_package){
 			.type = &req->type, .nboxes = req->nboxes[p], .first_box = req->first_box[p], .box = res->box[p], .save = &res->save[p],
+			.site = req->sited ? &req->site[p] : NULL,
 			.raw = res->raw[p], .cpu = req->cpu[p], .socket = req->socket[p],
 		};
 	}
@@ -60,7 +61,11 @@ static void plan_init(const struct unc_request *req, struct unc_result *res)
 static void step_all(const struct hw *hw, const struct unc_request *req, struct unc_result *res, enum box_step op,
 		     uint32_t group, uint32_t prev)
 {
-	for (uint32_t p = 0; p < req->npkgs && (op == BOX_RESTORE || !res->status); p++) {
+	/* restore runs the packages last first: packages sharing a register (the package-wide
+	 * control of one socket's IIO stacks or UMCs) put it back in the reverse order of their
+	 * saves, so the value found before the first write is the one left */
+	for (uint32_t i = 0; i < req->npkgs && (op == BOX_RESTORE || !res->status); i++) {
+		uint32_t p = op == BOX_RESTORE ? req->npkgs - 1 - i : i;
 		struct box_package *pk = &res->pkg[p];
 		uint32_t before = pk->accesses;
 		hw_status st;
@@ -170,10 +175,19 @@ void unc_metrics(const struct unc_request *req, const uint64_t *counts, uint64_t
 		case UNC_ROLE_DRAM_WR: m->dram_write_bytes += b; m->have_dram_wr = 1; break;
 		case UNC_ROLE_IO_RD: m->io_read_bytes += b; m->have_io_rd = 1; break;
 		case UNC_ROLE_IO_WR: m->io_write_bytes += b; m->have_io_wr = 1; break;
+		case UNC_ROLE_OB_RD: m->ob_read_bytes += b; m->have_ob = 1; break;
+		case UNC_ROLE_OB_WR: m->ob_write_bytes += b; m->have_ob = 1; break;
 		case UNC_ROLE_LLC_ACCESS: m->llc_accesses += counts[i]; break;
 		case UNC_ROLE_LLC_MISS: m->llc_misses += counts[i]; break;
 		case UNC_ROLE_LLC_HIT: m->llc_hits += counts[i]; break;
 		default: break;
+		}
+		int pk = e->role == UNC_ROLE_IO_RD ? 0 : e->role == UNC_ROLE_IO_WR ? 1 : e->role == UNC_ROLE_OB_RD ? 2
+			 : e->role == UNC_ROLE_OB_WR ? 3 : -1;
+		if (e->per_part && e->channel < UNC_MAX_PARTS && pk >= 0) {
+			m->part_bytes[pk][e->channel] += b;
+			if (e->channel + 1 > m->nparts)
+				m->nparts = (uint8_t)(e->channel + 1);
 		}
 		if (e->role >= UNC_ROLE_DRAM_RW && e->role <= UNC_ROLE_DRAM_WR && e->channel < UNC_MAX_CHANNELS) {
 			m->channel_bytes[e->channel] += b;
@@ -198,7 +212,10 @@ void unc_metrics(const struct unc_request *req, const uint64_t *counts, uint64_t
 		m->have_hit_ratio = 1;
 	}
 	m->self_check_state = UNC_CHECK_ABSENT;
-	if (!m->have_dram)
+	if (!m->have_dram && (m->have_io_rd || m->have_io_wr))
+		fmt_snprintf(m->self_check_why, sizeof(m->self_check_why),
+			     "%s counts PCIe bytes and the window's kernel moves none", req->pmu);
+	else if (!m->have_dram)
 		fmt_snprintf(m->self_check_why, sizeof(m->self_check_why), "%s counts no DRAM bytes", req->pmu);
 	else if (!known_read && !known_write)
 		fmt_snprintf(m->self_check_why, sizeof(m->self_check_why), "the window's kernel bytes are unknown");

@@ -22,10 +22,11 @@
 #include "pmu/uncore/box_program.h"
 
 #define UNC_MAX_EVENTS 40
-#define UNC_MAX_PKGS 16          /* sockets, or CCXs for AMD L3 */
+#define UNC_MAX_PKGS 32          /* sockets, CCXs (AMD L3), channels (Intel IMC), stacks (IIO) */
 #define UNC_MAX_BOXES 16         /* boxes of one type in one package (UMCs of a socket) */
 #define UNC_SPEC_MAX 96
 #define UNC_MAX_CHANNELS 16
+#define UNC_MAX_PARTS 8          /* IIO parts (root ports) of a stack */
 
 /* What an event's count means in the metrics. */
 enum unc_role {
@@ -36,6 +37,8 @@ enum unc_role {
 	UNC_ROLE_IO_WR,        /* a device writes memory */
 	UNC_ROLE_LLC_ACCESS, UNC_ROLE_LLC_MISS, UNC_ROLE_LLC_HIT,
 	UNC_ROLE_CLOCKS,
+	UNC_ROLE_OB_RD,        /* the CPU reads a device (MMIO read, outbound) */
+	UNC_ROLE_OB_WR,        /* the CPU writes a device */
 };
 
 struct unc_event {
@@ -43,8 +46,9 @@ struct unc_event {
 	const char *name;          /* named event, or NULL */
 	uint64_t ctl;              /* CTL as the box sequence writes it (enable bit included) */
 	uint8_t role;              /* enum unc_role */
-	uint8_t channel;           /* DRAM channel / IO root complex / UMC the event is about */
+	uint8_t channel;           /* DRAM channel / IO root complex / UMC / IIO part the event is about */
 	uint8_t bytes;             /* bytes per count (64 for a beat or CAS, 4 for an IIO DW) */
+	uint8_t per_part;          /* IO role counted per IIO part (channel = the part) */
 	uint8_t group, counter;
 };
 
@@ -57,7 +61,10 @@ struct unc_request {
 	uint32_t cpu[UNC_MAX_PKGS];         /* the CPU doing package p's register work */
 	uint32_t socket[UNC_MAX_PKGS];      /* socket of package p */
 	uint16_t nboxes[UNC_MAX_PKGS];
-	uint16_t first_box[UNC_MAX_PKGS];   /* box number of the package's first box (AMD UMC j) */
+	uint16_t first_box[UNC_MAX_PKGS];   /* box number of the package's first box (AMD UMC j,
+					     * Intel IMC channel, IIO stack): the record's "unit" */
+	uint8_t sited;                      /* site[] holds each package's MMIO base / PCI function */
+	struct box_site site[UNC_MAX_PKGS];
 	uint32_t nevents;
 	struct unc_event ev[UNC_MAX_EVENTS];
 	uint32_t ngroups;
@@ -72,10 +79,12 @@ struct unc_metrics {
 	uint64_t io_read_bytes, io_write_bytes;
 	uint64_t llc_accesses, llc_misses, llc_hits;
 	uint64_t channel_bytes[UNC_MAX_CHANNELS];
+	uint64_t ob_read_bytes, ob_write_bytes;
+	uint64_t part_bytes[4][UNC_MAX_PARTS];  /* per IIO part: [0] IO read, [1] IO write, [2] outbound read, [3] outbound write */
 	uint64_t dram_gbps_milli, io_read_gbps_milli, io_write_gbps_milli, llc_hit_ratio_milli;
 	uint64_t self_check_milli;
-	uint8_t have_dram_rd, have_dram_wr, have_dram, have_io_rd, have_io_wr, have_hit_ratio;
-	uint8_t nchannels;
+	uint8_t have_dram_rd, have_dram_wr, have_dram, have_io_rd, have_io_wr, have_ob, have_hit_ratio;
+	uint8_t nchannels, nparts;
 	uint8_t self_check_state;           /* enum unc_check */
 	char self_check_why[120];
 };

@@ -4,6 +4,8 @@
  *   platform  event  perf-style-string  ctl=0x...  filter0=0x...|-  filter1=0x...|-
  * then every named AMD uncore event of every family and box (amd_df, amd_l3, amd_umc):
  *   family  pmu  event  perf-style-string  ctl=0x...
+ * then every named Intel IMC / IIO event of every platform:
+ *   platform  pmu  event  perf-style-string  ctl=0x...
  * Register values are what efiperf writes (CTL with the platform's enable bit; a filter that
  * the event does not program is "-"), so encodings can be compared with any outside table.
  */
@@ -12,6 +14,7 @@
 
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/uncore/amd_uncore.h"
+#include "pmu/uncore/intel_uncore.h"
 
 int main(void)
 {
@@ -59,8 +62,28 @@ int main(void)
 			}
 		}
 	}
+	unsigned ni = 0;
+	for (size_t k = 0; k < intel_uncore_nplatforms; k++) {
+		const struct intel_uncore_platform *p = &intel_uncore_platforms[k];
+		for (int b = 0; b < INTEL_NBOX; b++) {
+			const struct intel_box_desc *d = &p->box[b];
+			for (uint16_t i = 0; i < d->nevents; i++) {
+				char spec[128], why[160];
+				uint64_t ctl;
+				intel_uncore_event_spec(d, &d->events[i], spec, sizeof(spec));
+				if (intel_uncore_encode(d, spec, strlen(spec), &ctl, NULL, NULL, why, sizeof(why))) {
+					fprintf(stderr, "%s %s %s: %s\n", p->name, d->pmu, d->events[i].name, why);
+					bad++;
+					continue;
+				}
+				printf("%-4s %-10s %-34s %-62s ctl=0x%016llx\n", p->name, d->pmu, d->events[i].name, spec,
+				       (unsigned long long)ctl);
+				ni++;
+			}
+		}
+	}
 	fflush(stdout);
-	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families\n", n,
-		cha_nplatforms, na);
+	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families, "
+		"%u Intel IMC/IIO events of %zu platforms\n", n, cha_nplatforms, na, ni, intel_uncore_nplatforms);
 	return bad ? 1 : 0;
 }

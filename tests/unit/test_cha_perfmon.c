@@ -18,38 +18,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit/oracle_line.h"
+
 #include "pmu/uncore/intel_cha.h"
 
 #define MAX_ROWS 64
 #define LINE 512
 
 struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; char filter[40]; };
-
-/* "Key": "value" of one extract line; 0 when absent. */
-static int field(const char *line, const char *key, char *out, size_t n)
-{
-	char pat[40];
-	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
-	const char *p = strstr(line, pat);
-	if (!p)
-		return 0;
-	p += strlen(pat);
-	size_t k = 0;
-	while (p[k] && p[k] != '"' && k + 1 < n) {
-		out[k] = p[k];
-		k++;
-	}
-	out[k] = 0;
-	return 1;
-}
-
-static uint64_t num(const char *line, const char *key)
-{
-	char v[40];
-	if (!field(line, key, v, sizeof(v)))
-		fail_msg("extract line lacks %s: %s", key, line);
-	return strtoull(v, NULL, 0);
-}
 
 static unsigned load(const char *plat, struct row *rows)
 {

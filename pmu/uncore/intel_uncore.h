@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Intel Xeon IMC (DRAM CAS) and IIO (per-stack, per-part PCIe bandwidth) as box types
+ * (pmu/uncore/box.h) on the one box sequence, driven through the generic uncore request
+ * (pmu/uncore/uncore.h). Per platform, as data:
+ *
+ *   uncore_imc  SKX/CLX: PCI configuration space of each channel's function (MC0 10.2, 10.6,
+ *               11.2; MC1 12.2, 12.6, 13.2; 8086:2042/2046/204A): BOX_CTL 0xF4, CTL0-3
+ *               0xD8 + 4i (32-bit), CTR0-3 0xA0 + 8i (48 bits read as two dwords).
+ *               ICX: MMIO. The memory-controller device 8086:3451 gives the base:
+ *               (cfg[0xD0] & 0x1FFFFFFF) << 23 | (cfg[0xD8 + 4 m] & 0x7FF) << 12 for IMC m, and
+ *               channel c's box sits at base + 0x22800 + 0x4000 c: BOX_CTL +0, CTL0 +0x40
+ *               (32-bit, step 4), CTR0 +0x08 (64-bit, step 8).
+ *               (Linux arch/x86/events/intel/uncore_snbep.c skx_uncore_imc, skx_uncore_pci_ids,
+ *               SNBEP_PCI_PMON_*, icx_uncore_imc, SNR_IMC_MMIO_*, ICX_NUMBER_IMC_CHN 3 (commit
+ *               "perf/x86/intel/uncore: Fix the number of ICX IMC boxes" era, num_boxes 12);
+ *               Intel Xeon Scalable (Skylake-SP) uncore PMON reference manual 336274, IMC chapter.)
+ *   uncore_iio  MSRs, package scope. SKX: BOX_CTL 0xA40 + 0x20 i, CTL0 +8, CTR0 +1 (Linux
+ *               SKX_IIO0_MSR_PMON_*); ICX: BOX_CTL {0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20}
+ *               (Linux icx_msr_offsets + ICX_IIO_MSR_PMON_*). ch_mask/fc_mask: SKX config
+ *               36-43 / 44-46, ICX config 36-47 / 48-50 (Linux format attributes ch_mask,
+ *               fc_mask, ch_mask2, fc_mask2). 0x83 counts on counters 0-1, 0xC0 on 2-3 (Linux
+ *               skx_/icx_uncore_iio_constraints; perfmon "Counter").
+ *
+ * Events are named and encoded as Intel's perfmon files give them (github.com/intel/perfmon
+ * SKX/events/skylakex_uncore.json v1.37, ICX/events/icelakex_uncore.json v1.30): CAS_COUNT.RD /
+ * WR x 64 bytes; DATA_REQ_OF_CPU.MEM_READ / MEM_WRITE.PARTp (a device reads / writes memory)
+ * and DATA_REQ_BY_CPU.MEM_READ / MEM_WRITE.PARTp (the CPU reads / writes the device) in 4-byte
+ * units ("Number of DWs (4 bytes)"). Event strings use Linux's sysfs PMU and format names:
+ * uncore_imc/event=0x4,umask=0x3/, uncore_iio_0/event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7/.
+ */
+#ifndef EFIPERF_INTEL_UNCORE_H
+#define EFIPERF_INTEL_UNCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "arch/hw.h"
+#include "pmu/uncore/uncore.h"
+#include "pmu/event_string.h"
+
+enum intel_box { INTEL_BOX_IMC, INTEL_BOX_IIO, INTEL_NBOX };
+
+/* A named event (perfmon EventName without its UNC_M_ / UNC_IIO_ prefix). */
+struct intel_uncore_event {
+	const char *name;
+	uint8_t event, umask;
+	uint16_t ch_mask;             /* perfmon PortMask */
+	uint8_t fc_mask;              /* perfmon FCMask */
+	uint8_t role;                 /* enum unc_role */
+	uint8_t part;                 /* IIO part (root port) of a per-part event */
+	uint8_t dflt;                 /* in the default set */
+};
+
+struct intel_box_desc {
+	const char *pmu;                          /* Linux sysfs prefix: "uncore_imc", "uncore_iio" */
+	const struct uncore_box_type *type;
+	const struct ev_field *fields;
+	uint8_t nfields;
+	const struct intel_uncore_event *events;
+	uint16_t nevents;
+	uint8_t bytes;                            /* bytes per count: 64 (CAS), 4 (IIO DW) */
+	const char *prefix;                       /* perfmon name prefix: "UNC_M_", "UNC_IIO_" */
+	const char *source;                       /* the perfmon file and version */
+};
+
+/* SKX IMC channel c: PCI function dev.func with this Device ID on the socket's bus. */
+struct intel_imc_pci { uint8_t dev, func; uint16_t device; };
+
+/* ICX IMC: the memory-controller function and its base registers. */
+struct intel_imc_mmio {
+	uint8_t dev, func;
+	uint16_t device;
+	uint16_t base_reg;                        /* 0xD0: base bits [28:0] << 23 */
+	uint32_t base_mask;
+	uint8_t base_shift;
+	uint16_t mem0_reg;                        /* 0xD8 + 4 m: IMC m offset bits [10:0] << 12 */
+	uint8_t mem_step;
+	uint32_t mem_mask;
+	uint8_t mem_shift;
+	uint8_t nimc, chan_per_imc;
+	uint32_t box_off, chan_stride;            /* channel c at base + box_off + c chan_stride */
+};
+
+enum intel_iio_map { IIO_MAP_NONE, IIO_MAP_CPUBUSNO_MSR, IIO_MAP_SAD_CONTROL };
+
+struct intel_uncore_platform {
+	const char *name;                         /* "SKX" */
+	const char *cpus;
+	uint8_t models[4];                        /* family 6 */
+	struct intel_box_desc box[INTEL_NBOX];
+	const struct intel_imc_pci *imc_pci;      /* PCI-config IMC, or NULL */
+	uint8_t nimc_pci;
+	const struct intel_imc_mmio *imc_mmio;    /* MMIO IMC, or NULL */
+	uint8_t nstacks;                          /* IIO stacks (PMON boxes) per socket */
+	uint8_t iio_map;                          /* enum intel_iio_map */
+	uint32_t cpubusno_msr;                    /* SKX: MSR 0x300 */
+	uint16_t sad_device, sad_reg;             /* ICX: 8086:09A2, SAD_CONTROL_CFG 0x3F4 */
+	uint8_t sad_to_pmon[8];                   /* ICX: SAD stack id -> IIO PMON box */
+	uint8_t part_dev0, nparts;                /* root port of part p: device part_dev0 + p on the stack bus */
+};
+
+extern const struct intel_uncore_platform intel_uncore_platforms[];
+extern const size_t intel_uncore_nplatforms;
+extern const struct intel_uncore_event intel_imc_skx[], intel_imc_icx[], intel_iio_skx[], intel_iio_icx[];
+extern const uint16_t intel_imc_skx_n, intel_imc_icx_n, intel_iio_skx_n, intel_iio_icx_n;
+
+const struct intel_uncore_platform *intel_uncore_platform_for(uint32_t family, uint32_t model);
+const struct intel_uncore_platform *intel_uncore_platform_by_name(const char *name);
+const struct intel_uncore_event *intel_uncore_event_find(const struct intel_box_desc *b, const char *name,
+							 size_t len);
+
+/* `uncore_imc/TERMS/`, `uncore_iio_3/TERMS/` or a bare event name -> the CTL with the enable
+ * bit; *box gets the N of a uncore_iio_N / uncore_imc_N prefix, or -1. 0, or -1 with why
+ * naming the field. */
+int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t len, uint64_t *ctl, int *box,
+			const struct intel_uncore_event **named, char *why, size_t n);
+/* The perf-style string of a named event ("uncore_iio/event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7/"). */
+size_t intel_uncore_event_spec(const struct intel_box_desc *b, const struct intel_uncore_event *e, char *buf,
+			       size_t n);
+
+/* One unit (IMC channel, IIO stack) to program: its socket, number and where its registers are. */
+struct intel_unit {
+	uint16_t socket, unit;
+	struct box_site site;
+};
+
+/* A PCI function as a light scan of configuration space sees it (enough to find the IMC
+ * functions and to check the IIO map against the tree). */
+struct intel_pci_fn {
+	struct hw_pci_addr a;
+	uint16_t vendor, device;
+	uint8_t bridge;                           /* header type 1 */
+	uint8_t secondary, subordinate;
+};
+
+/* Scan segment `seg` buses lo..hi (vendor ID at offset 0, header type, bridge bus numbers):
+ * up to max functions into out; returns how many. */
+uint32_t intel_pci_scan(const struct hw *hw, uint16_t seg, uint8_t lo, uint8_t hi, struct intel_pci_fn *out,
+			uint32_t max);
+
+/* The IMC channels of the platform among the scanned functions: PCI (SKX: each channel's
+ * function; sockets are the buses that have them, in ascending order) or MMIO (ICX: each
+ * 8086:3451 function's base; an IMC whose offset register reads 0 is not populated). Up to
+ * max units, *n of them. 0, or -1 with why saying what was looked for and not found. */
+int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		   uint32_t nfns, struct intel_unit *u, uint32_t max, uint32_t *n, char *why, size_t wn);
+
+/* IIO stack -> PCIe bus map of one socket. */
+#define IIO_MAX_STACKS 8
+#define IIO_MAX_DEFECTS 8
+struct iio_map {
+	uint8_t valid;                            /* the source gave a map */
+	char source[96];                          /* "MSR 0x300 CPU_BUS_NUMBER = 0x...", "SAD_CONTROL_CFG ..." */
+	char why[120];                            /* when not valid */
+	uint8_t nstacks;
+	struct {
+		uint8_t present;                  /* the map names a bus for this stack */
+		uint8_t bus, bus_end;             /* root bus and the last bus before the next stack's */
+		uint8_t nports;
+		struct { uint8_t part, dev, func, secondary, subordinate; } port[UNC_MAX_PARTS];
+	} stack[IIO_MAX_STACKS];
+	uint8_t ndefects;
+	char defect[IIO_MAX_DEFECTS][120];
+};
+
+/* SKX: decode MSR 0x300 (bit 63 valid; byte k = root bus of IIO box k; Linux uncore_snbep.c
+ * SKX_MSR_CPU_BUS_NUMBER, skx_iio_stack). */
+void iio_map_from_cpubusno(const struct intel_uncore_platform *p, uint64_t msr, struct iio_map *m);
+/* ICX: each SAD function (bus, SAD_CONTROL_CFG value) of one socket: stack id [6:4] -> PMON box
+ * through sad_to_pmon (Linux uncore_snbep.c sad_cfg_iio_topology, icx_sad_pmon_mapping). */
+void iio_map_from_sad(const struct intel_uncore_platform *p, const uint8_t *bus, const uint32_t *sad, uint32_t n,
+		      struct iio_map *m);
+/* Bus ranges (each stack up to the next stack's root bus), root ports and parts from the
+ * scanned tree, and the cross-check: a root port whose buses reach into another stack's range,
+ * a part's root port missing, two stacks on one bus, bus 0 given to a stack other than 0 (SKX).
+ * Each finding is a defect string; nothing is re-attributed. Returns the number of defects. */
+uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel_pci_fn *fns, uint32_t nfns,
+		       struct iio_map *m);
+
+/* The map of each socket s < nsock (at most UNC_MAX_PKGS): SKX reads the CPU_BUS_NUMBER MSR on
+ * cpu[s] (hw_run_on_cpu: the MSR is per package); ICX reads SAD_CONTROL_CFG of every SAD
+ * function among fns, socket = bits [3:0]. Each map is then checked (iio_map_check). */
+void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		    uint32_t nfns, const uint32_t *cpu, uint32_t nsock, struct iio_map *maps);
+
+/* Build a request for box b over units[nunits] (cpu[socket]: the CPU doing that socket's
+ * register work), events as for amd_uncore_request (NULL/"": the default set). A
+ * uncore_iio_N / uncore_imc_N prefix keeps only unit N (every event must name the same N).
+ * 0, or -1 with why. */
+int intel_uncore_request(const struct intel_uncore_platform *p, enum intel_box b, const struct intel_unit *units,
+			 uint32_t nunits, const uint32_t *cpu, const char *events, struct unc_request *req, char *why,
+			 size_t n);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Register model of Intel IMC and IIO PMON boxes for host tests: one struct hw that answers
+ * MSRs (IIO, global control, CPU_BUS_NUMBER) through tests/model/hw_model, PCI configuration
+ * space (SKX IMC channels, the ICX memory-controller and SAD functions, root ports) through
+ * tests/model/pci_model, and MMIO (ICX IMC boxes) from its own table. Addresses are written
+ * here on their own from Linux arch/x86/events/intel/uncore_snbep.c (literal numbers, not
+ * pmu/uncore/intel_uncore.c's tables):
+ *
+ *   SKX IMC (PCI, per channel function): BOX_CTL 0xF4, CTL i 0xD8 + 4i, CTR i 0xA0 + 8i (low
+ *           dword) and + 4 (high dword); 48-bit counters.
+ *   ICX IMC (MMIO): box of channel c of IMC m at base_m + 0x22800 + 0x4000 c: BOX_CTL +0 and
+ *           CTL i +0x40 + 4i (32-bit), CTR i +0x08 + 8i (64-bit).
+ *   IIO (MSR): SKX BOX_CTL 0xA40 + 0x20 s, ICX {0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20}[s];
+ *           CTL i at +8 + i, CTR i at +1 + i.
+ *
+ * Every PCI and MMIO access is numbered and fault-injected with hw_model's fail_at /
+ * fail_sticky / fail_writes_only, in one sequence with the MSR accesses.
+ *
+ * Scripted traffic: each hw_model_tick() adds per_tick to every counter that counts its class:
+ * the box not frozen (BOX_CTL FRZ bit 8 with FRZ_EN bit 16), CTL EN bit 22, CTL event and umask
+ * equal to the class's, and for IIO the class's part bit set in ch_mask (SKX CTL 43:36, ICX
+ * 47:36) with fc_mask (SKX 46:44, ICX 50:48) 7. Counters wrap at 48 bits.
+ */
+#ifndef EFIPERF_INTEL_UNCORE_MODEL_H
+#define EFIPERF_INTEL_UNCORE_MODEL_H
+
+#include "tests/model/hw_model.h"
+#include "tests/model/pci_model.h"
+
+#define IU_MODEL_MAX_MMIO 256
+#define IU_MODEL_MAX_TRAFFIC 32
+
+enum iu_layout { IU_SKX, IU_ICX };
+enum iu_box { IU_IMC, IU_IIO };
+
+struct iu_traffic {
+	uint8_t box;           /* enum iu_box */
+	uint8_t socket;        /* IIO: socket (the MSRs of the CPU doing the work) */
+	uint8_t unit;          /* IMC channel index (position in the model's channel list) / IIO stack */
+	uint8_t part;          /* IIO part */
+	uint8_t event, umask;
+	uint64_t per_tick;
+};
+
+struct iu_mmio { uint64_t addr; uint64_t value; uint8_t wide; };
+
+struct intel_uncore_model {
+	struct hw_model m;
+	struct pci_model pci;
+	enum iu_layout layout;
+	struct iu_mmio mmio[IU_MODEL_MAX_MMIO];
+	unsigned nmmio;
+	/* IMC channel boxes in order: PCI function (SKX) or MMIO box base (ICX) */
+	struct hw_pci_addr imc_fn[16];
+	uint64_t imc_base[16];
+	unsigned nimc;
+	struct iu_traffic t[IU_MODEL_MAX_TRAFFIC];
+	unsigned ntraffic;
+	unsigned pci_accesses, mmio_accesses;
+};
+
+void iu_model_init(struct intel_uncore_model *u, enum iu_layout layout);
+struct hw iu_model_hw(struct intel_uncore_model *u);
+/* SKX: an IMC channel function at bus:dev.fn with Device ID did (registers zero). */
+void iu_model_skx_channel(struct intel_uncore_model *u, uint8_t bus, uint8_t dev, uint8_t fn, uint16_t did);
+/* ICX: the memory-controller function 8086:3451 at bus:00.1 with base register 0xD0 = base_reg
+ * and IMC offset registers 0xD8 + 4 m = mem[m] (m < 4); a non-zero mem[m] adds 3 channel boxes. */
+void iu_model_icx_mc(struct intel_uncore_model *u, uint8_t bus, uint32_t base_reg, const uint32_t mem[4]);
+/* IIO boxes of nstacks stacks (MSRs), and the global control 0x700 and MSR 0x300 = cpubusno. */
+void iu_model_iio(struct intel_uncore_model *u, unsigned nstacks, uint64_t cpubusno);
+void iu_model_add(struct intel_uncore_model *u, struct iu_traffic t);
+/* The MMIO register at addr, or NULL. */
+struct iu_mmio *iu_model_mmio(struct intel_uncore_model *u, uint64_t addr);
+/* 1 when MSR id / MMIO addr / PCI offset off is a counter (read only by the code: never restored). */
+int iu_model_is_counter_msr(const struct intel_uncore_model *u, uint32_t id);
+int iu_model_is_counter_off(uint64_t off_in_box);
+
+#endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Outside oracle: Intel's perfmon event files (github.com/intel/perfmon, BSD-3-Clause), extracted
+ * by tests/tools/perfmon_uncore_extract.py into tests/oracle/perfmon/<platform>_imc_iio.json
+ * (source paths, versions and commit in each file and in tests/oracle/perfmon/README.md). Every
+ * named IMC and IIO event of every platform table is compared bit for bit with Intel's row of the
+ * same name: EventCode, UMask, PortMask (ch_mask), FCMask (fc_mask), the counters it may use
+ * ("Counter"), and the CTL efiperf writes against the CTL built here from Intel's values with
+ * the layout Linux's format attributes give (literal positions: ch_mask at bit 36, fc_mask at
+ * 44 on SKX/CLX and 48 on ICX; EN bit 22). Every table event must be in Intel's file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit/oracle_line.h"
+
+#include "pmu/uncore/intel_uncore.h"
+
+#define MAX_ROWS 64
+
+struct row { char name[96]; uint64_t code, umask, port, fc; char counter[16]; };
+
+static unsigned load(const char *plat, struct row *rows)
+{
+	static const char *const dirs[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
+	char path[128], line[512];
+	FILE *f = NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
+		snprintf(path, sizeof(path), "%s/%s_imc_iio.json", dirs[i], plat);
+		f = fopen(path, "r");
+	}
+	if (!f)
+		fail_msg("no extract %s_imc_iio.json (tests/oracle/perfmon)", plat);
+	unsigned n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct row *r = &rows[n];
+		if (!field(line, "EventName", r->name, sizeof(r->name)))
+			continue;
+		assert_true(n + 1 < MAX_ROWS);
+		r->code = num(line, "EventCode");
+		r->umask = num(line, "UMask");
+		r->port = num(line, "PortMask");
+		r->fc = num(line, "FCMask");
+		field(line, "Counter", r->counter, sizeof(r->counter));
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* "0,1" -> 0x3 */
+static uint8_t counters(const char *s)
+{
+	uint8_t m = 0;
+	for (; *s; s++)
+		if (*s >= '0' && *s <= '7')
+			m |= (uint8_t)(1u << (*s - '0'));
+	return m;
+}
+
+static unsigned compare(const char *file, const char *table, unsigned fc_shift)
+{
+	struct row rows[MAX_ROWS];
+	unsigned n = load(file, rows), checked = 0;
+	const struct intel_uncore_platform *p = intel_uncore_platform_by_name(table);
+	assert_non_null(p);
+	for (int b = 0; b < INTEL_NBOX; b++) {
+		const struct intel_box_desc *d = &p->box[b];
+		const char *pre = b == INTEL_BOX_IMC ? "UNC_M_" : "UNC_IIO_";
+		for (uint16_t i = 0; i < d->nevents; i++) {
+			const struct intel_uncore_event *e = &d->events[i];
+			char full[96];
+			snprintf(full, sizeof(full), "%s%s", pre, e->name);
+			const struct row *r = NULL;
+			for (unsigned k = 0; k < n && !r; k++)
+				if (!strcmp(rows[k].name, full))
+					r = &rows[k];
+			if (!r)
+				fail_msg("%s: %s is not in Intel's perfmon file", file, full);
+			if (r->code != e->event || r->umask != e->umask || r->port != e->ch_mask || r->fc != e->fc_mask)
+				fail_msg("%s %s: efiperf 0x%x/0x%x ch 0x%x fc 0x%x, perfmon 0x%llx/0x%llx ch 0x%llx fc 0x%llx", file,
+					 full, e->event, e->umask, e->ch_mask, e->fc_mask, (unsigned long long)r->code,
+					 (unsigned long long)r->umask, (unsigned long long)r->port, (unsigned long long)r->fc);
+			uint64_t want = r->code | r->umask << 8 | 1ull << 22 | r->port << 36 | r->fc << fc_shift, ctl;
+			char spec[128], why[160];
+			intel_uncore_event_spec(d, e, spec, sizeof(spec));
+			if (intel_uncore_encode(d, spec, strlen(spec), &ctl, NULL, NULL, why, sizeof(why)))
+				fail_msg("%s: %s", spec, why);
+			if (ctl != want)
+				fail_msg("%s %s: CTL 0x%llx, perfmon's fields give 0x%llx", file, full, (unsigned long long)ctl,
+					 (unsigned long long)want);
+			uint8_t may = box_event_counters(d->type, e->event);
+			if (may != counters(r->counter))
+				fail_msg("%s %s: counters 0x%x, perfmon says \"%s\"", file, full, may, r->counter);
+			checked++;
+		}
+	}
+	return checked;
+}
+
+static void test_skx(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("skx", "SKX", 44), 21);
+}
+
+static void test_clx(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("clx", "SKX", 44), 21);
+}
+
+static void test_icx(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("icx", "ICX", 48), 37);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_skx),
+		cmocka_unit_test(test_clx),
+		cmocka_unit_test(test_icx),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
