@@ -750,6 +750,22 @@ static void give_back_all(void *arg)
 			give_back(r, &r->x[i]);
 }
 
+int nvme_plan_check(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
+{
+	struct nvme_ctrl_list l;
+	char msg[160];
+	if (nvme_parse_ctrls(cfg->nvme, strlena((CHAR8 *)cfg->nvme), &l, msg, sizeof(msg)) != 0 || (!l.all && !l.count))
+		return 0;
+	struct run r = { .cfg = cfg, .p = p, .hw = hw, .image = image };
+	struct nctl *xs = AllocateZeroPool(sizeof(*xs) * NVME_MAX_CTRLS);
+	if (!xs)
+		return 0;   /* the measurement says so when it runs */
+	r.x = xs;
+	int errs = resolve(&r, xs, &r.n);
+	FreePool(xs);
+	return errs;
+}
+
 int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
 	struct nvme_ctrl_list l;

@@ -2,8 +2,9 @@
 /*
  * The run plan's hardware checks, called once after discovery and before the first window:
  * the PCI functions named by dma_engine, mmio_bdf/mmio_bar and nvme (efi/measure/plan_check.h),
- * the Block IO disks of dma_blockio and dma_write_lba (blockio_plan_check), and the CPUs of
- * dma_cpu_traffic (dma_cpu_plan_check). (cpus, core_events and cha_events are resolved by
+ * the Block IO disks of dma_blockio and dma_write_lba (blockio_plan_check), the CPUs of
+ * dma_cpu_traffic (dma_cpu_plan_check), then the NVMe controllers' limits (nvme_plan_check:
+ * CAP.MQES, LBA size, last block, the boot disk). (cpus, core_events and cha_events are resolved by
  * cpus_init, corepmu_setup and cha_run_plan, also before the first window.)
  */
 #ifndef EFIPERF_RUN_PLAN_H
