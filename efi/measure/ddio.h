@@ -4,12 +4,16 @@
  * IO LLC hit ratio of one point from the CHA metrics of its window.
  *
  * Intel Data Direct I/O lets an inbound PCIe write allocate or update lines in the LLC instead
- * of memory; whether a device's lines stay there depends on how big the buffer it writes is
- * against the LLC ways DDIO may use. The CHA counts each IO request it takes in its TOR as a hit
- * or a miss of the LLC (TOR_INSERTS.IO_HIT / IO_MISS: Intel Xeon Scalable uncore performance
- * monitoring reference manual, CHA chapter, TOR_INSERTS; perfmon icelakex_uncore v1.x), and
+ * of memory (Intel, "Intel Data Direct I/O Technology (Intel DDIO): A Primer", 2012); whether a
+ * device's lines stay there depends on how big the buffer it writes is against the LLC share
+ * DDIO may use. The CHA counts each IO request it takes into its TOR as an LLC hit or miss
+ * (TOR_INSERTS.IO_HIT / IO_MISS, umask 0x04 with umask_ext 0xC001FD / 0xC001FE: perfmon
+ * icelakex v1.30 uncore; PCM src/pcm-pcie.cpp prints the same IO hit/miss split with -e), and
  * cha_metrics' io_llc_hit_ratio = hits / (hits + misses) (pmu/uncore/intel_cha.h). A sweep runs
  * the same device read into buffers of each size and records that ratio at each point.
+ * Which requests count: with the events TOR_INSERTS.IO_HIT and IO_MISS every IO request (the
+ * device's ItoM writes of a Block IO read among them); with the ICX default set, the PCIRdCur
+ * hit/miss pair only (the device reading memory).
  * Pure: host-tested.
  */
 #ifndef EFIPERF_DDIO_H
