@@ -27,6 +27,9 @@
 #include "efi/measure/nvme_measure.h"
 #include "efi/measure/dma_window.h"
 #include "efi/measure/corepmu_run.h"
+#include "efi/measure/run_plan.h"
+#include "efi/measure/ddio_measure.h"
+#include "efi/measure/dma_cpu.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
@@ -322,8 +325,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (cpus_init(&plat, &cfg) != 0)
 		return finish();   /* a `cpus` this machine does not have: a config error */
 	/* The run plan, before the first window: every key naming hardware is resolved with the
-	 * parser the measurement uses (cpus above, core_events here, cha_events below); a bad value
-	 * is a config error naming where it was set, and nothing is measured. */
+	 * parser the measurement uses (cpus above, core_events here, cha_events and the DMA, MMIO
+	 * and NVMe targets below); a bad value is a config error naming where it was set, and
+	 * nothing is measured. */
 	int core_cfg_error;
 	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz, &core_cfg_error);
 	trace_drain();
@@ -335,6 +339,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 	dma_window_ranges(&disc);
 	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0)
+		return finish();
+	trace_drain();
+	if (run_plan_check(&hw, &plat, &cfg, self) != 0)
 		return finish();
 	trace_drain();
 
@@ -357,6 +364,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_blockio_write(&plat, &cfg, self);
 	trace_drain();
 	measure_blockio(&hw, &plat, &cfg);
+	trace_drain();
+	measure_ddio(&hw, &plat, &cfg);
+	trace_drain();
+	measure_dma_cpu(&hw, &plat, &cfg);
 	trace_drain();
 	measure_nvme(&hw, &plat, &cfg, self);
 	trace_drain();

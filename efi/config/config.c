@@ -8,6 +8,7 @@
 #include "efi/config/cpuset.h"
 #include "efi/config/blockio_target.h"
 #include "efi/nvme/nvme_params.h"
+#include "efi/measure/ddio.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
 static const char *const rw_names[] = { "read", "write", NULL };
+static const char *const dma_cpu_names[] = { "none", "load", "store", "ntstore", "copy", "ntcopy", "triad", NULL };
 
 static int cpus_check(const char *v, size_t n, char *msg, size_t msgsz)
 {
@@ -161,6 +163,14 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 				 0, 0, 0, 0, FIELD(nvme_write_lba),
 				 "with nvme_rw = write: blocks FIRST..LAST of that controller (DESTROYS them)",
 				 "none", write_lba_check },
+	[CFG_DDIO_SWEEP] = { "ddio_sweep", CFG_T_TEXT, "none|BYTES,...", NULL,
+			     0, 0, 0, 0, FIELD(ddio_sweep),
+			     "DMA target-buffer sizes (4K..1G): dma_blockio reads dma_bytes into each under the CHA "
+			     "counters, IO LLC hit ratio per point", "none", ddio_sizes_check },
+	[CFG_DMA_CPU_TRAFFIC] = { "dma_cpu_traffic", CFG_T_ENUM, "none|load|...|triad", dma_cpu_names,
+				  CFG_DMA_CPU_NONE, 0, 0, 0, FIELD(dma_cpu_traffic),
+				  "STREAM function the cpus other than the boot CPU run while it reads dma_blockio, "
+				  "in one window", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",
@@ -573,6 +583,11 @@ void cfg_help(struct strbuf *sb)
 			sb_printf(sb, ", %s", accepted);
 		sb_printf(sb, " (default %s)\n", def);
 	}
+}
+
+const char *cfg_key_name(enum cfg_key_id k)
+{
+	return (unsigned)k < CFG_NKEYS && cfg_keys[k].name ? cfg_keys[k].name : "?";
 }
 
 const char *cfg_exit_name(enum cfg_exit e)

@@ -58,6 +58,8 @@ enum cfg_key_id {
 	CFG_NVME_WRITE_LBA,  /* nvme_write_lba = none | BDF FIRST-LAST       (default none)     */
 	CFG_UNCORE,          /* uncore = off | on | force                    (default off)      */
 	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
+	CFG_DDIO_SWEEP,      /* ddio_sweep = none | BYTES[,BYTES...]         (default none)     */
+	CFG_DMA_CPU_TRAFFIC, /* dma_cpu_traffic = none | load | ... | triad  (default none)     */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -105,6 +107,8 @@ struct efiperf_config {
 	char nvme_iodepth[48];     /* efi/nvme/nvme_params.h syntax */
 	uint64_t nvme_size;        /* bytes per controller per (bs, iodepth) point */
 	char nvme_write_lba[48];   /* efi/blockio_target.h syntax */
+	char ddio_sweep[96];       /* efi/measure/ddio.h syntax, checked when parsed */
+	uint32_t dma_cpu_traffic;  /* 0 none, else CFG_DMA_CPU_* : the STREAM function beside the DMA */
 	int nchecks;               /* checks[] in use: every check key's settings, file then arguments */
 	struct check checks[CHECK_MAX];
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
@@ -145,6 +149,13 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j);
 
 /* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
 void cfg_help(struct strbuf *sb);
+
+/* dma_cpu_traffic values: none, then the STREAM functions in arch/kernel.h's order. */
+enum cfg_dma_cpu { CFG_DMA_CPU_NONE, CFG_DMA_CPU_LOAD, CFG_DMA_CPU_STORE, CFG_DMA_CPU_NTSTORE, CFG_DMA_CPU_COPY,
+		   CFG_DMA_CPU_NTCOPY, CFG_DMA_CPU_TRIAD };
+
+/* A key's name as written in efiperf.cfg ("dma_engine"), "?" for no key. */
+const char *cfg_key_name(enum cfg_key_id k);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

@@ -55,4 +55,14 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k);
 /* Name of choice v of an enum key, NULL when v is not one. */
 const char *cfg_choice_name(const struct cfg_key *k, uint64_t v);
 
+/* The next comma-separated element of v[*pos..n), trimmed of blanks, in *s and *len; *pos moves
+ * past it. Returns 0 at the end (an empty v has one empty element). */
+int cfg_list_next(const char *v, size_t n, size_t *pos, const char **s, size_t *len);
+
+/* A comma-separated list of values of key k (each as cfg_value_parse reads it): 1..max of
+ * them, none twice, into out[0..*count). Returns 0, or -1 with msg naming the value (its
+ * position) and what is wrong. Values must fit in 32 bits (k's max). */
+int cfg_value_list(const struct cfg_key *k, const char *v, size_t n, uint32_t *out, int max, int *count,
+		   char *msg, size_t msgsz);
+
 #endif

@@ -44,44 +44,76 @@ void *blockio_find(uint64_t bdf, void **handle)
 	return found;
 }
 
-/* Blocks of the next transfer of a walk over blocks lba..last: at most TRANSFER_BYTES. */
-static uint64_t piece_blocks(const EFI_BLOCK_IO_MEDIA *m, uint64_t lba, uint64_t last)
+/* Blocks of the next transfer of a walk over blocks lba..last: at most xfer bytes. */
+static uint64_t piece_blocks(const EFI_BLOCK_IO_MEDIA *m, uint64_t lba, uint64_t last, uint64_t xfer)
 {
-	uint64_t per = TRANSFER_BYTES / m->BlockSize;
+	uint64_t per = xfer / m->BlockSize;
 	return last - lba + 1 < per ? last - lba + 1 : per;
 }
 
-/* The read as a window of slices (efi/measure/dma_window.h): slice k of n reads transfers
- * [k T / n, (k + 1) T / n) of the T transfers, checking the pattern as it goes. */
-struct read_ctx {
-	EFI_BLOCK_IO *bio;
-	uint8_t *buf;
-	uint64_t last;            /* last block */
-	uint64_t transfers;       /* T */
-	uint64_t hz;
-	int pattern;              /* -1 unknown yet, 0 not efiperf's pattern, 1 verified so far, 2 differs */
-	uint64_t bad, ticks, done;
-	EFI_STATUS st;
-	struct self_check_bytes moved;   /* the device wrote memory: `done` bytes */
-};
-
-static uint64_t read_slice(void *arg, uint32_t slice, uint32_t nslices)
+/* What is wrong with reading the disk bio (its PCI function named bdf) in xfer-byte
+ * transfers, or NULL. */
+static const char *read_target_why(EFI_BLOCK_IO *bio, const char *bdf, uint64_t xfer, char *msg, size_t n)
 {
-	struct read_ctx *c = arg;
-	EFI_BLOCK_IO_MEDIA *m = c->bio->Media;
-	uint64_t per = TRANSFER_BYTES / m->BlockSize, n = nslices ? nslices : 1;
+	EFI_BLOCK_IO_MEDIA *m = bio->Media;
+	if (!m->MediaPresent)
+		fmt_snprintf(msg, n, "%s: no media, or smaller than one block", bdf);
+	else if (!m->BlockSize || xfer % m->BlockSize)
+		fmt_snprintf(msg, n, "%s: block size %u does not divide the %llu-byte transfer", bdf, m->BlockSize,
+			     (unsigned long long)xfer);
+	else
+		return NULL;
+	return msg;
+}
+
+int blockio_read_init(struct blockio_read *c, uint64_t bdf, uint64_t bytes, void *buf, uint64_t buf_bytes,
+		      uint64_t hz, char *why, size_t n)
+{
+	char name[16];
+	struct hw_pci_addr a = { CFG_BDF_SEG(bdf), CFG_BDF_BUS(bdf), CFG_BDF_DEV(bdf), CFG_BDF_FN(bdf) };
+	pcie_bdf_str(a, name, sizeof(name));
+	EFI_BLOCK_IO *bio = blockio_find(bdf, NULL);
+	uint64_t xfer = buf_bytes < TRANSFER_BYTES ? buf_bytes : TRANSFER_BYTES;
+	*c = (struct blockio_read){ .bio = bio, .buf = buf, .buf_bytes = buf_bytes, .xfer = xfer, .hz = hz, .pattern = -1 };
+	if (!bio) {
+		fmt_snprintf(why, n, "%s: no Block IO device (whole disk) behind that PCI function", name);
+		return -1;
+	}
+	if (read_target_why(bio, name, xfer, why, n))
+		return -1;
+	EFI_BLOCK_IO_MEDIA *m = bio->Media;
+	c->block_size = m->BlockSize;
+	c->device_bytes = (m->LastBlock + 1) * (uint64_t)m->BlockSize;
+	bytes = bytes < c->device_bytes ? bytes : c->device_bytes;
+	bytes -= bytes % m->BlockSize;
+	if (!bytes) {
+		fmt_snprintf(why, n, "%s: no media, or smaller than one block", name);
+		return -1;
+	}
+	c->last = bytes / m->BlockSize - 1;
+	c->transfers = (bytes + xfer - 1) / xfer;
+	return 0;
+}
+
+uint64_t blockio_read_slice(void *arg, uint32_t slice, uint32_t nslices)
+{
+	struct blockio_read *c = arg;
+	EFI_BLOCK_IO *bio = c->bio;
+	EFI_BLOCK_IO_MEDIA *m = bio->Media;
+	uint64_t per = c->xfer / m->BlockSize, n = nslices ? nslices : 1;
 	uint64_t first = c->transfers * slice / n, end = c->transfers * (slice + 1) / n, ticks = 0;
 	for (uint64_t t = first; t < end && c->st == EFI_SUCCESS; t++) {
 		uint64_t lba = t * per;
-		UINTN bytes = piece_blocks(m, lba, c->last) * m->BlockSize;
+		UINTN bytes = piece_blocks(m, lba, c->last, c->xfer) * m->BlockSize;
+		uint8_t *dst = c->buf + t * c->xfer % c->buf_bytes;   /* the DMA target wraps in the buffer */
 		uint64_t t0 = arch_timer_read();
-		c->st = c->bio->ReadBlocks(c->bio, m->MediaId, lba, bytes, c->buf);
+		c->st = bio->ReadBlocks(bio, m->MediaId, lba, bytes, dst);
 		ticks += arch_timer_read() - t0;
 		if (c->st != EFI_SUCCESS)
 			break;
 		if (c->pattern < 0)
-			c->pattern = dma_pattern_present(*(uint64_t *)c->buf);
-		if (c->pattern == 1 && dma_pattern_check(c->buf, lba * m->BlockSize, bytes, &c->bad) != 0)
+			c->pattern = dma_pattern_present(*(uint64_t *)dst);
+		if (c->pattern == 1 && dma_pattern_check(dst, lba * m->BlockSize, bytes, &c->bad) != 0)
 			c->pattern = 2;   /* carried the pattern, then differed: a data error */
 		c->done += bytes;
 	}
@@ -90,80 +122,72 @@ static uint64_t read_slice(void *arg, uint32_t slice, uint32_t nslices)
 	return metric_ticks_to_ns(ticks, c->hz);
 }
 
+void blockio_read_json(struct json *j, const struct blockio_read *c)
+{
+	json_u64(j, "block_size", c->block_size);
+	json_u64(j, "device_bytes", c->device_bytes);
+	json_u64(j, "bytes", c->done);
+	json_u64(j, "transfer_bytes", c->xfer);
+	json_u64(j, "ns", metric_ticks_to_ns(c->ticks, c->hz));
+	json_milli(j, "gbps", metric_gbps_milli(c->done, metric_ticks_to_ns(c->ticks, c->hz)));
+	json_str(j, "status", c->st == EFI_SUCCESS ? "ok" : "ReadBlocks failed");
+	if (c->pattern == 1)
+		json_bool(j, "verified", 1);
+	else if (c->pattern == 2)
+		json_bool(j, "verified", 0);
+	else
+		json_str(j, "verified", "pattern unknown");
+	if (c->pattern == 2)
+		json_u64(j, "first_bad_offset", c->bad);
+}
+
+int blockio_read_failed(const struct blockio_read *c, const char *bdf, const char *where)
+{
+	if (c->st == EFI_SUCCESS && c->pattern != 2)
+		return 0;
+	rep_error(where, "%s: %s at device offset %llu", bdf, c->st != EFI_SUCCESS ? "ReadBlocks failed" : "data differs from the pattern",
+		  (unsigned long long)(c->st != EFI_SUCCESS ? c->done : c->bad));
+	return -1;
+}
+
 int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (cfg->dma_blockio == CFG_BDF_NONE)
 		return 0;
-	char bdf[16];
+	char bdf[16], why[160];
 	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
 				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
-	EFI_BLOCK_IO *bio = blockio_find(cfg->dma_blockio, NULL);
-	if (!bio) {
-		rep_error("blockio", "dma_blockio %s: no Block IO device (whole disk) behind that PCI function", bdf);
-		return -1;
-	}
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint64_t dev_bytes = (m->LastBlock + 1) * (uint64_t)m->BlockSize;
-	if (!m->BlockSize || TRANSFER_BYTES % m->BlockSize) {
-		rep_error("blockio", "dma_blockio %s: block size %u does not divide the %u-byte transfer", bdf, m->BlockSize,
-			  TRANSFER_BYTES);
-		return -1;
-	}
-	uint64_t bytes = cfg->dma_bytes < dev_bytes ? cfg->dma_bytes : dev_bytes;
-	bytes -= bytes % m->BlockSize;
-	if (!m->MediaPresent || !bytes) {
-		rep_error("blockio", "dma_blockio %s: no media, or smaller than one block", bdf);
-		return -1;
-	}
 	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
 	if (!buf) {
 		rep_error("blockio", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);
 		return -1;
 	}
-	struct read_ctx c = { .bio = bio, .buf = buf, .last = bytes / m->BlockSize - 1,
-			      .transfers = (bytes + TRANSFER_BYTES - 1) / TRANSFER_BYTES, .hz = p->timer_hz,
-			      .pattern = -1, .st = EFI_SUCCESS };
-	struct dma_window w = { "blockio_read", read_slice, &c, &c.moved, NULL, a,
+	struct blockio_read c;
+	if (blockio_read_init(&c, cfg->dma_blockio, cfg->dma_bytes, buf, TRANSFER_BYTES, p->timer_hz, why, sizeof(why)) != 0) {
+		pages_free(buf, TRANSFER_BYTES);
+		rep_error("blockio", "dma_blockio %s", why);
+		return -1;
+	}
+	struct dma_window w = { "blockio_read", blockio_read_slice, &c, &c.moved, NULL, a,
 				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB };
 	struct dma_window_result r;
 	dma_window_run(hw, p, &w, &r);
 	pages_free(buf, TRANSFER_BYTES);
-	uint64_t done = c.done, ns = metric_ticks_to_ns(c.ticks, p->timer_hz);
-	int pattern = c.pattern;
-	EFI_STATUS st = c.st;
-	dma_window_rate(&r, 0, done, ns);
+	uint64_t ns = metric_ticks_to_ns(c.ticks, p->timer_hz);
+	dma_window_rate(&r, 0, c.done, ns);
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "blockio_read");
 	json_str(j, "bdf", bdf);
-	json_u64(j, "block_size", m->BlockSize);
-	json_u64(j, "device_bytes", dev_bytes);
-	json_u64(j, "bytes", done);
-	json_u64(j, "transfer_bytes", TRANSFER_BYTES);
-	json_u64(j, "ns", ns);
-	json_milli(j, "gbps", metric_gbps_milli(done, ns));
-	json_str(j, "status", st == EFI_SUCCESS ? "ok" : "ReadBlocks failed");
-	if (pattern == 1)
-		json_bool(j, "verified", 1);
-	else if (pattern == 2)
-		json_bool(j, "verified", 0);
-	else
-		json_str(j, "verified", "pattern unknown");
-	if (pattern == 2)
-		json_u64(j, "first_bad_offset", c.bad);
+	blockio_read_json(j, &c);
 	dma_window_json(j, &r);
 	rep_end();
 	char rate[32];
-	fmt_milli(rate, sizeof(rate), metric_gbps_milli(done, ns));
-	rep_line("blockio:    %s: read %llu of %llu bytes in %llu ns, %s GB/s, %s", bdf, (unsigned long long)done,
-		 (unsigned long long)dev_bytes, (unsigned long long)ns, rate,
-		 pattern == 1 ? "data verified" : pattern == 2 ? "DATA DIFFERS" : "pattern unknown (not verified)");
-	if (st != EFI_SUCCESS || pattern == 2) {
-		rep_error("blockio", "%s: %s at device offset %llu", bdf, st != EFI_SUCCESS ? "ReadBlocks failed" : "data differs from the pattern",
-			  (unsigned long long)(st != EFI_SUCCESS ? done : c.bad));
-		return -1;
-	}
-	return 0;
+	fmt_milli(rate, sizeof(rate), metric_gbps_milli(c.done, ns));
+	rep_line("blockio:    %s: read %llu of %llu bytes in %llu ns, %s GB/s, %s", bdf, (unsigned long long)c.done,
+		 (unsigned long long)c.device_bytes, (unsigned long long)ns, rate,
+		 c.pattern == 1 ? "data verified" : c.pattern == 2 ? "DATA DIFFERS" : "pattern unknown (not verified)");
+	return blockio_read_failed(&c, bdf, "blockio");
 }
 
 int blockio_holds_boot_volume(void *disk, void *image)
@@ -187,7 +211,7 @@ static EFI_STATUS write_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct bloc
 	EFI_STATUS st = EFI_SUCCESS;
 	*ticks = 0;
 	while (lba <= t->last && st == EFI_SUCCESS) {
-		uint64_t nblk = piece_blocks(m, lba, t->last);
+		uint64_t nblk = piece_blocks(m, lba, t->last, TRANSFER_BYTES);
 		dma_pattern_fill(buf, lba * m->BlockSize, nblk * m->BlockSize);
 		uint64_t t0 = arch_timer_read();
 		st = bio->WriteBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
@@ -206,7 +230,7 @@ static EFI_STATUS verify_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct blo
 	EFI_BLOCK_IO_MEDIA *m = bio->Media;
 	*differs = 0;
 	for (uint64_t lba = t->first; lba <= t->last;) {
-		uint64_t nblk = piece_blocks(m, lba, t->last);
+		uint64_t nblk = piece_blocks(m, lba, t->last, TRANSFER_BYTES);
 		EFI_STATUS st = bio->ReadBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
 		if (st != EFI_SUCCESS)
 			return st;
@@ -219,39 +243,80 @@ static EFI_STATUS verify_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct blo
 	return EFI_SUCCESS;
 }
 
+/* What is wrong with writing target t (its disk bio with handle disk), or NULL: nothing may
+ * be written then. */
+static const char *write_target_why(const struct blockio_target *t, EFI_BLOCK_IO *bio, void *disk, void *image,
+				    const char *bdf, char *msg, size_t n)
+{
+	if (!bio) {
+		fmt_snprintf(msg, n, "%s: no Block IO device (whole disk) behind that PCI function", bdf);
+		return msg;
+	}
+	EFI_BLOCK_IO_MEDIA *m = bio->Media;
+	if (!m->MediaPresent || m->ReadOnly)
+		fmt_snprintf(msg, n, "%s: %s: nothing written", bdf, m->MediaPresent ? "the medium is read-only" : "no medium");
+	else if (t->last > m->LastBlock)
+		fmt_snprintf(msg, n, "%s: blocks %llu-%llu run past the disk's last block %llu: nothing written", bdf,
+			     (unsigned long long)t->first, (unsigned long long)t->last, (unsigned long long)m->LastBlock);
+	else if (blockio_holds_boot_volume(disk, image))
+		fmt_snprintf(msg, n, "%s: that disk holds the volume efiperf booted from (and its logs): nothing written", bdf);
+	else if (m->BlockSize == 0 || TRANSFER_BYTES % m->BlockSize)
+		fmt_snprintf(msg, n, "%s: block size %u does not divide the %u-byte transfer", bdf, m->BlockSize, TRANSFER_BYTES);
+	else
+		return NULL;
+	return msg;
+}
+
+/* The write target of dma_write_lba, resolved; 0 when none is set, 1 when it is (and *why
+ * NULL when it may be written). */
+static int write_target(const struct efiperf_config *cfg, void *image, struct blockio_target *t, EFI_BLOCK_IO **bio,
+			char *bdf, const char **why, char *msg, size_t n)
+{
+	if (blockio_target_parse(cfg->dma_write_lba, strlena((CHAR8 *)cfg->dma_write_lba), t, msg, n) != 0 || !t->set)
+		return 0;   /* the config parser accepted it; "none" writes nothing */
+	struct hw_pci_addr a = { CFG_BDF_SEG(t->bdf), CFG_BDF_BUS(t->bdf), CFG_BDF_DEV(t->bdf), CFG_BDF_FN(t->bdf) };
+	pcie_bdf_str(a, bdf, 16);
+	EFI_HANDLE disk = NULL;
+	*bio = blockio_find(t->bdf, (void **)&disk);
+	*why = write_target_why(t, *bio, disk, image, bdf, msg, n);
+	return 1;
+}
+
+int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct plan_errors *out)
+{
+	int before = out->n;
+	char msg[200], bdf[16];
+	if (cfg->dma_blockio != CFG_BDF_NONE) {
+		struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
+					 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
+		pcie_bdf_str(a, bdf, sizeof(bdf));
+		EFI_BLOCK_IO *bio = blockio_find(cfg->dma_blockio, NULL);
+		if (!bio)
+			plan_error_add(out, CFG_DMA_BLOCKIO, "%s: no Block IO device (whole disk) behind that PCI function", bdf);
+		else if (read_target_why(bio, bdf, TRANSFER_BYTES, msg, sizeof(msg)))
+			plan_error_add(out, CFG_DMA_BLOCKIO, "%s", msg);
+	}
+	struct blockio_target t;
+	EFI_BLOCK_IO *wbio;
+	const char *why;
+	if (write_target(cfg, image, &t, &wbio, bdf, &why, msg, sizeof(msg)) && why)
+		plan_error_add(out, CFG_DMA_WRITE_LBA, "%s", why);
+	return out->n - before;
+}
+
 int measure_blockio_write(const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
 	struct blockio_target t;
-	char msg[160], bdf[16];
-	if (blockio_target_parse(cfg->dma_write_lba, strlena((CHAR8 *)cfg->dma_write_lba), &t, msg, sizeof(msg)) != 0 ||
-	    !t.set)
-		return 0;   /* the config parser accepted it; "none" writes nothing */
-	struct hw_pci_addr a = { CFG_BDF_SEG(t.bdf), CFG_BDF_BUS(t.bdf), CFG_BDF_DEV(t.bdf), CFG_BDF_FN(t.bdf) };
-	pcie_bdf_str(a, bdf, sizeof(bdf));
-	EFI_HANDLE disk = NULL;
-	EFI_BLOCK_IO *bio = blockio_find(t.bdf, (void **)&disk);
-	if (!bio) {
-		rep_error("blockio_write", "dma_write_lba %s: no Block IO device (whole disk) behind that PCI function", bdf);
+	char msg[200], bdf[16];
+	EFI_BLOCK_IO *bio;
+	const char *why;
+	if (!write_target(cfg, image, &t, &bio, bdf, &why, msg, sizeof(msg)))
+		return 0;
+	if (why) {   /* the plan refused it already; never written */
+		rep_error("blockio_write", "dma_write_lba %s", why);
 		return -1;
 	}
 	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	if (!m->MediaPresent || m->ReadOnly) {
-		rep_error("blockio_write", "dma_write_lba %s: %s: nothing written", bdf, m->MediaPresent ? "the medium is read-only" : "no medium");
-		return -1;
-	}
-	if (t.last > m->LastBlock) {
-		rep_error("blockio_write", "dma_write_lba %s: blocks %llu-%llu run past the disk's last block %llu: nothing written",
-			  bdf, (unsigned long long)t.first, (unsigned long long)t.last, (unsigned long long)m->LastBlock);
-		return -1;
-	}
-	if (blockio_holds_boot_volume(disk, image)) {
-		rep_error("blockio_write", "dma_write_lba %s: that disk holds the volume efiperf booted from (and its logs): nothing written", bdf);
-		return -1;
-	}
-	if (m->BlockSize == 0 || TRANSFER_BYTES % m->BlockSize) {
-		rep_error("blockio_write", "dma_write_lba %s: block size %u does not divide the %u-byte transfer", bdf, m->BlockSize, TRANSFER_BYTES);
-		return -1;
-	}
 	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
 	if (!buf) {
 		rep_error("blockio_write", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);

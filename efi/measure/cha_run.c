@@ -20,6 +20,7 @@
 static struct {
 	int on;                      /* cha = on */
 	int ready;                   /* request prepared: windows run under the counters */
+	int last_counted;            /* the last window ran under the counters without error */
 	char why[WHY_BYTES];         /* why not ready */
 	struct cha_request *req;
 	struct cha_result *res;
@@ -92,6 +93,7 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc)
 {
 	static const struct self_check_bytes none;
+	plan.last_counted = 0;
 	if (!plan.ready) {
 		window(arg, 0, 1);
 		self_check_compute(expected ? expected : &none, NULL, 0, plan.on ? plan.why : "cha = off", sc);
@@ -100,6 +102,7 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 	struct cha_request *req = plan.req;
 	struct cha_result *res = plan.res;
 	cha_measure(hw, req, window, arg, res);
+	plan.last_counted = !res->status;
 	struct self_check_bytes counted;
 	counted_of(res, &counted);
 	self_check_compute(expected ? expected : &none, res->status ? NULL : &counted, 0,
@@ -125,6 +128,11 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
 		rep_error("cha", "%s", res->restore_why);
 	return rc;
+}
+
+const struct cha_metric_values *cha_run_total(void)
+{
+	return plan.last_counted ? &plan.res->total : NULL;
 }
 
 /* ---- the copy window ------------------------------------------------------------------------ */

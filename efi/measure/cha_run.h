@@ -36,6 +36,11 @@ int cha_run_plan(const struct hw *hw, const struct platform *p, const struct dis
 int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
 		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc);
 
+/* The CHA totals (all sockets: PCIe bytes, IO LLC hits, misses and hit ratio) of the last
+ * window cha_run_window ran under the counters without error; NULL when it ran without them or
+ * they failed (the self_check's why says which). Valid until the next window. */
+const struct cha_metric_values *cha_run_total(void);
+
 /* The copy window under the CHA counters (its self_check is absent: a memory copy moves no
  * PCIe bytes). Does nothing when cha = off. Returns 0, or -1 after reporting an error. */
 int measure_cha(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);

@@ -44,6 +44,10 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 {
 	struct core_ctx c = { hw, p, w, 0 };
 	r->status = cha_run_window(hw, w->kernel, with_core, &c, w->expected, w->no_dma_why, &r->sc);
+	const struct cha_metric_values *total = cha_run_total();
+	r->have_cha = total != NULL;
+	if (total)
+		r->cha = *total;
 	if (p->corepmu && c.started)
 		corepmu_run_report(hw, p->corepmu, p->mp.bsp, w->kernel, 0);
 	dma_window_link(hw, w->dev, w->addr64, &r->ll);

@@ -42,6 +42,10 @@ struct dma_window_result {
 	int status;                              /* 0, or -1: the counters failed (reported) */
 	struct self_check sc;
 	struct link_limit ll;
+	/* The CHA totals of the window (IO LLC hits, misses, hit ratio; PCIe bytes): have_cha 0
+	 * when no CHA counters ran over it (then sc.why says why). */
+	struct cha_metric_values cha;
+	int have_cha;
 };
 
 /* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255): set

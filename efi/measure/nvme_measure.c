@@ -750,20 +750,44 @@ static void give_back_all(void *arg)
 			give_back(r, &r->x[i]);
 }
 
-int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
+/* The run over the controllers `nvme` names, resolved (resolve()): 0 when `nvme` is none, 1
+ * with r->x allocated (free it) and *errs the errors resolve() reported, -1 without memory. */
+static int begin(struct run *r, const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		 void *image, int *errs)
 {
 	struct nvme_ctrl_list l;
 	char msg[160];
 	if (nvme_parse_ctrls(cfg->nvme, strlena((CHAR8 *)cfg->nvme), &l, msg, sizeof(msg)) != 0 || (!l.all && !l.count))
 		return 0;
-	struct run r = { .cfg = cfg, .p = p, .hw = hw, .image = image };
-	struct nctl *xs = AllocateZeroPool(sizeof(*xs) * NVME_MAX_CTRLS);
-	if (!xs) {
+	*r = (struct run){ .cfg = cfg, .p = p, .hw = hw, .image = image };
+	r->x = AllocateZeroPool(sizeof(*r->x) * NVME_MAX_CTRLS);
+	if (!r->x)
+		return -1;
+	*errs = resolve(r, r->x, &r->n);
+	return 1;
+}
+
+int nvme_plan_check(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
+{
+	struct run r;
+	int errs = 0;
+	if (begin(&r, hw, p, cfg, image, &errs) > 0)
+		FreePool(r.x);
+	return errs;   /* without memory, the measurement says so when it runs */
+}
+
+int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
+{
+	struct run r;
+	int errs = 0, b = begin(&r, hw, p, cfg, image, &errs);
+	if (b == 0)
+		return 0;
+	if (b < 0) {
 		rep_error("nvme", "no memory for %u controllers' state", NVME_MAX_CTRLS);
 		return -1;
 	}
-	r.x = xs;
-	if (resolve(&r, xs, &r.n) != 0 || r.n == 0) {
+	struct nctl *xs = r.x;
+	if (errs != 0 || r.n == 0) {
 		if (!r.n && !rep_failed())
 			rep_line("nvme:       no NVMe controller to measure");
 		FreePool(xs);

@@ -38,6 +38,12 @@ struct nvme_point_result {
 	uint64_t commands, failed;
 };
 
+/* The run plan's NVMe part, before the first window: which controllers, and every limit the
+ * settings must respect that the controller shows without being taken (CAP.MQES from BAR0, the
+ * LBA size and last block from the firmware's Block IO; the boot disk refused by name). Each
+ * bad value is a config error naming its line. Returns the number of errors reported. */
+int nvme_plan_check(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image);
+
 /* Run the NVMe measurement (nothing when `nvme` is none). Returns 0, or -1 after reporting
  * errors; every controller taken has been given back when it returns. image: efiperf's
  * EFI_HANDLE (the driver-model agent, and the boot volume to refuse). */

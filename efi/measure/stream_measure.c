@@ -27,6 +27,47 @@ static uint64_t mbps_of(uint64_t bytes, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)bytes * 1000u / ns) : 0;
 }
 
+/* STREAM's arrays: a zeroed, b and c with values (any finite doubles), one pass of k over them. */
+static void stream_fill(struct kernel_run *r, const struct kernel_desc *k, void *const buf[3], uint64_t size)
+{
+	memset(buf[0], 0, size);
+	for (uint64_t w = 0; w < size / 8; w++) {
+		((double *)buf[1])[w] = (double)(w & 0xFF);
+		((double *)buf[2])[w] = (double)((w >> 8) & 0xFF);
+	}
+	*r = (struct kernel_run){ .k = k, .a = buf[0], .b = buf[1], .c = buf[2], .bytes = size,
+				  .scalar = k->kind == KERNEL_TRIAD ? TRIAD_SCALAR : STORE_VALUE, .passes = 1,
+				  .timer = arch_timer_read };
+}
+
+const char *stream_beside_prepare(struct stream_beside *s, enum kernel_kind kind, void *a, void *b, void *c,
+				  uint64_t bytes, const volatile uint32_t *stop)
+{
+	const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, kind, arch_kernel_isa());
+	if (!k)
+		return NULL;
+	void *const buf[3] = { a, b, c };
+	*s = (struct stream_beside){ .stop = stop };
+	stream_fill(&s->r, k, buf, bytes);
+	return k->name;
+}
+
+uint64_t stream_beside_kernel(void *arg)
+{
+	struct stream_beside *s = arg;
+	do {
+		kernel_run(&s->r);
+		if (s->r.status) {
+			s->status = s->r.status;
+			break;
+		}
+		s->passes++;
+		s->app_bytes += s->r.app_bytes;
+		s->ticks += s->r.ticks_total;
+	} while (!*s->stop);
+	return s->r.result;
+}
+
 static uint64_t run_kernel(void *arg)
 {
 	struct kernel_run *r = arg;
@@ -67,14 +108,8 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		if (!k)
 			continue;
 		for (int i = 0; i < n; i++) {
-			memset(buf[i][0], 0, size);
-			for (uint64_t w = 0; w < size / 8; w++) {
-				((double *)buf[i][1])[w] = (double)(w & 0xFF);
-				((double *)buf[i][2])[w] = (double)((w >> 8) & 0xFF);
-			}
-			runs[i] = (struct kernel_run){ .k = k, .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = size,
-						       .scalar = stream_kinds[s] == KERNEL_TRIAD ? TRIAD_SCALAR : STORE_VALUE,
-						       .passes = cfg->stream_passes, .timer = arch_timer_read };
+			stream_fill(&runs[i], k, buf[i], size);
+			runs[i].passes = cfg->stream_passes;
 			cpus[i].arg = &runs[i];
 		}
 		struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };

@@ -50,7 +50,7 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 	static struct mp_pending pend[WINDOW_MAX_CPUS];
 	struct mp_info mi;
 	mp_init(&mi);
-	*r = (struct window_result){ .masked = s->mask_interrupts };
+	*r = (struct window_result){ .masked = s->mask_interrupts, .boot_masked = s->mask_interrupts && !s->boot_work };
 	int n = s->ncpus < WINDOW_MAX_CPUS ? s->ncpus : WINDOW_MAX_CPUS;
 	int bsp_job = -1, started = 0;
 	n_ready = n_done = go = 0;
@@ -73,7 +73,7 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 	/* Wait for the APs to arrive, then raise the TPL (the BSP's interrupts masked) and open
 	 * the barrier; the BSP runs its own share inside. */
 	spin_until(&n_ready, (uint32_t)started);
-	EFI_TPL old = s->mask_interrupts ? BS->RaiseTPL(TPL_HIGH_LEVEL) : 0;
+	EFI_TPL old = r->boot_masked ? BS->RaiseTPL(TPL_HIGH_LEVEL) : 0;
 	if (s->counters && s->counters->start)
 		s->counters->start(s->counters->ctx);
 	if (bsp_job >= 0) {
@@ -87,11 +87,16 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 		cpu_counters(s, bsp_job, 0);
 	} else {
 		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		if (s->boot_work) {
+			r->boot_t0 = arch_timer_read();
+			s->boot_work(s->boot_ctx);
+			r->boot_t1 = arch_timer_read();
+		}
 	}
 	spin_until(&n_done, (uint32_t)started);
 	if (s->counters && s->counters->stop)
 		s->counters->stop(s->counters->ctx);
-	if (s->mask_interrupts)
+	if (r->boot_masked)
 		BS->RestoreTPL(old);
 
 	for (int i = 0; i < n; i++)
@@ -114,7 +119,11 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 		if (c->t1 > last)
 			last = c->t1;
 	}
-	r->span_ticks = r->ran ? last - first : 0;
+	if (s->boot_work) {
+		first = r->boot_t0 < first ? r->boot_t0 : first;
+		last = r->boot_t1 > last ? r->boot_t1 : last;
+	}
+	r->span_ticks = r->ran || s->boot_work ? last - first : 0;
 	return r->ran == n ? 0 : -1;
 }
 
@@ -123,5 +132,6 @@ int window_noise_floor(const struct hw *hw, const struct window_spec *s, struct 
 	struct window_spec empty = *s;
 	empty.kernel = NULL;
 	empty.counters = NULL;
+	empty.boot_work = NULL;
 	return window_run(hw, &empty, r);
 }

@@ -48,11 +48,20 @@ struct window_spec {
 	int ncpus;
 	int mask_interrupts;            /* 1: quiesced window */
 	const struct window_counters *counters;  /* optional */
+	/* Optional: the boot CPU's own work while the window's CPUs run their kernel (the boot CPU
+	 * must then not be one of `cpus`): called right after the barrier opened; the window ends
+	 * when it returned and every CPU finished. The boot CPU's TPL is left as it is (the work
+	 * may call firmware drivers that need their timer, e.g. Block IO): only `cpus` are masked,
+	 * and window_result.boot_masked says 0. */
+	void (*boot_work)(void *ctx);
+	void *boot_ctx;
 };
 
 struct window_result {
 	uint64_t span_ticks;            /* first start to last finish over all CPUs */
 	int masked;                     /* every CPU ran with interrupts masked */
+	int boot_masked;                /* the boot CPU's interrupts were masked (1 unless boot_work) */
+	uint64_t boot_t0, boot_t1;      /* timer ticks around boot_work (0 without it) */
 	int ran;                        /* CPUs that ran */
 	hw_status smi_status;           /* HW_OK when the SMI count was read before and after */
 	uint64_t smi_delta;             /* SMIs during the window (MSR_SMI_COUNT) */

@@ -98,3 +98,17 @@ void link_limit_json(struct json *j, const char *key, const struct link_limit *l
 		json_str(j, "impossible", "emulated link or counting error");
 	json_close(j);
 }
+
+void ddio_ratio_json(struct json *j, const char *key, const struct ddio_ratio *r)
+{
+	json_obj(j, key);
+	json_str(j, "state", ddio_state_name(r->state));
+	json_u64(j, "hits", r->hits);
+	json_u64(j, "misses", r->misses);
+	opt_milli(j, "ratio", r->state == DDIO_RATIO_OK, r->ratio_milli);
+	if (r->why[0])
+		json_str(j, "why", r->why);
+	else
+		json_null(j, "why");
+	json_close(j);
+}

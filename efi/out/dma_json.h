@@ -9,7 +9,9 @@
  *               raw_gbps, mps, mrrs, effective_read_gbps, effective_write_gbps, direction,
  *               effective_gbps, fraction, impossible} (efi/pcie/link_limit.h; GB/s per
  *               direction)
- * Both are always written: a field the reader expects is never left out (null and why instead).
+ *   io_llc_hit_ratio {state, hits, misses, ratio, why}   (efi/measure/ddio.h: state ok |
+ *              not-advancing | absent; ratio = hits / (hits + misses), 3 decimals, null unless ok)
+ * All are always written: a field the reader expects is never left out (null and why instead).
  */
 #ifndef EFIPERF_OUT_DMA_JSON_H
 #define EFIPERF_OUT_DMA_JSON_H
@@ -17,8 +19,10 @@
 #include "efi/out/jsonl.h"
 #include "efi/pcie/link_limit.h"
 #include "pmu/self_check.h"
+#include "efi/measure/ddio.h"
 
 void self_check_json(struct json *j, const char *key, const struct self_check *sc);
+void ddio_ratio_json(struct json *j, const char *key, const struct ddio_ratio *r);
 void link_limit_json(struct json *j, const char *key, const struct link_limit *ll);
 
 #endif

@@ -103,6 +103,8 @@ struct cha_metric_values {
 	uint64_t hits, misses;                /* IO TOR inserts that hit / missed the LLC */
 	uint64_t read_gbps_milli, write_gbps_milli, hit_ratio_milli;
 	uint8_t have_read, have_write, have_mmio_read, have_mmio_write, have_hit_ratio;
+	uint8_t hit_miss_counted;             /* the events count IO hits and misses both (the
+					       * ratio's inputs), whatever their values */
 	char why[120];                        /* what a missing metric lacked */
 };
 

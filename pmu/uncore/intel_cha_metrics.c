@@ -91,12 +91,14 @@ void cha_metrics(const struct cha_platform *p, const struct cha_request *req, co
 	if (io->has_hit && io->has_miss) {
 		m->hits = io->hit;
 		m->misses = io->miss;
+		m->hit_miss_counted = 1;
 	} else {
 		uint32_t mask = p->read_ops | p->write_ops;
 		for (unsigned op = 0; op < CHA_NOPS; op++)
 			if ((mask & CHA_OPBIT(op)) && ops[op].has_hit && ops[op].has_miss) {
 				m->hits += ops[op].hit;
 				m->misses += ops[op].miss;
+				m->hit_miss_counted = 1;
 			}
 	}
 	if (m->hits + m->misses) {

@@ -67,6 +67,14 @@ static void hook(struct hw_model *m, unsigned n, void *arg)
 	}
 }
 
+struct hw cha_model_machine(struct cha_model *c, struct hw_model *m, enum cha_model_layout layout, unsigned nboxes)
+{
+	hw_model_init(m);
+	m->ncpus = 1;
+	cha_model_init(c, m, layout, nboxes, 0);
+	return hw_model_hw(m);
+}
+
 void cha_model_init(struct cha_model *c, struct hw_model *m, enum cha_model_layout layout, unsigned nboxes,
 		    uint64_t ctr_start)
 {

@@ -48,6 +48,9 @@ struct cha_model {
  * installs the tick hook. */
 void cha_model_init(struct cha_model *c, struct hw_model *m, enum cha_model_layout layout, unsigned nboxes,
 		    uint64_t ctr_start);
+/* A one-CPU machine of nboxes CHA boxes (counters from 0): hw_model_init, cha_model_init, and
+ * the hardware interface over it. */
+struct hw cha_model_machine(struct cha_model *c, struct hw_model *m, enum cha_model_layout layout, unsigned nboxes);
 void cha_model_add(struct cha_model *c, struct cha_model_traffic t);
 /* MSR of a box register, from those sources: reg 0 BOX_CTL, 1..4 CTL0..3, 5 FILTER0,
  * 6 FILTER1 (SKX), 7 STATUS, 8..11 CTR0..3. */

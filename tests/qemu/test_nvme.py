@@ -172,6 +172,9 @@ def test_nvme_bad_input_is_a_config_error(scratch):
         where = "%s:%d: %s: " % (q.CFG_PATH, lines[key], key)
         assert any(m.startswith(where) and text_ in m for m in errs), "no config error '%s%s...' in %s" % (where, text_, errs)
     assert not run.of("nvme"), "points ran despite config errors"
+    # the run plan found them before the first window: nothing was measured at all
+    assert not run.of("measurement") and not run.of("stream"), "windows ran before the NVMe limits were checked: %s" % [
+        r.get("kernel") for r in run.of("measurement")]
     assert [digest(p) for p in disks] == before, "a host disk file changed after a refused configuration"
     # a function that is not an NVMe controller (the host bridge), and iodepth = 0 (parse time)
     for name, settings, key, text_ in (

@@ -53,10 +53,7 @@ static void run(unsigned n, struct self_check *sc)
 {
 	char why[160];
 	uint32_t cpu[1] = { 0 };
-	hw_model_init(&m);
-	m.ncpus = 1;
-	cha_model_init(&cm, &m, CHA_MODEL_ICX, NBOX, 0);
-	h = hw_model_hw(&m);
+	h = cha_model_machine(&cm, &m, CHA_MODEL_ICX, NBOX);
 	copies = n;
 	if (cha_prepare(&h, 6, ICX_MODEL, NULL, 0, 1, cpu, NBOX, NULL, 1, &req, why, sizeof(why)))
 		fail_msg("cha_prepare: %s", why);
