@@ -11,7 +11,7 @@
 # (also set by QEMU_BOOT_NVME=SLOT in the environment).
 #
 # x86_64: q35, OVMF, -smp 4, CPU model $QEMU_CPU (default Icelake-Server).
-# aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED, toolchain.md).
+# aarch64: virt, -cpu max, AAVMF, -icount shift=0 (exact INST_RETIRED: QEMU docs/devel/tcg-icount.rst).
 # The terminal shows the efiperf console and anything QEMU prints, except QEMU's warnings that
 # TCG does not emulate a CPUID feature of the CPU model (harmless, one per feature and CPU):
 # those go to the console log only. --quiet sends everything to the console log.

@@ -6,7 +6,8 @@
 #   2. unit:  make -C tests -f unit.mk run    ("unit: N passed, N failed", N = cmocka cases)
 #   3. fuzz:  make -C tests -f unit.mk fuzz-smoke   one test per "fuzz TARGET: ... N crashes"
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
-#   4. tools: the README's other commands, one test each: `make events` (must list events of
+#   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
+#             nothing when all is there), `make events` (must list events of
 #             every platform), `make layering` (the include-direction check must pass), and a
 #             smoke run of `make bench` (one rep over 8 MB: must print its ratio table)
 #   5. pytest: pytest from tests/ (tests/pytest.ini: testpaths, today the QEMU suite tests/qemu/),
@@ -96,6 +97,8 @@ if want fuzz; then
 fi
 
 if want tools; then
+	run deps make --no-print-directory deps
+	if [ "$rc" = 0 ]; then pass; else fail "make deps: exit status $rc"; fi
 	run events make --no-print-directory events
 	if [ "$rc" = 0 ] && grep -qE '^events: [1-9][0-9]* events of [1-9][0-9]* CHA platforms, [1-9][0-9]* AMD uncore events' "$out"; then pass
 	else fail "make events: exit status $rc or no 'events: N events of M CHA platforms, K AMD uncore events' line"; fi

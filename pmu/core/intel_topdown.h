@@ -7,7 +7,7 @@
  * category k's share of SLOTS as an 8-bit fraction of 0xff (Linux tools/perf/Documentation/topdown.txt "Decoding metrics
  * values"; Linux arch/x86/events/intel/core.c). Both are read with RDPMC (ECX bit 30 | 3, bit 29: Linux tools/perf/Documentation/topdown.txt
  * read_slots/read_metrics); when RDPMC faults they are read with RDMSR and the record says
- * which path was used. Counts use the seed's delta method (metric byte x slots, difference of
+ * which path was used. Counts use perf's delta method (metric byte x slots, difference of
  * two reads, kept only when positive as the kernel does, Linux arch/x86/events/intel/core.c). SLOTS and
  * PERF_METRICS are reset (fixed counter 3 first, then PERF_METRICS: Linux arch/x86/events/intel/core.c, QEMU "SDM: Write
  * IA32_PERF_METRICS after fixed counter 3") at window start and on every tick, because the

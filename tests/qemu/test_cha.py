@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""QEMU tests of the Intel uncore CHA backend (issue 4).
+"""QEMU tests of the Intel uncore CHA backend.
 
 QEMU's x86 CPU models identify as Skylake-SP (family 6 model 0x55: Skylake-Server,
 Cascadelake-Server) and Ice Lake-SP (model 0x6A: Icelake-Server), but QEMU has no CHA PMU:
-unknown MSRs read 0 and drop writes (reference toolchain.md), and there is no CAPID device. So:
+unknown MSRs read 0 and drop writes (QEMU target/i386/tcg/sysemu/misc_helper.c: helper_rdmsr
+/ helper_wrmsr ignore MSRs they do not model), and there is no CAPID device. So:
   - the platform table chosen must follow the model QEMU reports (QMP, not a table here);
   - without cha_count, discovery fails cleanly: a `cha` record with status "error" naming the
     missing CAPID device, an `error` record, end status "error", and the machine still powers off;
   - with cha_count=4 and trace=hw the hw records show the programming sequence at the MSR
-    addresses the reference gives for every CHA, computed here from the reference's facts
-    (intel-cha-uncore.md 1.1 and 2.1), not from efiperf's tables.
+    addresses Intel's uncore guides give for every CHA (Intel Xeon Processor Scalable Memory
+    Family Uncore Performance Monitoring Reference Manual, CHA register table; 3rd Gen Intel Xeon
+    Scalable (Ice Lake) Uncore Performance Monitoring Reference Manual, CHA MSR table; Linux
+    arch/x86/events/intel/uncore_snbep.c skx_uncore_chabox, icx_cha_msr_offsets), computed
+    here from those facts, not from efiperf's tables.
 
 Config keys expected: cha = on|off, cha_count = 0 (discover) | 1..N, cha_events = list of
 perf-style strings or named events separated by ';' (empty: the platform's default PCIe set).
@@ -26,14 +30,16 @@ SMALL = {"copy_size": "4K", "copy_passes": "1", "loop_iterations": "1000", "pcie
 # not Ice Lake-SP's 0x6A; the ICX table is exercised with the model QEMU is told to report.
 ICX_QEMU = "Icelake-Server,model=106"
 MODELS = {"Skylake-Server": "SKX", "Cascadelake-Server": "SKX", ICX_QEMU: "ICX"}
-# reference 1.1 / 2.1: CPU model -> platform and its CAPID device
+# CPU model (Linux arch/x86/include/asm/intel-family.h) -> platform and its CAPID device (SKX and
+# ICX uncore manuals: CAPID6 on device 30 function 3)
 PLATFORM_OF_MODEL = {0x55: ("SKX", "8086:2083"), 0x6A: ("ICX", "8086:345b"), 0x6C: ("ICX", "8086:345b")}
 NCHA = 4
 
 
 def box_ctl(platform, n):
-    """BOX_CTL MSR of CHA n: SKX 0xE00 + 0x10 n (ref 1.1); ICX stride 0xE with the 0x1C step
-    after CHA 17 and the drop to 0xB60 at CHA 34 (ref 2.1)."""
+    """BOX_CTL MSR of CHA n: SKX 0xE00 + 0x10 n (SKX uncore manual, CHA table); ICX stride 0xE
+    with the 0x1C step after CHA 17 and the drop to 0xB60 at CHA 34 (Linux uncore_snbep.c
+    icx_cha_msr_offsets)."""
     if platform == "SKX":
         return 0xE00 + 0x10 * n
     if n < 18:

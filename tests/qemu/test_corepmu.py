@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""QEMU tests of the x86 core PMU backend (issue 5): the backend chooser and what each emulated
+"""QEMU tests of the x86 core PMU backend: the backend chooser and what each emulated
 CPU lacks.
 
 The oracle is what QEMU TCG is known to emulate (README "What QEMU can and cannot show"):

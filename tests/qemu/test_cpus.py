@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""QEMU tests of the `cpus` setting and NUMA-local buffers (issue 6): CPU lists, ranges and
+"""QEMU tests of the `cpus` setting and NUMA-local buffers: CPU lists, ranges and
 sockets resolved against MP services; each CPU's buffers inside its own SRAT node's memory;
 a `cpus` naming CPUs the machine lacks ends the run as a configuration error."""
 import pytest

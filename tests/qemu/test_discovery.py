@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""QEMU tests of platform discovery (issue 3): ACPI, SMBIOS and PCIe as QEMU was told to build
+"""QEMU tests of platform discovery: ACPI, SMBIOS and PCIe as QEMU was told to build
 the machine.
 
 The oracle is the QEMU command line itself: the CPU count (-smp), the SMBIOS type 1 strings

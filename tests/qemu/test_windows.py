@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""QEMU tests of measurement windows (issue 6): kernels on every CPU at once through MP services,
+"""QEMU tests of measurement windows: kernels on every CPU at once through MP services,
 interrupts masked, per-CPU results, the noise-floor window; MMIO, DMA and
 Block IO traffic against devices QEMU was given."""
 import hashlib
