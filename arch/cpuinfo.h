@@ -54,6 +54,10 @@ struct cpu_info {
 	struct cache_desc cache[CPUINFO_MAX_CACHES];
 	int ncaches;
 	const char *cache_source;   /* "CPUID.04H", "CPUID.8000001DH", "CLIDR_EL1/CCSIDR_EL1", or NULL */
+	/* x86: CPUID.1:ECX[31] says a hypervisor or emulator runs efiperf; its CPUID 0x40000000
+	 * signature ("TCGTCGTCGTCG", "KVMKVMKVM") */
+	int virtual_machine;
+	char hypervisor[13];
 };
 
 /* Name of a cache type: "data", "instruction", "unified", "none". */

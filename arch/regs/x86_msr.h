@@ -93,6 +93,7 @@
 /* Deterministic cache parameters, one sub-leaf per cache until type 0 (SDM Vol.2A CPUID leaf
  * 04H; AMD APM Vol.3 E.4.15 Fn8000_001D, the same layout): EAX type[4:0] level[7:5]
  * sharing-1[25:14]; EBX line-1[11:0] partitions-1[21:12] ways-1[31:22]; ECX sets-1 */
+#define CPUID_HYPERVISOR_BASE      0x40000000u /* with CPUID.1:ECX[31]: EBX-ECX-EDX signature */
 #define CPUID_CACHE_PARAMS         0x00000004u
 #define CPUID_AMD_CACHE_PARAMS     0x8000001Du
 #define CPUID_CACHE_MAX_SUBLEAF    16u         /* no CPU has more caches than this */

@@ -202,6 +202,18 @@ void x86_cpu_info(const struct hw *hw, struct cpu_info *ci)
 	ci->tsc_hz = x86_tsc_hz(hw, ci->max_leaf, &ci->tsc_source);
 	topology(hw, ci);
 	x86_caches(hw, ci);
+	ci->virtual_machine = hypervisor;
+	/* Hypervisor CPUID leaves from 0x40000000: EBX, ECX, EDX the signature (Linux
+	 * arch/x86/include/asm/processor.h hypervisor_cpuid_base, Documentation/virt/kvm/x86/cpuid.rst) */
+	if (hypervisor && hw_cpuid(hw, CPUID_HYPERVISOR_BASE, 0, &r) == HW_OK) {
+		put_reg(ci->hypervisor, r.ebx);
+		put_reg(ci->hypervisor + 4, r.ecx);
+		put_reg(ci->hypervisor + 8, r.edx);
+		ci->hypervisor[12] = 0;
+		for (int i = 0; i < 12; i++)
+			if (ci->hypervisor[i] && (ci->hypervisor[i] < ' ' || ci->hypervisor[i] > '~'))
+				ci->hypervisor[i] = '?';
+	}
 	cpuinfo_probe(ci, "hypervisor", "%s", hypervisor ? "CPUID.1:ECX[31] set (virtual machine)" : "none");
 	probes(hw, ci);
 }

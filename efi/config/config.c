@@ -42,43 +42,6 @@ static int write_lba_check(const char *v, size_t n, char *msg, size_t msgsz)
 	return blockio_target_parse(v, n, &t, msg, msgsz);
 }
 
-/* loaded_delays: 1..LOADED_DELAYS_MAX comma-separated numbers, each 0..LOADED_DELAY_MAX. */
-static int loaded_delays_check(const char *v, size_t n, char *msg, size_t msgsz)
-{
-	uint32_t d[LOADED_DELAYS_MAX];
-	return cfg_loaded_delays(v, n, d, msg, msgsz) < 0 ? -1 : 0;
-}
-
-int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t msgsz)
-{
-	int k = 0;
-	size_t i = 0;
-	while (i <= n) {
-		size_t j = i;
-		uint64_t x = 0;
-		while (j < n && v[j] == ' ')
-			j++;
-		size_t digits = j;
-		while (j < n && v[j] >= '0' && v[j] <= '9' && x <= LOADED_DELAY_MAX)
-			x = x * 10 + (uint64_t)(v[j++] - '0');
-		size_t end = j;
-		while (j < n && v[j] == ' ')
-			j++;
-		if (end == digits || (j < n && v[j] != ',') || x > LOADED_DELAY_MAX) {
-			fmt_snprintf(msg, msgsz, "item %d is not a number 0..%u (loaded_delays: N[,N...])", k + 1,
-				     LOADED_DELAY_MAX);
-			return -1;
-		}
-		if (k == LOADED_DELAYS_MAX) {
-			fmt_snprintf(msg, msgsz, "more than %d delays", LOADED_DELAYS_MAX);
-			return -1;
-		}
-		out[k++] = (uint32_t)x;
-		i = j + 1;
-	}
-	return k;
-}
-
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
 static const struct cfg_key cfg_keys[CFG_NKEYS] = {
@@ -219,13 +182,6 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CACHE_BW_PASSES] = { "cache_bw_passes", CFG_T_UINT, "N", NULL,
 				  10, 1, 1000, 0, FIELD(cache_bw_passes),
 				  "passes per level and kernel (the best is reported)", NULL, NULL },
-	[CFG_LOADED_LATENCY] = { "loaded_latency", CFG_T_ENUM, "off|on", onoff_names,
-				 0, 0, 0, 0, FIELD(loaded_latency),
-				 "pointer chase on the first cpu while the others read at each loaded_delays", NULL, NULL },
-	[CFG_LOADED_DELAYS] = { "loaded_delays", CFG_T_TEXT, "N,...", NULL,
-				0, 0, 0, 0, FIELD(loaded_delays),
-				"injection delays of the bandwidth CPUs: pause loops per 64-byte line, 0..100000",
-				"0,50,200,1000,5000", loaded_delays_check },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),

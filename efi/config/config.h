@@ -64,8 +64,6 @@ enum cfg_key_id {
 	CFG_NUMA_SIZE,       /* numa_size = bytes, multiple of 4K            (default 64M)      */
 	CFG_CACHE_BW,        /* cache_bw = off | on                          (default off)      */
 	CFG_CACHE_BW_PASSES, /* cache_bw_passes = 1..1000                    (default 10)       */
-	CFG_LOADED_LATENCY,  /* loaded_latency = off | on                    (default off)      */
-	CFG_LOADED_DELAYS,   /* loaded_delays = N[,N...] (pause loops)       (default 0,...)   */
 	CFG_NKEYS
 };
 
@@ -113,8 +111,6 @@ struct efiperf_config {
 	uint64_t numa_size;        /* bytes of each node's buffer */
 	uint32_t cache_bw;
 	uint32_t cache_bw_passes;
-	uint32_t loaded_latency;
-	char loaded_delays[64];    /* injection delays, comma-separated, each 0..100000 */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 
@@ -153,12 +149,6 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j);
 
 /* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
 void cfg_help(struct strbuf *sb);
-
-/* loaded_delays = N[,N...]: parse v[0..n) into out[0..LOADED_DELAYS_MAX-1] (pause loops per line
- * of the bandwidth CPUs). Returns the count, or -1 with msg naming the bad item. */
-#define LOADED_DELAYS_MAX 16
-#define LOADED_DELAY_MAX 100000u
-int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t msgsz);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

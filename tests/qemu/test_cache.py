@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""QEMU tests of the cache and memory characterisation: the core-to-core latency matrix (c2c),
+the latency curve's knees beside the cache levels CPUID reports, the NUMA matrices and the
+per-level bandwidth, on x86_64 TCG with -smp 4 and two -numa nodes; and `c2c = on` with one CPU
+as a config error. Under TCG the figures say little about caches (QEMU emulates no cache
+timing): what is checked is the shape of every record, its quietness fields, that CPUID's levels
+are set beside the knees, and that the record says the run is emulated."""
+import pytest
+
+from efiperf_qemu import boot, cfg_text, make_image
+
+x86_64 = pytest.mark.x86_64
+
+TWO_NODES = ["-object", "memory-backend-ram,id=m0,size=256M", "-object", "memory-backend-ram,id=m1,size=256M",
+             "-numa", "node,nodeid=0,cpus=0-1,memdev=m0", "-numa", "node,nodeid=1,cpus=2-3,memdev=m1"]
+SMALL = {"copy_size": "4M", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000"}
+
+
+def quiet(rec, what):
+    assert isinstance(rec.get("interrupts_masked"), bool) and rec["interrupts_masked"], "%s: interrupts_masked %r" % (what, rec.get("interrupts_masked"))
+    assert "smi_delta" in rec, "%s: no smi_delta" % what
+
+
+@pytest.fixture(scope="module")
+def cache_run(tmp_path_factory):
+    d = str(tmp_path_factory.mktemp("cache"))
+    cfg = dict(SMALL, cpus="all", c2c="on", c2c_rounds="5", c2c_trips="20", latency="on", latency_max="1M",
+               numa_matrix="on", numa_size="1M", cache_bw="on", cache_bw_passes="1")
+    img = make_image("x86_64", d, cfg_text("x86_64", cfg))
+    run = boot("x86_64", img, d, smp=4, extra=TWO_NODES)
+    run.expect_ok()
+    return run
+
+
+@x86_64
+def test_c2c_matrix(cache_run, figure):
+    c = cache_run.one("c2c")
+    assert [x["cpu"] for x in c["cpus"]] == [0, 1, 2, 3], "c2c CPUs %s" % c["cpus"]
+    assert [x["node"] for x in c["cpus"]] == [0, 0, 1, 1], "c2c nodes %s" % c["cpus"]
+    for key in ("min_ns", "median_ns"):
+        m = c[key]
+        assert len(m) == 4 and all(len(r) == 4 for r in m), "%s is not 4x4: %s" % (key, m)
+        for i in range(4):
+            for k in range(4):
+                if i == k:
+                    assert m[i][k] == 0, "%s[%d][%d] = %r, not 0" % (key, i, k, m[i][k])
+                else:
+                    assert m[i][k] > 0 and m[i][k] == m[k][i], "%s[%d][%d] = %r (transposed %r)" % (key, i, k, m[i][k], m[k][i])
+                    assert c["min_ns"][i][k] <= c["median_ns"][i][k]
+    assert len(c["pairs"]) == 6 and all(p["ok"] for p in c["pairs"]), "pairs %s" % c["pairs"]
+    for p in c["pairs"]:
+        quiet(p, "c2c pair %s-%s" % (p["a"], p["b"]))
+    quiet(c, "c2c")
+    assert c["emulated"] is True, "c2c record does not say the run is emulated: %r" % c.get("emulated")
+    assert c["by_node"]["same_node"]["pairs"] == 2 and c["by_node"]["other_node"]["pairs"] == 4, "by_node %s" % c["by_node"]
+    assert c["failed_pairs"] == 0
+    figure("c2c median matrix (ns, TCG)", c["median_ns"])
+
+
+@x86_64
+def test_c2c_one_cpu_is_a_config_error(scratch, figure):
+    d = scratch()
+    text = cfg_text("x86_64", dict(SMALL, c2c="on"))
+    line = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.startswith("c2c")][0]
+    img = make_image("x86_64", d, text)
+    run = boot("x86_64", img, d, smp=2)
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s: expected status error and power-off" % (run.rc, run.qemu_exit)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert errs and "efiperf.cfg:%d" % line in errs[0] and "a pair needs two CPUs" in errs[0] and "selects 1" in errs[0], "no config error naming c2c's line and why: %s" % run.of("error")
+    assert not run.of("measurement") and not run.of("c2c"), "measurements ran after the c2c error"
+    figure("c2c = on with cpus = boot", errs[0])
+
+
+@x86_64
+def test_latency_knees_beside_cpuid(cache_run, figure):
+    lat = cache_run.one("latency")
+    assert lat["emulated"] is True, "latency record does not say the run is emulated: %r" % lat.get("emulated")
+    assert lat["cache_source"] == "CPUID.04H", "cache_source %r (Icelake-Server under TCG has leaf 4)" % lat.get("cache_source")
+    caches = lat["cpu_caches"]
+    assert [c["level"] for c in caches if c["cache_type"] != "instruction"] == [1, 2, 3], "CPUID levels %s" % caches
+    assert all(c["bytes"] > 0 and c["line_bytes"] == 64 for c in caches), caches
+    levels = lat["levels"]
+    assert [l["level"] for l in levels] == [1, 2, 3], "levels beside the knees %s" % levels
+    for l in levels:
+        assert l["reported_bytes"] == [c["bytes"] for c in caches if c["level"] == l["level"] and c["cache_type"] != "instruction"][0]
+        assert "knee_bytes" in l and isinstance(l["agrees"], bool) and (l["agrees"] or l.get("why")), "level %s" % l
+    assert isinstance(lat["knees"], list) and isinstance(lat["disagreements"], int)
+    for pt in lat["points"]:
+        quiet(pt, "latency point %s" % pt["bytes"])
+    figure("latency levels under TCG", ["L%d %d/%s %s" % (l["level"], l["reported_bytes"], l["knee_bytes"], l["agrees"]) for l in levels])
+
+
+@x86_64
+def test_numa_matrix_2x2(cache_run, figure):
+    nm = cache_run.one("numa_matrix")
+    assert [(n["node"], n["cpus"]) for n in nm["nodes"]] == [(0, 2), (1, 2)], "nodes %s" % nm["nodes"]
+    assert all(n["memory_bytes"] > 0 and "why" not in n for n in nm["nodes"]), nm["nodes"]
+    for key in ("latency_ns", "read_gbps"):
+        m = nm[key]
+        assert len(m) == 2 and all(len(r) == 2 for r in m) and all(v > 0 for r in m for v in r), "%s %s" % (key, m)
+    assert len(nm["cells"]) == 4
+    for c in nm["cells"]:
+        quiet(c["latency_window"], "numa cell %s->%s latency" % (c["cpu_node"], c["memory_node"]))
+        quiet(c["read_window"], "numa cell %s->%s read" % (c["cpu_node"], c["memory_node"]))
+    figure("numa latency ns / read GB/s (TCG)", [nm["latency_ns"], nm["read_gbps"]])
