@@ -18,6 +18,7 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/c2c.h"
 #include "efi/measure/numa_matrix.h"
+#include "efi/measure/cache_bw.h"
 #include "efi/cpus.h"
 #include "efi/measure/mmio_measure.h"
 #include "efi/measure/dma_engine.h"
@@ -331,6 +332,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_c2c(&hw, &plat, &cfg);
 	trace_drain();
 	measure_numa_matrix(&hw, &plat, &cfg);
+	trace_drain();
+	measure_cache_bw(&hw, &plat, &cfg);
 	trace_drain();
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();

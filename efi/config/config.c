@@ -182,6 +182,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CACHE_BW_PASSES] = { "cache_bw_passes", CFG_T_UINT, "N", NULL,
 				  10, 1, 1000, 0, FIELD(cache_bw_passes),
 				  "passes per level and kernel (the best is reported)", NULL, NULL },
+	[CFG_CACHE_BW_DRAM] = { "cache_bw_dram", CFG_T_BYTES, "BYTES", NULL,
+				0, 0, 16 * GIB, 4 * KIB, FIELD(cache_bw_dram),
+				"bytes per array of cache_bw's DRAM point; 0: 4 x the last cache level, at least 64M", NULL, NULL },
 };
 
 _Static_assert(sizeof(enum cfg_exit) == sizeof(uint32_t) && sizeof(enum cfg_trace) == sizeof(uint32_t),

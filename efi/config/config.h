@@ -64,6 +64,7 @@ enum cfg_key_id {
 	CFG_NUMA_SIZE,       /* numa_size = bytes, multiple of 4K            (default 64M)      */
 	CFG_CACHE_BW,        /* cache_bw = off | on                          (default off)      */
 	CFG_CACHE_BW_PASSES, /* cache_bw_passes = 1..1000                    (default 10)       */
+	CFG_CACHE_BW_DRAM,   /* cache_bw_dram = bytes per array, 0 = 4 x LLC (default 0)        */
 	CFG_NKEYS
 };
 
@@ -111,6 +112,7 @@ struct efiperf_config {
 	uint64_t numa_size;        /* bytes of each node's buffer */
 	uint32_t cache_bw;
 	uint32_t cache_bw_passes;
+	uint64_t cache_bw_dram;    /* bytes per array of the DRAM point, 0: 4 x the last level, >= 64M */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

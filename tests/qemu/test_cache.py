@@ -25,7 +25,7 @@ def quiet(rec, what):
 def cache_run(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("cache"))
     cfg = dict(SMALL, cpus="all", c2c="on", c2c_rounds="5", c2c_trips="20", latency="on", latency_max="1M",
-               numa_matrix="on", numa_size="1M", cache_bw="on", cache_bw_passes="1")
+               numa_matrix="on", numa_size="1M", cache_bw="on", cache_bw_passes="1", cache_bw_dram="8M")
     img = make_image("x86_64", d, cfg_text("x86_64", cfg))
     run = boot("x86_64", img, d, smp=4, extra=TWO_NODES)
     run.expect_ok()
@@ -103,3 +103,25 @@ def test_numa_matrix_2x2(cache_run, figure):
         quiet(c["latency_window"], "numa cell %s->%s latency" % (c["cpu_node"], c["memory_node"]))
         quiet(c["read_window"], "numa cell %s->%s read" % (c["cpu_node"], c["memory_node"]))
     figure("numa latency ns / read GB/s (TCG)", [nm["latency_ns"], nm["read_gbps"]])
+
+
+@x86_64
+def test_cache_bw_per_level(cache_run, figure):
+    recs = cache_run.of("cache_bw")
+    lat = cache_run.one("latency")
+    want = ["L%d" % c["level"] for c in lat["cpu_caches"] if c["cache_type"] != "instruction"] + ["DRAM"]
+    assert [r["level"] for r in recs] == want, "cache_bw levels %s, CPUID says %s" % ([r["level"] for r in recs], want)
+    for r in recs:
+        assert r["cpus"] == 4 and r["emulated"] is True, r
+        if r["level"] == "DRAM":
+            assert r["array_bytes_one_cpu"] == 8 << 20
+        else:
+            # three arrays fit in half the level
+            assert 3 * r["array_bytes_one_cpu"] <= r["level_bytes"] // 2 and 3 * r["array_bytes_per_cpu_all"] <= r["level_bytes"] // 2, r
+        assert [k["function"] for k in r["kernels"]] == ["load", "store", "copy", "triad"], r["kernels"]
+        for k in r["kernels"]:
+            for w in ("one_cpu", "all_cpus"):
+                assert k[w]["ran"] and k[w]["gbps"] > 0, "%s %s %s" % (r["level"], k["function"], k[w])
+                quiet(k[w], "%s %s %s" % (r["level"], k["function"], w))
+            assert len(k["per_cpu_gbps"]) == 4 and all(g > 0 for g in k["per_cpu_gbps"])
+    figure("cache_bw load GB/s one CPU per level (TCG)", {r["level"]: r["kernels"][0]["one_cpu"]["gbps"] for r in recs})
