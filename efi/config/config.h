@@ -65,6 +65,9 @@ enum cfg_key_id {
 	CFG_CACHE_BW,        /* cache_bw = off | on                          (default off)      */
 	CFG_CACHE_BW_PASSES, /* cache_bw_passes = 1..1000                    (default 10)       */
 	CFG_CACHE_BW_DRAM,   /* cache_bw_dram = bytes per array, 0 = 4 x LLC (default 0)        */
+	CFG_LOADED_LATENCY,  /* loaded_latency = off | on                    (default off)      */
+	CFG_LOADED_DELAYS,   /* loaded_delays = N[,N...] pause loops per line                   */
+	CFG_LOADED_SIZE,     /* loaded_size = bytes, multiple of 4K          (default 64M)      */
 	CFG_NKEYS
 };
 
@@ -113,6 +116,9 @@ struct efiperf_config {
 	uint32_t cache_bw;
 	uint32_t cache_bw_passes;
 	uint64_t cache_bw_dram;    /* bytes per array of the DRAM point, 0: 4 x the last level, >= 64M */
+	uint32_t loaded_latency;
+	char loaded_delays[64];    /* injection delays, checked when parsed (cfg_loaded_delays) */
+	uint64_t loaded_size;      /* bytes of the chase and of each bandwidth CPU's buffer */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 
@@ -151,6 +157,13 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j);
 
 /* One help line per key ("  copy_size = BYTES  ...  (default 64M)") appended to sb. */
 void cfg_help(struct strbuf *sb);
+
+/* loaded_delays = N[,N...]: v[0..n) into out[0..LOADED_DELAYS_MAX-1], each 0..LOADED_DELAY_MAX
+ * spin-loop iterations a bandwidth CPU waits after each 64-byte line it reads. Returns the count,
+ * or -1 with msg naming the bad value. */
+#define LOADED_DELAYS_MAX 8
+#define LOADED_DELAY_MAX 100000u
+int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t msgsz);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

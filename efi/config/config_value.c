@@ -209,3 +209,48 @@ int cfg_value_parse(const struct cfg_key *k, const char *v, size_t n, uint64_t *
 	return 0;
 }
 
+static int blank(char ch) { return ch == ' ' || ch == '\t'; }
+
+int cfg_next_item(const char *v, size_t n, size_t *pos, const char **s, size_t *len)
+{
+	if (*pos > n)
+		return 0;
+	size_t b = *pos, e = b;
+	while (e < n && v[e] != ',')
+		e++;
+	*pos = e + 1;
+	while (b < e && blank(v[b]))
+		b++;
+	while (e > b && blank(v[e - 1]))
+		e--;
+	*s = v + b;
+	*len = e - b;
+	return 1;
+}
+
+int cfg_value_list(const struct cfg_key *k, const char *v, size_t n, uint32_t *out, int max, int *count, char *msg,
+		   size_t msgsz)
+{
+	size_t pos = 0, len;
+	const char *s;
+	*count = 0;
+	while (cfg_next_item(v, n, &pos, &s, &len)) {
+		uint64_t x;
+		char why[160];
+		if (*count == max) {
+			fmt_snprintf(msg, msgsz, "more than %d values", max);
+			return -1;
+		}
+		if (cfg_value_parse(k, s, len, &x, why, sizeof(why)) != 0) {
+			fmt_snprintf(msg, msgsz, "value %d: %s", *count + 1, why);
+			return -1;
+		}
+		for (int i = 0; i < *count; i++)
+			if (out[i] == x) {
+				fmt_snprintf(msg, msgsz, "value %d: %.*s is listed twice", *count + 1, (int)(len < 24 ? len : 24), s);
+				return -1;
+			}
+		out[(*count)++] = (uint32_t)x;
+	}
+	return 0;
+}

@@ -50,4 +50,13 @@ void cfg_value_accepted(char *buf, size_t n, const struct cfg_key *k);
 /* Name of choice v of an enum key, NULL when v is not one. */
 const char *cfg_choice_name(const struct cfg_key *k, uint64_t v);
 
+/* The next comma-separated element of v[*pos..n), trimmed of blanks, into s/len; 0 at the end
+ * (*pos starts at 0). An empty element is returned as len 0. */
+int cfg_next_item(const char *v, size_t n, size_t *pos, const char **s, size_t *len);
+
+/* A comma-separated list of values of key k (each as cfg_value_parse reads it, at most uint32)
+ * into out[0..max-1], none twice. Returns 0 with *count, or -1 with msg naming the bad value. */
+int cfg_value_list(const struct cfg_key *k, const char *v, size_t n, uint32_t *out, int max, int *count, char *msg,
+		   size_t msgsz);
+
 #endif

@@ -15,60 +15,14 @@ static const struct cfg_key depth_key = { "nvme_iodepth", CFG_T_UINT, "N", NULL,
 
 static int blank(char ch) { return ch == ' ' || ch == '\t'; }
 
-/* The next comma-separated element of v[*pos..n), trimmed; 0 at the end. */
-static int next_item(const char *v, size_t n, size_t *pos, const char **s, size_t *len)
-{
-	if (*pos > n)
-		return 0;
-	size_t b = *pos, e = b;
-	while (e < n && v[e] != ',')
-		e++;
-	*pos = e + 1;
-	while (b < e && blank(v[b]))
-		b++;
-	while (e > b && blank(v[e - 1]))
-		e--;
-	*s = v + b;
-	*len = e - b;
-	return 1;
-}
-
-/* A list of values of key k: 1..NVME_LIST_MAX of them, none twice. */
-static int parse_list(const struct cfg_key *k, const char *v, size_t n, uint32_t *out, int *count, char *msg,
-		      size_t msgsz)
-{
-	size_t pos = 0, len;
-	const char *s;
-	*count = 0;
-	while (next_item(v, n, &pos, &s, &len)) {
-		uint64_t x;
-		char why[160];
-		if (*count == NVME_LIST_MAX) {
-			fmt_snprintf(msg, msgsz, "more than %d values", NVME_LIST_MAX);
-			return -1;
-		}
-		if (cfg_value_parse(k, s, len, &x, why, sizeof(why)) != 0) {
-			fmt_snprintf(msg, msgsz, "value %d: %s", *count + 1, why);
-			return -1;
-		}
-		for (int i = 0; i < *count; i++)
-			if (out[i] == x) {
-				fmt_snprintf(msg, msgsz, "value %d: %.*s is listed twice", *count + 1, (int)(len < 24 ? len : 24), s);
-				return -1;
-			}
-		out[(*count)++] = (uint32_t)x;
-	}
-	return 0;
-}
-
 int nvme_parse_bs(const char *v, size_t n, uint32_t *bs, int *count, char *msg, size_t msgsz)
 {
-	return parse_list(&bs_key, v, n, bs, count, msg, msgsz);
+	return cfg_value_list(&bs_key, v, n, bs, NVME_LIST_MAX, count, msg, msgsz);
 }
 
 int nvme_parse_iodepth(const char *v, size_t n, uint32_t *depth, int *count, char *msg, size_t msgsz)
 {
-	return parse_list(&depth_key, v, n, depth, count, msg, msgsz);
+	return cfg_value_list(&depth_key, v, n, depth, NVME_LIST_MAX, count, msg, msgsz);
 }
 
 int nvme_parse_ctrls(const char *v, size_t n, struct nvme_ctrl_list *l, char *msg, size_t msgsz)
@@ -86,7 +40,7 @@ int nvme_parse_ctrls(const char *v, size_t n, struct nvme_ctrl_list *l, char *ms
 		l->all = 1;
 		return 0;
 	}
-	while (next_item(v, n, &pos, &s, &len)) {
+	while (cfg_next_item(v, n, &pos, &s, &len)) {
 		uint64_t bdf;
 		if (l->count == NVME_MAX_CTRLS) {
 			fmt_snprintf(msg, msgsz, "more than %d controllers", NVME_MAX_CTRLS);

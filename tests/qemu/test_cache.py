@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """QEMU tests of the cache and memory characterisation: the core-to-core latency matrix (c2c),
-the latency curve's knees beside the cache levels CPUID reports, the NUMA matrices and the
-per-level bandwidth, on x86_64 TCG with -smp 4 and two -numa nodes; and `c2c = on` with one CPU
+the latency curve's knees beside the cache levels CPUID reports, the NUMA matrices, the
+per-level bandwidth and the loaded latency, on x86_64 TCG with -smp 4 and two -numa nodes; and `c2c = on` with one CPU
 as a config error. Under TCG the figures say little about caches (QEMU emulates no cache
 timing): what is checked is the shape of every record, its quietness fields, that CPUID's levels
 are set beside the knees, and that the record says the run is emulated."""
@@ -25,7 +25,8 @@ def quiet(rec, what):
 def cache_run(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("cache"))
     cfg = dict(SMALL, cpus="all", c2c="on", c2c_rounds="5", c2c_trips="20", latency="on", latency_max="1M",
-               numa_matrix="on", numa_size="1M", cache_bw="on", cache_bw_passes="1", cache_bw_dram="8M")
+               numa_matrix="on", numa_size="1M", cache_bw="on", cache_bw_passes="1", cache_bw_dram="8M",
+               loaded_latency="on", loaded_size="1M", loaded_delays="0,1000")
     img = make_image("x86_64", d, cfg_text("x86_64", cfg))
     run = boot("x86_64", img, d, smp=4, extra=TWO_NODES)
     run.expect_ok()
@@ -125,3 +126,27 @@ def test_cache_bw_per_level(cache_run, figure):
                 quiet(k[w], "%s %s %s" % (r["level"], k["function"], w))
             assert len(k["per_cpu_gbps"]) == 4 and all(g > 0 for g in k["per_cpu_gbps"])
     figure("cache_bw load GB/s one CPU per level (TCG)", {r["level"]: r["kernels"][0]["one_cpu"]["gbps"] for r in recs})
+
+
+@x86_64
+def test_loaded_latency_curve(cache_run, figure):
+    ll = cache_run.one("loaded_latency")
+    assert ll["chase_cpu"] == 0 and ll["bandwidth_cpus"] == 3 and ll["emulated"] is True, ll
+    pts = ll["points"]
+    assert [p["delay"] for p in pts] == [None, 0, 1000], "delays %s" % [p["delay"] for p in pts]
+    assert all(p["ok"] and p["ns_per_load"] > 0 for p in pts), pts
+    assert pts[0]["read_gbps"] == 0, "the idle point has no bandwidth CPUs: %s" % pts[0]
+    assert pts[1]["read_gbps"] > 0 and pts[2]["read_gbps"] > 0, pts
+    for p in pts:
+        quiet(p, "loaded point delay %s" % p["delay"])
+    figure("loaded latency (delay: ns, GB/s; TCG)", [(p["delay"], p["ns_per_load"], p["read_gbps"]) for p in pts])
+
+
+@x86_64
+def test_loaded_latency_one_cpu_is_a_config_error(scratch):
+    d = scratch()
+    img = make_image("x86_64", d, cfg_text("x86_64", dict(SMALL, loaded_latency="on")))
+    run = boot("x86_64", img, d)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert run.rc == 1 and errs and "loaded_latency = on" in errs[0] and "needs two CPUs" in errs[0], "errors %s" % run.of("error")
+    assert not run.of("measurement") and not run.of("loaded_latency")

@@ -175,7 +175,7 @@ static void test_json(void **state)
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
 		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"default\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
@@ -183,7 +183,7 @@ static void test_json(void **state)
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
-		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\"}}");
+		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\"}}");
 
 	assert_int_equal(parse_args("exit = shutdown\n\ncopy_passes = 1000\npcie = off\n", 2, argv), 0);
 	to_json(buf, sizeof(buf));
@@ -191,7 +191,7 @@ static void test_json(void **state)
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
 		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
@@ -199,7 +199,7 @@ static void test_json(void **state)
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
-		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\"}}");
+		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\"}}");
 
 	/* a field holding no valid choice is written as null, never as a wrong name */
 	cfg_defaults(&cfg);
@@ -301,6 +301,12 @@ static void test_help(void **state)
 		"1..1000 (default 10)\n",
 		"  cache_bw_dram   = BYTES ",
 		"0..16G, a multiple of 4096 (default 0)\n",
+		"  loaded_latency  = off|on ",
+		"(default off)\n",
+		"  loaded_delays   = N,... ",
+		"(default 0,100,1000,10000)\n",
+		"  loaded_size     = BYTES ",
+		"64K..16G, a multiple of 4096 (default 64M)\n",
 	};
 	(void)state;
 	sb_init(&sb, buf, sizeof(buf));
