@@ -88,6 +88,14 @@ def test_latency_knees_beside_cpuid(cache_run, figure):
     assert isinstance(lat["knees"], list) and isinstance(lat["disagreements"], int)
     for pt in lat["points"]:
         quiet(pt, "latency point %s" % pt["bytes"])
+    ev = lat["evidence"]
+    assert ev["events"] == "MEM_LOAD_RETIRED.L1_HIT MEM_LOAD_RETIRED.L2_HIT MEM_LOAD_RETIRED.L3_HIT MEM_LOAD_RETIRED.L3_MISS", ev
+    if ev["state"] == "counting":
+        assert all("core_counters" in pt and pt["loads_in_window"] > 0 for pt in lat["points"]), lat["points"][0]
+    else:   # TCG emulates no PMU: the record says why there is no evidence
+        assert ev["state"] == "absent" and ev["why"], ev
+        assert not any("core_counters" in pt for pt in lat["points"])
+    figure("latency evidence under TCG", "%s: %s" % (ev["state"], ev.get("why")))
     figure("latency levels under TCG", ["L%d %d/%s %s" % (l["level"], l["reported_bytes"], l["knee_bytes"], l["agrees"]) for l in levels])
 
 
