@@ -75,6 +75,8 @@ const char *arm_part_name(uint32_t implementer, uint32_t partnum)
 }
 
 #define FIELD(v, f) (((v) >> f##_SHIFT) & f##_MASK)
+#define QEMU_MAX_IMPLEMENTER 0x00u   /* the parts table's "QEMU -cpu max" row */
+#define QEMU_MAX_PARTNUM 0x051u
 
 uint32_t arm_clidr_ctype(uint64_t clidr, uint32_t level)
 {
@@ -161,6 +163,12 @@ void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 			fmt_snprintf(ci->brand, sizeof(ci->brand), "unknown part 0x%03x r%up%u",
 				     ci->partnum, ci->variant, ci->revision);
 		cpuinfo_probe(ci, "MIDR_EL1", "0x%08x", midr);
+		/* QEMU's own "max" CPU has no real part behind it: the run is emulated (Arm has no
+		 * architected "hypervisor present" bit to tell other cases). */
+		if (ci->implementer == QEMU_MAX_IMPLEMENTER && ci->partnum == QEMU_MAX_PARTNUM) {
+			ci->virtual_machine = 1;
+			fmt_snprintf(ci->hypervisor, sizeof(ci->hypervisor), "QEMU");
+		}
 	} else {
 		fmt_snprintf(ci->vendor, sizeof(ci->vendor), "unknown");
 		fmt_snprintf(ci->brand, sizeof(ci->brand), "MIDR_EL1 unreadable");

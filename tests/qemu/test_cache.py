@@ -158,3 +158,29 @@ def test_loaded_latency_one_cpu_is_a_config_error(scratch):
     errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
     assert run.rc == 1 and errs and "loaded_latency = on" in errs[0] and "needs two CPUs" in errs[0], "errors %s" % run.of("error")
     assert not run.of("measurement") and not run.of("loaded_latency")
+
+
+@pytest.mark.aarch64
+def test_aarch64_levels_and_boot_cpu_only(scratch, figure):
+    """AAVMF has no MP services: efiperf stays on the boot CPU there, so the c2c matrix and the
+    loaded latency cannot run (a config error naming why); the latency curve, its knees beside
+    CLIDR_EL1/CCSIDR_EL1 and the cache_bw levels run on the boot CPU."""
+    d = scratch()
+    cfg = dict(SMALL, latency="on", latency_max="1M", cache_bw="on", cache_bw_passes="1", cache_bw_dram="4M")
+    img = make_image("aarch64", d, cfg_text("aarch64", cfg))
+    run = boot("aarch64", img, d)
+    run.expect_ok()
+    lat = run.one("latency")
+    assert lat["cache_source"] == "CLIDR_EL1/CCSIDR_EL1", "cache_source %r" % lat.get("cache_source")
+    assert lat["cpu_caches"] and [l["level"] for l in lat["levels"]] == sorted({c["level"] for c in lat["cpu_caches"] if c["cache_type"] != "instruction"}), lat["levels"]
+    assert lat["evidence"]["state"] == "absent" and lat["evidence"]["why"], lat["evidence"]
+    assert lat["emulated"] is True and lat["hypervisor"] == "QEMU", "QEMU -cpu max is not said to be emulated: %r" % lat.get("emulated")
+    assert [r["level"] for r in run.of("cache_bw")][-1] == "DRAM"
+    assert all(r["cpus"] == 1 for r in run.of("cache_bw"))
+    figure("aarch64 CLIDR/CCSIDR levels (TCG)", [(c["level"], c["cache_type"], c["bytes"]) for c in lat["cpu_caches"]])
+
+    d2 = scratch("c2c")
+    img = make_image("aarch64", d2, cfg_text("aarch64", dict(SMALL, c2c="on", cpus="all")))
+    run = boot("aarch64", img, d2, smp=4)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert run.rc == 1 and errs and "a pair needs two CPUs" in errs[0], "errors %s" % run.of("error")
