@@ -13,3 +13,17 @@ void cpuinfo_probe(struct cpu_info *ci, const char *name, const char *fmt, ...)
 	fmt_vsnprintf(p->result, sizeof(p->result), fmt, ap);
 	va_end(ap);
 }
+
+const char *cache_type_name(enum cache_type t)
+{
+	static const char *const names[] = { "none", "data", "instruction", "unified" };
+	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "none";
+}
+
+const struct cache_desc *cache_of_level(const struct cpu_info *ci, uint32_t level)
+{
+	for (int i = 0; i < ci->ncaches; i++)
+		if (ci->cache[i].level == level && (ci->cache[i].type == CACHE_DATA || ci->cache[i].type == CACHE_UNIFIED))
+			return &ci->cache[i];
+	return NULL;
+}

@@ -11,6 +11,21 @@
 #include <stdint.h>
 
 #define CPUINFO_MAX_PROBES 16
+#define CPUINFO_MAX_CACHES 8
+
+/* Cache types as CPUID leaf 4 / 0x8000001D EAX[4:0] number them (SDM Vol.2A CPUID leaf 04H;
+ * AMD APM Vol.3 E.4.15 Fn8000_001D); Arm CLIDR_EL1 Ctype<n> values are mapped onto them. */
+enum cache_type { CACHE_NONE = 0, CACHE_DATA = 1, CACHE_INST = 2, CACHE_UNIFIED = 3 };
+
+/* One cache the CPU reports: level 1.., its type, geometry and size in bytes. */
+struct cache_desc {
+	uint32_t level;          /* 1 = L1 */
+	enum cache_type type;
+	uint32_t line_bytes;     /* coherency line size, bytes */
+	uint32_t ways, sets, partitions;
+	uint64_t bytes;          /* ways x partitions x line_bytes x sets */
+	uint32_t sharing;        /* logical CPUs sharing it at most (x86 EAX[25:14] + 1), 0 unknown */
+};
 
 struct cpu_probe {
 	char name[32];     /* what was probed: "rdpmc", "IA32_BIOS_SIGN_ID", "PMUv3" */
@@ -35,7 +50,21 @@ struct cpu_info {
 	const char *tsc_source;  /* "cpuid-0x15", "cpuid-0x16", "calibrated-stall", "CNTFRQ_EL0" */
 	struct cpu_probe probe[CPUINFO_MAX_PROBES];
 	int nprobes;
+	/* caches as the CPU reports them: CPUID leaf 4 or 0x8000001D, CLIDR_EL1/CCSIDR_EL1 */
+	struct cache_desc cache[CPUINFO_MAX_CACHES];
+	int ncaches;
+	const char *cache_source;   /* "CPUID.04H", "CPUID.8000001DH", "CLIDR_EL1/CCSIDR_EL1", or NULL */
+	/* x86: CPUID.1:ECX[31] says a hypervisor or emulator runs efiperf; its CPUID 0x40000000
+	 * signature ("TCGTCGTCGTCG", "KVMKVMKVM") */
+	int virtual_machine;
+	char hypervisor[13];
 };
+
+/* Name of a cache type: "data", "instruction", "unified", "none". */
+const char *cache_type_name(enum cache_type t);
+
+/* The data or unified cache of a level in ci (NULL when the CPU does not report one). */
+const struct cache_desc *cache_of_level(const struct cpu_info *ci, uint32_t level);
 
 /* One identity field of the report (x86: family, model, stepping; aarch64: the MIDR_EL1
  * fields and CurrentEL): each arch lists its own in a table (arch_ident_fields, arch/arch.h),

@@ -80,6 +80,11 @@ int cpus_selected(struct window_cpu *cpus)
 	return nsel;
 }
 
+int32_t cpus_node(int i)
+{
+	return i >= 0 && i < nsel ? sel_node[i] : -1;
+}
+
 void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
 {
 	*place = (struct cpu_place){ .node = i >= 0 && i < nsel ? sel_node[i] : -1 };

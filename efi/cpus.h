@@ -27,6 +27,9 @@ struct cpu_place {
 	int local;          /* 1: the buffer lies in that node's memory */
 };
 
+/* The SRAT proximity domain of selected CPU i, -1 when SRAT does not say. */
+int32_t cpus_node(int i);
+
 /* `bytes` (rounded up to pages) for selected CPU i: from its node's memory when the node is
  * known and has room, else anywhere (place->local = 0 says so). NULL when memory is short.
  * Free with pages_free(). */

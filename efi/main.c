@@ -17,6 +17,10 @@
 #include "efi/cleanup.h"
 #include "efi/hw_efi.h"
 #include "efi/measure/measure.h"
+#include "efi/measure/c2c.h"
+#include "efi/measure/numa_matrix.h"
+#include "efi/measure/cache_bw.h"
+#include "efi/measure/loaded_latency.h"
 #include "efi/cpus.h"
 #include "efi/measure/mmio_measure.h"
 #include "efi/measure/dma_engine.h"
@@ -338,7 +342,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		trace_drain();
 	}
 	dma_window_ranges(&disc);
-	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0)
+	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0 || c2c_plan(&plat, &cfg) != 0 ||
+	    loaded_latency_plan(&cfg) != 0)
 		return finish();
 	trace_drain();
 	if (run_plan_check(&hw, &plat, &cfg, self) != 0)
@@ -356,6 +361,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	measure_stream(&hw, &plat, &cfg);
 	trace_drain();
 	measure_latency(&hw, &plat, &cfg);
+	trace_drain();
+	measure_c2c(&hw, &plat, &cfg);
+	trace_drain();
+	measure_numa_matrix(&hw, &plat, &cfg);
+	trace_drain();
+	measure_cache_bw(&hw, &plat, &cfg);
+	trace_drain();
+	measure_loaded_latency(&hw, &plat, &cfg);
 	trace_drain();
 	measure_mmio(&hw, &plat, &cfg);
 	trace_drain();

@@ -25,13 +25,12 @@ uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns)
 
 #define PERCENT 100u
 
-int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t *out, uint64_t *median)
+uint64_t metric_median(const uint64_t *vals, int n)
 {
 	uint64_t sorted[METRIC_MAX_OUTLIER_N];
-	*median = 0;
 	if (n <= 0 || n > METRIC_MAX_OUTLIER_N)
 		return 0;
-	for (int i = 0; i < n; i++) {       /* insertion sort: n is a CPU count */
+	for (int i = 0; i < n; i++) {       /* insertion sort: n is a CPU or round count */
 		uint64_t v = vals[i];
 		int k = i;
 		while (k > 0 && sorted[k - 1] > v) {
@@ -40,7 +39,15 @@ int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t
 		}
 		sorted[k] = v;
 	}
-	uint64_t med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t *out, uint64_t *median)
+{
+	*median = 0;
+	if (n <= 0 || n > METRIC_MAX_OUTLIER_N)
+		return 0;
+	uint64_t med = metric_median(vals, n);
 	*median = med;
 	int flagged = 0;
 	for (int i = 0; i < n; i++) {

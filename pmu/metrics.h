@@ -15,6 +15,10 @@ uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns);
 /* Ratio a/b times 1000, rounded (e.g. instructions per cycle). 0 when b is 0. */
 uint64_t metric_ratio_milli(uint64_t a, uint64_t b);
 
+/* The median of vals[0..n-1] (the mean of the middle two for even n); 0 for n <= 0 or
+ * n > METRIC_MAX_OUTLIER_N. vals is left unchanged. */
+uint64_t metric_median(const uint64_t *vals, int n);
+
 /* Outliers among n per-CPU results (e.g. GB/s x 1000): out[i] = 1 when vals[i] differs from the
  * median of vals by more than tolerance_pct percent of it. Returns the number flagged; the
  * median goes to *median. n <= METRIC_MAX_OUTLIER_N (larger n: nothing is flagged). */

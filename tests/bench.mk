@@ -6,13 +6,14 @@
 #
 # Builds the kernel sources the UEFI app links (arch/kernel*.c, arch/<arch>/kernel_*_pure.c)
 # with the app's optimisation flags, installs Debian's likwid when likwid-bench is missing,
-# and prints one table: kernel, our MB/s, likwid MB/s, ratio. A benchmark, not a test: the
+# and prints one table: kernel, our MB/s, likwid MB/s, ratio; then the same per cache level
+# (likwid-bench -w S0:<size>:1), the host pointer chase per level and the host c2c matrix. A benchmark, not a test: the
 # run target never fails on a ratio (only when the bench cannot be built).
 
 B          := ../build/host/bench
 HOST_CC    := gcc
 BENCH_ARGS ?=
-KERNEL_SRC := ../arch/kernel.c ../arch/kernel_ref.c ../arch/kernel_chase.c \
+KERNEL_SRC := ../arch/kernel.c ../arch/kernel_ref.c ../arch/kernel_chase.c ../arch/c2c.c \
               $(wildcard ../arch/x86_64/kernel_*_pure.c ../arch/aarch64/kernel_*_pure.c)
 # The app's code-generation flags (Makefile COMMON_CFLAGS) minus the firmware-only ones.
 CFLAGS     := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing -I..
@@ -22,7 +23,7 @@ all: $(B)/bench
 
 $(B)/bench: bench/bench.c $(KERNEL_SRC) $(wildcard ../arch/*.h ../arch/*/kernel_*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS) bench/bench.c $(KERNEL_SRC) -o $@
+	$(HOST_CC) $(CFLAGS) bench/bench.c $(KERNEL_SRC) -lpthread -o $@
 
 likwid:
 	@command -v likwid-bench >/dev/null || { \

@@ -75,6 +75,67 @@ const char *arm_part_name(uint32_t implementer, uint32_t partnum)
 }
 
 #define FIELD(v, f) (((v) >> f##_SHIFT) & f##_MASK)
+#define QEMU_MAX_IMPLEMENTER 0x00u   /* the parts table's "QEMU -cpu max" row */
+#define QEMU_MAX_PARTNUM 0x051u
+
+uint32_t arm_clidr_ctype(uint64_t clidr, uint32_t level)
+{
+	if (level < 1 || level > CLIDR_MAX_LEVEL)
+		return 0;
+	return (uint32_t)(clidr >> (CLIDR_CTYPE_BITS * (level - 1))) & CLIDR_CTYPE_MASK;
+}
+
+void arm_ccsidr_decode(uint64_t ccsidr, int ccidx, uint32_t level, enum cache_type t, struct cache_desc *c)
+{
+	uint64_t assoc = (ccsidr >> CCSIDR_ASSOC_SHIFT) & (ccidx ? CCSIDR_CCIDX_ASSOC_MASK : CCSIDR_ASSOC_MASK);
+	uint64_t sets = ccidx ? (ccsidr >> CCSIDR_CCIDX_SETS_SHIFT) & CCSIDR_CCIDX_SETS_MASK
+			      : (ccsidr >> CCSIDR_SETS_SHIFT) & CCSIDR_SETS_MASK;
+	*c = (struct cache_desc){
+		.level = level, .type = t, .partitions = 1,
+		.line_bytes = 1u << ((ccsidr & CCSIDR_LINESIZE_MASK) + CCSIDR_LINESIZE_BIAS),
+		.ways = (uint32_t)assoc + 1, .sets = (uint32_t)sets + 1,
+	};
+	c->bytes = (uint64_t)c->ways * c->sets * c->line_bytes;
+}
+
+/* The cache(s) a CLIDR_EL1 Ctype stands for: CSSELR_EL1.InD and the type recorded. */
+static const struct { uint32_t ctype; uint32_t ind; enum cache_type t; } ctype_caches[] = {
+	{ CLIDR_CTYPE_DATA, 0, CACHE_DATA },
+	{ CLIDR_CTYPE_SEPARATE, 0, CACHE_DATA },
+	{ CLIDR_CTYPE_SEPARATE, CSSELR_IND, CACHE_INST },
+	{ CLIDR_CTYPE_INST, CSSELR_IND, CACHE_INST },
+	{ CLIDR_CTYPE_UNIFIED, 0, CACHE_UNIFIED },
+};
+
+void arm_caches(const struct hw *hw, struct cpu_info *ci)
+{
+	uint64_t clidr, mmfr2 = 0, saved, v;
+	ci->ncaches = 0;
+	ci->cache_source = NULL;
+	if (hw_sysreg_read(hw, SYSREG_CLIDR_EL1, &clidr) != HW_OK || hw_sysreg_read(hw, SYSREG_CSSELR_EL1, &saved) != HW_OK)
+		return;
+	hw_sysreg_read(hw, SYSREG_ID_AA64MMFR2_EL1, &mmfr2);   /* absent: no FEAT_CCIDX */
+	int ccidx = FIELD(mmfr2, ID_AA64MMFR2_CCIDX) == 1;
+	for (uint32_t level = 1; level <= CLIDR_MAX_LEVEL; level++) {
+		uint32_t ct = arm_clidr_ctype(clidr, level);
+		if (!ct)
+			break;   /* "no cache at this level or any further level" */
+		for (size_t k = 0; k < sizeof(ctype_caches) / sizeof(ctype_caches[0]); k++) {
+			if (ctype_caches[k].ctype != ct || ci->ncaches >= CPUINFO_MAX_CACHES)
+				continue;
+			uint64_t sel = ((uint64_t)(level - 1) << CSSELR_LEVEL_SHIFT) | ctype_caches[k].ind;
+			if (hw_sysreg_write(hw, SYSREG_CSSELR_EL1, sel) != HW_OK ||
+			    hw_sysreg_read(hw, SYSREG_CCSIDR_EL1, &v) != HW_OK)
+				goto restore;
+			arm_ccsidr_decode(v, ccidx, level, ctype_caches[k].t, &ci->cache[ci->ncaches++]);
+		}
+	}
+restore:
+	if (hw_sysreg_write(hw, SYSREG_CSSELR_EL1, saved) != HW_OK)
+		cpuinfo_probe(ci, "CSSELR_EL1", "not restored to 0x%llx", (unsigned long long)saved);
+	if (ci->ncaches)
+		ci->cache_source = "CLIDR_EL1/CCSIDR_EL1";
+}
 
 void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 {
@@ -102,6 +163,12 @@ void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 			fmt_snprintf(ci->brand, sizeof(ci->brand), "unknown part 0x%03x r%up%u",
 				     ci->partnum, ci->variant, ci->revision);
 		cpuinfo_probe(ci, "MIDR_EL1", "0x%08x", midr);
+		/* QEMU's own "max" CPU has no real part behind it: the run is emulated (Arm has no
+		 * architected "hypervisor present" bit to tell other cases). */
+		if (ci->implementer == QEMU_MAX_IMPLEMENTER && ci->partnum == QEMU_MAX_PARTNUM) {
+			ci->virtual_machine = 1;
+			fmt_snprintf(ci->hypervisor, sizeof(ci->hypervisor), "QEMU");
+		}
 	} else {
 		fmt_snprintf(ci->vendor, sizeof(ci->vendor), "unknown");
 		fmt_snprintf(ci->brand, sizeof(ci->brand), "MIDR_EL1 unreadable");
@@ -128,6 +195,7 @@ void arm_cpu_info(const struct hw *hw, struct cpu_info *ci)
 	else if (!ci->tsc_hz)
 		cpuinfo_probe(ci, "CNTFRQ_EL0", "0 (firmware did not program it)");
 
+	arm_caches(hw, ci);
 	st = hw_sysreg_read(hw, SYSREG_ID_AA64DFR0_EL1, &v);
 	if (st == HW_OK)
 		cpuinfo_probe(ci, "ID_AA64DFR0_EL1", "0x%016llx", (unsigned long long)v);

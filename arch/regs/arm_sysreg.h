@@ -38,6 +38,36 @@
 #define SYSREG_ID_AA64PFR0_EL1   ARM_SYSREG(3, 0, 0, 4, 0)   /* Processor Feature 0 */
 #define SYSREG_ID_AA64DFR0_EL1   ARM_SYSREG(3, 0, 0, 5, 0)   /* Debug Feature 0 */
 #define SYSREG_CurrentEL         ARM_SYSREG(3, 0, 4, 2, 2)   /* Current Exception Level */
+#define SYSREG_ID_AA64MMFR2_EL1  ARM_SYSREG(3, 0, 0, 7, 2)   /* Memory Model Feature 2: CCIDX [23:20] */
+#define SYSREG_CLIDR_EL1         ARM_SYSREG(3, 1, 0, 0, 1)   /* Cache Level ID */
+#define SYSREG_CCSIDR_EL1        ARM_SYSREG(3, 1, 0, 0, 0)   /* Cache Size ID of the CSSELR_EL1 cache */
+#define SYSREG_CSSELR_EL1        ARM_SYSREG(3, 2, 0, 0, 0)   /* Cache Size Selection: Level [3:1], InD [0] */
+
+/* CLIDR_EL1 Ctype<n>, n = 1..7, at [3n-1:3n-3] (D23.2 CLIDR_EL1): 0 none, 1 instruction only,
+ * 2 data only, 3 separate instruction and data, 4 unified. */
+#define CLIDR_CTYPE_BITS         3
+#define CLIDR_CTYPE_MASK         0x7
+#define CLIDR_MAX_LEVEL          7
+#define CLIDR_CTYPE_INST         1
+#define CLIDR_CTYPE_DATA         2
+#define CLIDR_CTYPE_SEPARATE     3
+#define CLIDR_CTYPE_UNIFIED      4
+/* CCSIDR_EL1 (D23.2 CCSIDR_EL1): LineSize [2:0] = log2(line bytes) - 4; without FEAT_CCIDX
+ * Associativity [12:3] and NumSets [27:13], with it (ID_AA64MMFR2_EL1.CCIDX = 1) [23:3] and
+ * [55:32]; both "minus 1". */
+#define CCSIDR_LINESIZE_MASK     0x7
+#define CCSIDR_LINESIZE_BIAS     4
+#define CCSIDR_ASSOC_SHIFT       3
+#define CCSIDR_ASSOC_MASK        0x3FF
+#define CCSIDR_SETS_SHIFT        13
+#define CCSIDR_SETS_MASK         0x7FFF
+#define CCSIDR_CCIDX_ASSOC_MASK  0x1FFFFF
+#define CCSIDR_CCIDX_SETS_SHIFT  32
+#define CCSIDR_CCIDX_SETS_MASK   0xFFFFFF
+#define CSSELR_LEVEL_SHIFT       1
+#define CSSELR_IND               1u
+#define ID_AA64MMFR2_CCIDX_SHIFT 20
+#define ID_AA64MMFR2_CCIDX_MASK  0xF
 
 /* MIDR_EL1 fields (D23.2 MIDR_EL1). */
 #define MIDR_EL1_IMPLEMENTER_SHIFT  24   /* [31:24] */

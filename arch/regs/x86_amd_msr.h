@@ -13,6 +13,7 @@
 
 /* --- CPUID (cpufeatures.h, scattered.c, perf_event.h cpuid_0x80000022_ebx) --------------- */
 #define CPUID_AMD_EXT_FEATURES     0x80000001u /* ECX: IBS [10], PerfCtrExtCore [23] */
+#define CPUID_81_ECX_TOPOEXT       (1u << 22)  /* TopologyExtensions: Fn8000_001D is valid */
 #define CPUID_AMD_IBS              0x8000001Bu /* EAX: IBS capability bits (IBS_CAPS_*) */
 #define CPUID_AMD_PERFMON_V2       0x80000022u /* EAX[0] PerfMonV2; EBX[3:0] NumPerfCtrCore */
 #define AMD_EXT_ECX_IBS            (1u << 10)  /* cpufeatures.h X86_FEATURE_IBS */

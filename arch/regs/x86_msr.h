@@ -90,6 +90,13 @@
 #define CPUID_EXT_MAXLEAF          0x80000000u
 #define CPUID_BRAND_0              0x80000002u /* ..0x80000004: 48-byte brand string */
 #define CPUID_APM                  0x80000007u /* EDX[8]: invariant TSC */
+/* Deterministic cache parameters, one sub-leaf per cache until type 0 (SDM Vol.2A CPUID leaf
+ * 04H; AMD APM Vol.3 E.4.15 Fn8000_001D, the same layout): EAX type[4:0] level[7:5]
+ * sharing-1[25:14]; EBX line-1[11:0] partitions-1[21:12] ways-1[31:22]; ECX sets-1 */
+#define CPUID_HYPERVISOR_BASE      0x40000000u /* with CPUID.1:ECX[31]: EBX-ECX-EDX signature */
+#define CPUID_CACHE_PARAMS         0x00000004u
+#define CPUID_AMD_CACHE_PARAMS     0x8000001Du
+#define CPUID_CACHE_MAX_SUBLEAF    16u         /* no CPU has more caches than this */
 
 #define CPUID_1_ECX_HYPERVISOR     (1u << 31)
 #define CPUID_APM_EDX_INVARIANT_TSC (1u << 8)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86_64/cpuid_pure.h"
 #include "arch/regs/x86_msr.h"
+#include "arch/regs/x86_amd_msr.h"
 #include "arch/lib/fmt.h"
 #include <string.h>
 
@@ -62,6 +63,47 @@ static void topology(const struct hw *hw, struct cpu_info *ci)
 			ci->threads_per_core = count;
 		ci->logical_per_package = count; /* the last (widest) level is the package */
 	}
+}
+
+int x86_cache_decode(uint32_t eax, uint32_t ebx, uint32_t ecx, struct cache_desc *c)
+{
+	uint32_t type = eax & 0x1F;
+	if (type == CACHE_NONE || type > CACHE_UNIFIED)   /* 0: no more; 4-31 reserved */
+		return -1;
+	*c = (struct cache_desc){
+		.level = (eax >> 5) & 0x7,
+		.type = (enum cache_type)type,
+		.sharing = ((eax >> 14) & 0xFFF) + 1,
+		.line_bytes = (ebx & 0xFFF) + 1,
+		.partitions = ((ebx >> 12) & 0x3FF) + 1,
+		.ways = ((ebx >> 22) & 0x3FF) + 1,
+		.sets = ecx + 1,
+	};
+	c->bytes = (uint64_t)c->ways * c->partitions * c->line_bytes * c->sets;
+	return 0;
+}
+
+void x86_caches(const struct hw *hw, struct cpu_info *ci)
+{
+	struct hw_cpuid r;
+	uint32_t leaf = 0;
+	int amd = strcmp(ci->vendor, "AuthenticAMD") == 0 || strcmp(ci->vendor, "HygonGenuine") == 0;
+	if (amd && ci->max_ext_leaf >= CPUID_AMD_CACHE_PARAMS &&
+	    hw_cpuid(hw, CPUID_AMD_EXT_FEATURES, 0, &r) == HW_OK && (r.ecx & CPUID_81_ECX_TOPOEXT)) {
+		leaf = CPUID_AMD_CACHE_PARAMS;
+		ci->cache_source = "CPUID.8000001DH";
+	} else if (!amd && ci->max_leaf >= CPUID_CACHE_PARAMS) {
+		leaf = CPUID_CACHE_PARAMS;
+		ci->cache_source = "CPUID.04H";
+	}
+	ci->ncaches = 0;
+	for (uint32_t sub = 0; leaf && sub < CPUID_CACHE_MAX_SUBLEAF && ci->ncaches < CPUINFO_MAX_CACHES; sub++) {
+		if (hw_cpuid(hw, leaf, sub, &r) != HW_OK || x86_cache_decode(r.eax, r.ebx, r.ecx, &ci->cache[ci->ncaches]))
+			break;
+		ci->ncaches++;
+	}
+	if (!ci->ncaches)
+		ci->cache_source = NULL;
 }
 
 static void probes(const struct hw *hw, struct cpu_info *ci)
@@ -159,6 +201,19 @@ void x86_cpu_info(const struct hw *hw, struct cpu_info *ci)
 	}
 	ci->tsc_hz = x86_tsc_hz(hw, ci->max_leaf, &ci->tsc_source);
 	topology(hw, ci);
+	x86_caches(hw, ci);
+	ci->virtual_machine = hypervisor;
+	/* Hypervisor CPUID leaves from 0x40000000: EBX, ECX, EDX the signature (Linux
+	 * arch/x86/include/asm/processor.h hypervisor_cpuid_base, Documentation/virt/kvm/x86/cpuid.rst) */
+	if (hypervisor && hw_cpuid(hw, CPUID_HYPERVISOR_BASE, 0, &r) == HW_OK) {
+		put_reg(ci->hypervisor, r.ebx);
+		put_reg(ci->hypervisor + 4, r.ecx);
+		put_reg(ci->hypervisor + 8, r.edx);
+		ci->hypervisor[12] = 0;
+		for (int i = 0; i < 12; i++)
+			if (ci->hypervisor[i] && (ci->hypervisor[i] < ' ' || ci->hypervisor[i] > '~'))
+				ci->hypervisor[i] = '?';
+	}
 	cpuinfo_probe(ci, "hypervisor", "%s", hypervisor ? "CPUID.1:ECX[31] set (virtual machine)" : "none");
 	probes(hw, ci);
 }

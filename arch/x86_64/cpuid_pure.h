@@ -16,6 +16,15 @@ void x86_decode_signature(uint32_t eax, uint32_t *family, uint32_t *model, uint3
  * "cpuid-0x15" / "cpuid-0x16". max_leaf bounds what is asked. */
 uint64_t x86_tsc_hz(const struct hw *hw, uint32_t max_leaf, const char **source);
 
+/* One sub-leaf of CPUID leaf 4 or 0x8000001D (the same layout: SDM Vol.2A CPUID leaf 04H,
+ * AMD APM Vol.3 E.4.15 Fn8000_001D) into *c. Returns 0, or -1 for type 0 ("no more caches"). */
+int x86_cache_decode(uint32_t eax, uint32_t ebx, uint32_t ecx, struct cache_desc *c);
+
+/* The caches the CPU reports into ci->cache (ci->vendor, max_leaf, max_ext_leaf filled):
+ * AMD/Hygon with TopologyExtensions (CPUID 0x80000001 ECX[22]) from 0x8000001D, otherwise leaf 4
+ * where max_leaf reaches it; ci->cache_source names the leaf, NULL when neither exists. */
+void x86_caches(const struct hw *hw, struct cpu_info *ci);
+
 /* Vendor, brand, signature, microcode (IA32_BIOS_SIGN_ID), topology (0x1F/0xB), invariant
  * TSC and its frequency where enumerated, and the probes: rdpmc (RDPMC of fixed counter 0:
  * "#UD" where not implemented), IA32_X2APIC_APICID ("#GP" in xAPIC mode), perfmon version. */

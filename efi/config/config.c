@@ -44,6 +44,21 @@ static int write_lba_check(const char *v, size_t n, char *msg, size_t msgsz)
 	return blockio_target_parse(v, n, &t, msg, msgsz);
 }
 
+static const struct cfg_key delay_key = { "loaded_delays", CFG_T_UINT, "N", NULL, 0, 0, LOADED_DELAY_MAX, 0, 0, 4,
+					  NULL, NULL, NULL };
+
+int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t msgsz)
+{
+	int count;
+	return cfg_value_list(&delay_key, v, n, out, LOADED_DELAYS_MAX, &count, msg, msgsz) ? -1 : count;
+}
+
+static int loaded_delays_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	uint32_t d[LOADED_DELAYS_MAX];
+	return cfg_loaded_delays(v, n, d, msg, msgsz) < 0 ? -1 : 0;
+}
+
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
 
 static const struct cfg_key cfg_keys[CFG_NKEYS] = {
@@ -171,6 +186,40 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 				  CFG_DMA_CPU_NONE, 0, 0, 0, FIELD(dma_cpu_traffic),
 				  "STREAM function the cpus other than the boot CPU run while it reads dma_blockio, "
 				  "in one window", NULL, NULL },
+	[CFG_C2C] = { "c2c", CFG_T_ENUM, "off|on", onoff_names,
+		      0, 0, 0, 0, FIELD(c2c),
+		      "core-to-core latency matrix: CAS ping-pong between every pair of the cpus (two or more)", NULL, NULL },
+	[CFG_C2C_ROUNDS] = { "c2c_rounds", CFG_T_UINT, "N", NULL,
+			     50, 1, 10000, 0, FIELD(c2c_rounds),
+			     "timed rounds per pair (min and median over them)", NULL, NULL },
+	[CFG_C2C_TRIPS] = { "c2c_trips", CFG_T_UINT, "N", NULL,
+			    100, 1, 1000000, 0, FIELD(c2c_trips),
+			    "round trips per round", NULL, NULL },
+	[CFG_NUMA_MATRIX] = { "numa_matrix", CFG_T_ENUM, "off|on", onoff_names,
+			      0, 0, 0, 0, FIELD(numa_matrix),
+			      "idle latency and read bandwidth from each SRAT node's cpus to each node's memory", NULL, NULL },
+	[CFG_NUMA_SIZE] = { "numa_size", CFG_T_BYTES, "BYTES", NULL,
+			    64 * MIB, 64 * KIB, 16 * GIB, 4 * KIB, FIELD(numa_size),
+			    "buffer per (CPU node, memory node) cell", NULL, NULL },
+	[CFG_CACHE_BW] = { "cache_bw", CFG_T_ENUM, "off|on", onoff_names,
+			   0, 0, 0, 0, FIELD(cache_bw),
+			   "load/store/copy/triad bandwidth at working sets inside L1, L2, L3 and DRAM", NULL, NULL },
+	[CFG_CACHE_BW_PASSES] = { "cache_bw_passes", CFG_T_UINT, "N", NULL,
+				  10, 1, 1000, 0, FIELD(cache_bw_passes),
+				  "passes per level and kernel (the best is reported)", NULL, NULL },
+	[CFG_CACHE_BW_DRAM] = { "cache_bw_dram", CFG_T_BYTES, "BYTES", NULL,
+				0, 0, 16 * GIB, 4 * KIB, FIELD(cache_bw_dram),
+				"bytes per array of cache_bw's DRAM point; 0: 4 x the last cache level, at least 64M", NULL, NULL },
+	[CFG_LOADED_LATENCY] = { "loaded_latency", CFG_T_ENUM, "off|on", onoff_names,
+				 0, 0, 0, 0, FIELD(loaded_latency),
+				 "pointer chase on the first cpu while the other cpus read at each loaded_delays", NULL, NULL },
+	[CFG_LOADED_DELAYS] = { "loaded_delays", CFG_T_TEXT, "N,...", NULL,
+				0, 0, 0, 0, FIELD(loaded_delays),
+				"bandwidth CPUs' spin loops after each 64-byte line read, 0..100000 each",
+				"0,100,1000,10000", loaded_delays_check },
+	[CFG_LOADED_SIZE] = { "loaded_size", CFG_T_BYTES, "BYTES", NULL,
+			      64 * MIB, 64 * KIB, 16 * GIB, 4 * KIB, FIELD(loaded_size),
+			      "bytes of the chase and of each bandwidth CPU's buffer", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",

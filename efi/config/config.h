@@ -60,6 +60,17 @@ enum cfg_key_id {
 	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
 	CFG_DDIO_SWEEP,      /* ddio_sweep = none | BYTES[,BYTES...]         (default none)     */
 	CFG_DMA_CPU_TRAFFIC, /* dma_cpu_traffic = none | load | ... | triad  (default none)     */
+	CFG_C2C,             /* c2c = off | on                               (default off)      */
+	CFG_C2C_ROUNDS,      /* c2c_rounds = 1..10000                        (default 50)       */
+	CFG_C2C_TRIPS,       /* c2c_trips = 1..1000000                       (default 100)      */
+	CFG_NUMA_MATRIX,     /* numa_matrix = off | on                       (default off)      */
+	CFG_NUMA_SIZE,       /* numa_size = bytes, multiple of 4K            (default 64M)      */
+	CFG_CACHE_BW,        /* cache_bw = off | on                          (default off)      */
+	CFG_CACHE_BW_PASSES, /* cache_bw_passes = 1..1000                    (default 10)       */
+	CFG_CACHE_BW_DRAM,   /* cache_bw_dram = bytes per array, 0 = 4 x LLC (default 0)        */
+	CFG_LOADED_LATENCY,  /* loaded_latency = off | on                    (default off)      */
+	CFG_LOADED_DELAYS,   /* loaded_delays = N[,N...] pause loops per line                   */
+	CFG_LOADED_SIZE,     /* loaded_size = bytes, multiple of 4K          (default 64M)      */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -111,6 +122,17 @@ struct efiperf_config {
 	uint32_t dma_cpu_traffic;  /* 0 none, else CFG_DMA_CPU_* : the STREAM function beside the DMA */
 	int nchecks;               /* checks[] in use: every check key's settings, file then arguments */
 	struct check checks[CHECK_MAX];
+	uint32_t c2c;
+	uint32_t c2c_rounds;       /* rounds per pair: min and median are over these */
+	uint32_t c2c_trips;        /* round trips timed together in one round */
+	uint32_t numa_matrix;
+	uint64_t numa_size;        /* bytes of each node's buffer */
+	uint32_t cache_bw;
+	uint32_t cache_bw_passes;
+	uint64_t cache_bw_dram;    /* bytes per array of the DRAM point, 0: 4 x the last level, >= 64M */
+	uint32_t loaded_latency;
+	char loaded_delays[64];    /* injection delays, checked when parsed (cfg_loaded_delays) */
+	uint64_t loaded_size;      /* bytes of the chase and of each bandwidth CPU's buffer */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 
@@ -156,6 +178,12 @@ enum cfg_dma_cpu { CFG_DMA_CPU_NONE, CFG_DMA_CPU_LOAD, CFG_DMA_CPU_STORE, CFG_DM
 
 /* A key's name as written in efiperf.cfg ("dma_engine"), "?" for no key. */
 const char *cfg_key_name(enum cfg_key_id k);
+/* loaded_delays = N[,N...]: v[0..n) into out[0..LOADED_DELAYS_MAX-1], each 0..LOADED_DELAY_MAX
+ * spin-loop iterations a bandwidth CPU waits after each 64-byte line it reads. Returns the count,
+ * or -1 with msg naming the bad value. */
+#define LOADED_DELAYS_MAX 8
+#define LOADED_DELAY_MAX 100000u
+int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t msgsz);
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);

@@ -46,6 +46,27 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 	return cp;
 }
 
+struct corepmu *corepmu_setup_events(const struct hw *hw, uint64_t timer_hz, const char *events, char *why, size_t n)
+{
+	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	if (!cp) {
+		fmt_snprintf(why, n, "cannot allocate the core PMU state");
+		return NULL;
+	}
+	if (corepmu_probe(hw, cp) != 0) {
+		fmt_snprintf(why, n, "no x86 core PMU on this CPU");
+		FreePool(cp);
+		return NULL;
+	}
+	cp->timer_hz = timer_hz;
+	struct corepmu_config cc = { .core_events = events };
+	if (corepmu_configure(cp, &cc, why, n) != 0) {
+		FreePool(cp);
+		return NULL;
+	}
+	return cp;
+}
+
 void corepmu_run_start(const struct hw *hw, struct corepmu *cp)
 {
 	corepmu_start(hw, cp, arch_timer_read(), cp->timer_hz);

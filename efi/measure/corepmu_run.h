@@ -26,6 +26,11 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
 				 uint32_t cpu);
 
+/* The boot CPU's core PMU with `events` (perf-style names, space-separated) alone, no record
+ * written: for a measurement's own evidence counters. NULL with why (n bytes) when the CPU has
+ * no x86 core PMU or cannot count them (the configure error). Pool memory owned by the caller. */
+struct corepmu *corepmu_setup_events(const struct hw *hw, uint64_t timer_hz, const char *events, char *why, size_t n);
+
 /* Window hooks: each runs on the CPU the corepmu belongs to. */
 void corepmu_run_start(const struct hw *hw, struct corepmu *cp);
 void corepmu_run_tick(const struct hw *hw, struct corepmu *cp);

@@ -10,6 +10,9 @@
 #include "arch/arch.h"
 #include "arch/kernel.h"
 #include "pmu/metrics.h"
+#include "efi/measure/knees.h"
+#include "efi/measure/corepmu_run.h"
+#include "efi/out/pmu_json.h"
 
 #define TRIAD_SCALAR 3.0
 #define STORE_VALUE 1.0
@@ -188,6 +191,123 @@ out:
 	return rc;
 }
 
+static void bytes_text(char *out, size_t n, uint64_t b)
+{
+	if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+		fmt_snprintf(out, n, "%llu MiB", (unsigned long long)(b >> 20));
+	else
+		fmt_snprintf(out, n, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+/* The curve's knees beside the cache levels the CPU reports (efi/measure/knees.h), in the open
+ * latency record, and one console line per level: "L2: CPUID 2 MiB, knee at 2 MiB, 14.1 ns". */
+static void knees_json(struct json *j, const struct platform *p, const uint64_t *sizes, const uint64_t *ps, int n)
+{
+	struct knee k[KNEES_MAX];
+	struct knee_level lv[CPUINFO_MAX_CACHES];
+	uint8_t taken[KNEES_MAX];
+	uint64_t mem_ps;
+	int dis;
+	int nk = knees_find(sizes, ps, n, k, KNEES_MAX, &mem_ps);
+	int nl = knees_match(&p->cpu, k, nk, n ? sizes[n - 1] : 0, lv, taken, &dis);
+	json_bool(j, "emulated", p->cpu.virtual_machine);
+	if (p->cpu.hypervisor[0])
+		json_str(j, "hypervisor", p->cpu.hypervisor);
+	json_str(j, "cache_source", p->cpu.cache_source);
+	json_arr(j, "cpu_caches");
+	for (int c = 0; c < p->cpu.ncaches; c++) {
+		const struct cache_desc *d = &p->cpu.cache[c];
+		json_obj(j, NULL);
+		json_u64(j, "level", d->level);
+		json_str(j, "cache_type", cache_type_name(d->type));
+		json_u64(j, "bytes", d->bytes);
+		json_u64(j, "ways", d->ways);
+		json_u64(j, "line_bytes", d->line_bytes);
+		if (d->sharing)
+			json_u64(j, "sharing", d->sharing);
+		json_close(j);
+	}
+	json_close(j);
+	json_arr(j, "knees");
+	for (int i = 0; i < nk; i++) {
+		json_obj(j, NULL);
+		json_u64(j, "bytes", k[i].bytes);
+		json_milli(j, "ns_per_load", k[i].ps);
+		json_bool(j, "reported_level", taken[i]);
+		json_close(j);
+	}
+	json_close(j);
+	if (mem_ps)
+		json_milli(j, "memory_ns_per_load", mem_ps);
+	else
+		json_null(j, "memory_ns_per_load");
+	json_arr(j, "levels");
+	for (int i = 0; i < nl; i++) {
+		char rb[24], kb[24] = "none", kns[32] = "-";
+		bytes_text(rb, sizeof(rb), lv[i].reported_bytes);
+		json_obj(j, NULL);
+		json_u64(j, "level", lv[i].level);
+		json_u64(j, "reported_bytes", lv[i].reported_bytes);
+		if (lv[i].knee >= 0) {
+			json_u64(j, "knee_bytes", k[lv[i].knee].bytes);
+			json_milli(j, "knee_ns_per_load", k[lv[i].knee].ps);
+			bytes_text(kb, sizeof(kb), k[lv[i].knee].bytes);
+			fmt_milli(kns, sizeof(kns), k[lv[i].knee].ps);
+		} else {
+			json_null(j, "knee_bytes");
+		}
+		json_bool(j, "agrees", lv[i].agrees);
+		if (lv[i].why)
+			json_str(j, "why", lv[i].why);
+		json_close(j);
+		rep_line("            L%u: %s %s, knee at %s, %s ns%s%s", lv[i].level, p->cpu.cache_source, rb, kb, kns,
+			 lv[i].why ? ": disagrees, " : "", lv[i].why ? lv[i].why : "");
+	}
+	json_close(j);
+	for (int i = 0; i < nk; i++)
+		if (!taken[i]) {
+			char kb[24], kns[32];
+			bytes_text(kb, sizeof(kb), k[i].bytes);
+			fmt_milli(kns, sizeof(kns), k[i].ps);
+			rep_line("            knee at %s, %s ns: no level the CPU reports (disagrees)", kb, kns);
+		}
+	json_u64(j, "disagreements", (uint64_t)dis);
+	if (p->cpu.virtual_machine)
+		rep_line("            emulated or virtual CPU%s%s: the knees say little about the real caches",
+			 p->cpu.hypervisor[0] ? " " : "", p->cpu.hypervisor);
+}
+
+/* The core events that say which level served each load, per PMU backend (the names as the
+ * event tables spell them: pmu/events/intel_core_events.c, checked there against libpfm4 and
+ * Intel's perfmon files). A backend without a row gets the curve without evidence, and says so. */
+static const struct { enum corepmu_backend backend; const char *events; } evidence_events[] = {
+	{ CP_INTEL_ARCH, "MEM_LOAD_RETIRED.L1_HIT MEM_LOAD_RETIRED.L2_HIT MEM_LOAD_RETIRED.L3_HIT MEM_LOAD_RETIRED.L3_MISS" },
+};
+
+static const char *evidence_for(const struct platform *p)
+{
+	for (size_t i = 0; p->corepmu && i < sizeof(evidence_events) / sizeof(evidence_events[0]); i++)
+		if (evidence_events[i].backend == p->corepmu->backend)
+			return evidence_events[i].events;
+	return NULL;
+}
+
+struct evidence_ctx { const struct hw *hw; struct corepmu *cp; };
+
+static void ev_start(void *ctx, int i)
+{
+	(void)i;
+	struct evidence_ctx *c = ctx;
+	corepmu_run_start(c->hw, c->cp);
+}
+
+static void ev_stop(void *ctx, int i)
+{
+	(void)i;
+	struct evidence_ctx *c = ctx;
+	corepmu_run_stop(c->hw, c->cp);
+}
+
 int measure_latency(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->latency)
@@ -210,17 +330,38 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	struct window_result floor;
 	window_noise_floor(hw, &fspec, &floor);
 	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
+	/* evidence: the core counters of the level that served the loads, per point */
+	char why[160] = "";
+	const char *events = evidence_for(p);
+	struct corepmu *ev = NULL;
+	if (!events)
+		fmt_snprintf(why, sizeof(why), "%s", p->corepmu ? "no load-source events in efiperf's tables for this core PMU"
+								 : "no x86 core PMU (Arm PMUv3 refill events are not programmed here)");
+	else
+		ev = corepmu_setup_events(hw, p->timer_hz, events, why, sizeof(why));
+	struct evidence_ctx evc = { hw, ev };
+	struct window_counters wcnt = { NULL, NULL, &evc, ev_start, ev_stop };
+	json_obj(j, "evidence");
+	json_str(j, "events", events);
+	json_str(j, "state", ev ? "counting" : "absent");
+	if (!ev)
+		json_str(j, "why", why);
+	json_close(j);
 	json_arr(j, "points");
 	rep_line("latency:    pointer chase, random cyclic permutation of %u-byte lines, boot CPU, masked", LINE_BYTES);
 	int rc = 0;
+	uint64_t curve_ps[MAX_SIZES];
 	for (uint32_t i = 0; i < ns; i++) {
 		kernel_chase_build(b, sizes[i], LINE_BYTES, CHASE_SEED + i);
 		struct kernel_run r = { .k = chase, .a = NULL, .b = b, .c = NULL, .bytes = sizes[i], .passes = 2,
 					.timer = arch_timer_read };
 		struct window_cpu cpu = { .cpu = p->mp.bsp, .arg = &r };
-		struct window_spec spec = { .kernel = run_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
+		struct window_spec spec = { .kernel = run_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1,
+					    .counters = ev ? &wcnt : NULL };
 		struct window_result w;
 		window_run(hw, &spec, &w);
+		if (ev)
+			corepmu_run_restore(hw, ev, p->mp.bsp);
 		uint64_t lines = sizes[i] / LINE_BYTES;
 		uint64_t ps = kernel_ps_per_load(r.ticks_min, p->timer_hz, lines);
 		uint64_t tpl = kernel_ticks_per_load_milli(r.ticks_min, lines);
@@ -230,15 +371,26 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		json_milli(j, "ns_per_load", ps);
 		json_milli(j, "ticks_per_load", tpl);
 		json_bool(j, "cycle_complete", full);
+		measure_quiet_json(j, &w);
+		if (ev) {
+			json_u64(j, "loads_in_window", lines * r.passes);
+			json_obj(j, "core_counters");
+			corepmu_json_counters(j, ev);
+			json_close(j);
+		}
 		json_close(j);
+		curve_ps[i] = ps;
 		rep_line("            %10llu bytes  %8llu.%03llu ns/load", (unsigned long long)sizes[i],
 			 (unsigned long long)(ps / 1000), (unsigned long long)(ps % 1000));
 		if (!full)
 			rc = -1;
 	}
 	json_close(j);
+	knees_json(j, p, sizes, curve_ps, (int)ns);
 	rep_end();
 	pages_free(b, cfg->latency_max);
+	if (ev)
+		FreePool(ev);
 	if (rc)
 		rep_error("latency", "a pointer chase did not come back to its start (the permutation is not one cycle)");
 	return rc;

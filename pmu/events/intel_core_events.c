@@ -60,7 +60,10 @@ const struct x86_named_event intel_core_events[] = {
 	{ "INT_MISC.CLEARS_COUNT",                0x0D, 0x01, 1, 0, 1, 0, ICL,                   -1, "INT_MISC:CLEARS_COUNT", NULL, NULL },
 	{ "INT_MISC.CLEARS_COUNT",                0xAD, 0x01, 1, 0, 1, 0, GLC,                   -1, "INT_MISC:CLEARS_COUNT", NULL, NULL },
 	{ "TOPDOWN.SLOTS_P",                      0xA4, 0x01, 0, 0, 0, 0, ICL | GLC,             -1, "TOPDOWN:SLOTS_P", NULL, NULL },
-	/* memory-bound helpers */
+	/* memory-bound helpers; the level that served each retired load (the latency curve's evidence) */
+	{ "MEM_LOAD_RETIRED.L1_HIT",              0xD1, 0x01, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L1_HIT", NULL, NULL },
+	{ "MEM_LOAD_RETIRED.L2_HIT",              0xD1, 0x02, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L2_HIT", NULL, NULL },
+	{ "MEM_LOAD_RETIRED.L3_HIT",              0xD1, 0x04, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L3_HIT", NULL, NULL },
 	{ "MEM_LOAD_RETIRED.L3_MISS",             0xD1, 0x20, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L3_MISS", NULL, NULL },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY",        0xA3, 0x14, 20, 0, 0, 0, SKL | ICL,            -1, "CYCLE_ACTIVITY:STALLS_MEM_ANY", NULL, NULL },
 };

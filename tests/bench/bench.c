@@ -12,6 +12,14 @@
  * every run on both sides. Each run repeats its kernel until at least --min-time seconds have
  * passed, as likwid-bench does (-s 1).
  *
+ * Then, per cache level Linux reports for CPU 0 (/sys/devices/system/cpu/cpu0/cache: what the
+ * kernel read from CPUID leaf 4 / 0x8000001D or the Arm cache ID registers), the same kernels at
+ * a working set of half the level, next to likwid-bench -w S0:<size>:1 (one thread on socket 0's
+ * first hwthread), with the ratio per kernel and level; the host-built pointer chase (the
+ * efiperf chase kernel, 64-byte lines) per level; and the host core-to-core matrix (efiperf's
+ * CAS ping-pong, arch/c2c.c, one thread pinned per CPU, up to 8 CPUs). Debian ships neither Intel
+ * MLC nor lmbench: the chase and c2c figures stand alone, without a reference column.
+ *
  * Our triad is STREAM's a = b + s*c (3 streams); likwid calls that kernel "stream"
  * (stream_avx: "A(i) = B(i)*c + C(i)"). likwid's "triad" (triad_avx) is A = B*C + D over 4
  * streams, another kernel: it is shown for reference only, without a ratio.
@@ -22,7 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 #include "arch/kernel.h"
+#include "arch/c2c.h"
 
 struct pair { enum kernel_kind kind; const char *likwid; };
 static const struct pair pairs[] = {
@@ -73,11 +84,12 @@ static const char *size_arg(void)
 	return buf;
 }
 
-/* One likwid-bench run; its "MByte/s:" line, or -1 when it did not run. */
-static double likwid_run(const char *test)
+/* One likwid-bench run with workgroup `wg` (-W N:<size>:1 or -w S0:<size>:1); its "MByte/s:"
+ * line, or -1 when it did not run. */
+static double likwid_wg(const char *test, const char *wg)
 {
 	char cmd[512], line[512];
-	snprintf(cmd, sizeof(cmd), "%s -t %s -W N:%s:1 -s %g 2>&1", opt.likwid, test, size_arg(), opt.min_time);
+	snprintf(cmd, sizeof(cmd), "%s -t %s %s -s %g 2>&1", opt.likwid, test, wg, opt.min_time);
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -88,6 +100,13 @@ static double likwid_run(const char *test)
 	if (pclose(f) != 0)
 		mbs = -1;
 	return mbs;
+}
+
+static double likwid_run(const char *test)
+{
+	char wg[64];
+	snprintf(wg, sizeof(wg), "-W N:%s:1", size_arg());
+	return likwid_wg(test, wg);
 }
 
 static void *alloc_touch(uint64_t bytes, unsigned char fill)
@@ -170,6 +189,173 @@ static const struct kernel_desc *pick(enum kernel_kind kind, uint32_t isa)
 	return kernel_by_name(arch_kernels, arch_nkernels, name, isa);
 }
 
+/* ---- per cache level ------------------------------------------------------------------------ */
+#define MAX_LEVELS 8
+struct level { int level; uint64_t bytes; };
+
+/* Data and unified caches of CPU 0 as Linux reports them, smallest level first. */
+static int host_levels(struct level *out)
+{
+	int n = 0;
+	for (int i = 0; i < 16 && n < MAX_LEVELS; i++) {
+		char path[128], type[32] = "", size[32] = "";
+		int lv = 0;
+		FILE *f;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if (!(f = fopen(path, "r")))
+			break;
+		if (!fgets(type, sizeof(type), f))
+			type[0] = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if ((f = fopen(path, "r"))) {
+			if (fscanf(f, "%d", &lv) != 1)
+				lv = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(size, sizeof(size), f))
+				size[0] = 0;
+			fclose(f);
+		}
+		if (!strncmp(type, "Instruction", 11) || !lv)
+			continue;
+		char *end;
+		uint64_t b = strtoull(size, &end, 10);
+		b *= *end == 'K' ? 1024ull : *end == 'M' ? 1048576ull : 1;
+		out[n++] = (struct level){ lv, b };
+	}
+	return n;
+}
+
+static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
+{
+	static const struct pair lp[] = {
+		{ KERNEL_LOAD, "load_avx" }, { KERNEL_STORE, "store_avx" }, { KERNEL_COPY, "copy_avx" }, { KERNEL_TRIAD, "stream_avx" },
+	};
+	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d\n", opt.reps);
+	printf("%-6s %-8s %-14s %10s %12s %12s %7s\n", "level", "kernel", "ours", "bytes", "our MB/s", "likwid MB/s", "ratio");
+	for (int l = 0; l < nl; l++)
+		for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++) {
+			const struct kernel_desc *k = pick(lp[i].kind, isa);
+			if (!k)
+				continue;
+			uint64_t ws = lv[l].bytes / 2;
+			uint64_t bytes = ws / kernel_streams(k->kind) / k->block_bytes * k->block_bytes;
+			char wg[64];
+			snprintf(wg, sizeof(wg), "-w S0:%lluB:1", (unsigned long long)ws);
+			double ours[99], theirs[99];
+			for (int r = 0; r < opt.reps; r++) {
+				theirs[r] = likwid_wg(lp[i].likwid, wg);
+				ours[r] = our_run(k, bytes);
+			}
+			double o = median(ours, opt.reps), t = median(theirs, opt.reps);
+			char lname[8];
+			snprintf(lname, sizeof(lname), "L%d", lv[l].level);
+			if (t > 0)
+				printf("%-6s %-8s %-14s %10llu %12.0f %12.0f %7.3f\n", lname, kernel_kind_name(k->kind), k->name,
+				       (unsigned long long)ws, o, t, o / t);
+			else
+				printf("%-6s %-8s %-14s %10llu %12.0f %12s %7s\n", lname, kernel_kind_name(k->kind), k->name,
+				       (unsigned long long)ws, o, "-", "-");
+			fflush(stdout);
+		}
+}
+
+/* Host pointer chase: ns per dependent load over `bytes` of 64-byte lines, median of reps. */
+static double chase_ns(uint64_t bytes)
+{
+	void *buf = aligned_alloc(4096, bytes);
+	if (!buf || !kernel_chase_build(buf, bytes, 64, 0x5EED)) {
+		free(buf);
+		return -1;
+	}
+	uint64_t loads = bytes / 64 * 4 > 4000000 ? bytes / 64 * 4 : 4000000;
+	double v[99];
+	for (int r = 0; r < opt.reps; r++) {
+		uint64_t t0 = now_ns();
+		volatile uint64_t end = kernel_chase(buf, loads);
+		(void)end;
+		v[r] = (double)(now_ns() - t0) / (double)loads;
+	}
+	free(buf);
+	return median(v, opt.reps);
+}
+
+struct c2c_thread { int cpu; struct c2c_run run; int initiator; };
+
+static void *c2c_thread_fn(void *p)
+{
+	struct c2c_thread *t = p;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (t->initiator)
+		c2c_initiator(&t->run);
+	else
+		c2c_responder(&t->run);
+	return NULL;
+}
+
+#define C2C_HOST_CPUS 8
+#define C2C_HOST_ROUNDS 21
+#define C2C_HOST_TRIPS 1000
+
+/* Median one-way ns between CPUs a and b (initiator a), -1 when a wait timed out. */
+static double c2c_pair(int a, int b)
+{
+	static uint64_t line[C2C_LINE_BYTES / 8] __attribute__((aligned(C2C_LINE_BYTES)));
+	uint64_t ticks[C2C_HOST_ROUNDS];
+	line[0] = 0;
+	struct c2c_thread ti = { a, { .line = line, .rounds = C2C_HOST_ROUNDS, .trips = C2C_HOST_TRIPS, .timer = now_ns,
+				      .timeout_ticks = 2000000000ull, .round_ticks = ticks }, 1 };
+	struct c2c_thread tr = ti;
+	tr.cpu = b;
+	tr.initiator = 0;
+	tr.run.round_ticks = NULL;
+	pthread_t pa, pb;
+	pthread_create(&pb, NULL, c2c_thread_fn, &tr);
+	pthread_create(&pa, NULL, c2c_thread_fn, &ti);
+	pthread_join(pa, NULL);
+	pthread_join(pb, NULL);
+	if (ti.run.status || tr.run.status)
+		return -1;
+	double v[C2C_HOST_ROUNDS];
+	for (int r = 0; r < C2C_HOST_ROUNDS; r++)
+		v[r] = (double)ticks[r] / (2.0 * C2C_HOST_TRIPS);
+	return median(v, C2C_HOST_ROUNDS);
+}
+
+static void host_c2c(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	n = n > C2C_HOST_CPUS ? C2C_HOST_CPUS : n;
+	printf("host c2c: CAS ping-pong (arch/c2c.c), round trip / 2, median of %d rounds x %d trips, ns (no reference tool)\n",
+	       C2C_HOST_ROUNDS, C2C_HOST_TRIPS);
+	printf("  cpu");
+	for (long b = 0; b < n; b++)
+		printf("%8ld", b);
+	printf("\n");
+	for (long a = 0; a < n; a++) {
+		printf("  %3ld", a);
+		for (long b = 0; b < n; b++) {
+			if (a == b) {
+				printf("%8s", "-");
+				continue;
+			}
+			double ns = c2c_pair((int)a, (int)b);
+			if (ns < 0)
+				printf("%8s", "timeout");
+			else
+				printf("%8.1f", ns);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	parse(argc, argv);
@@ -222,5 +408,21 @@ int main(int argc, char **argv)
 		printf("%-8s %-14s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
 		       "triad_avx", "-", median(v, opt.reps), "-");
 	}
+	if (opt.only)
+		return 0;
+	struct level lv[MAX_LEVELS];
+	int nl = host_levels(lv);
+	if (!nl) {
+		printf("per level: Linux reports no caches for CPU 0 (/sys/devices/system/cpu/cpu0/cache)\n");
+	} else {
+		level_bandwidth(lv, nl, isa);
+		printf("host chase: efiperf's pointer chase, 64-byte lines, half of each level, median of %d (no reference tool)\n",
+		       opt.reps);
+		for (int l = 0; l < nl; l++)
+			printf("chase  L%d %10llu bytes %8.2f ns/load\n", lv[l].level, (unsigned long long)(lv[l].bytes / 2),
+			       chase_ns(lv[l].bytes / 2 / 64 * 64));
+	}
+	printf("chase  DRAM %8llu bytes %8.2f ns/load\n", (unsigned long long)opt.size, chase_ns(opt.size / 64 * 64));
+	host_c2c();
 	return 0;
 }

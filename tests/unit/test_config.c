@@ -372,6 +372,36 @@ static void test_shipped_config(void **state)
 	assert_int_equal(cfg.exit, CFG_EXIT_SHUTDOWN);  /* test images power the machine off */
 }
 
+/* loaded_delays: a list of spin counts, 0..100000, at most 8, none twice. */
+static void test_loaded_delays(void **state)
+{
+	(void)state;
+	uint32_t d[LOADED_DELAYS_MAX];
+	char msg[160];
+	const char ok[] = " 0, 100 ,100000";
+	assert_int_equal(cfg_loaded_delays(ok, strlen(ok), d, msg, sizeof(msg)), 3);
+	assert_int_equal(d[0], 0);
+	assert_int_equal(d[1], 100);
+	assert_int_equal(d[2], 100000);
+	assert_int_equal(cfg_loaded_delays("0,100001", 8, d, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "value 2"));
+	assert_int_equal(cfg_loaded_delays("5,x", 3, d, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "value 2"));
+	assert_int_equal(cfg_loaded_delays("7,7", 3, d, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "listed twice"));
+	assert_int_equal(cfg_loaded_delays("1,2,3,4,5,6,7,8,9", 17, d, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "more than 8"));
+	/* as a config line: the error names the line and the key */
+	struct efiperf_config c;
+	struct cfg_errors errs = { 0 };
+	cfg_defaults(&c);
+	const char text[] = "loaded_delays = 10,abc\n";
+	assert_int_equal(cfg_parse_text(&c, text, strlen(text), "efiperf.cfg", &errs), 1);
+	assert_string_equal(errs.e[0].where, "efiperf.cfg:1");
+	assert_string_equal(errs.e[0].key, "loaded_delays");
+	assert_string_equal(c.loaded_delays, "0,100,1000,10000");   /* default kept */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_error_overflow_and_truncation),
 		cmocka_unit_test(test_checked_text),
 		cmocka_unit_test(test_shipped_config),
+		cmocka_unit_test(test_loaded_delays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

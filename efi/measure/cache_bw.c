@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/measure/cache_bw.h"
+#include "efi/measure/measure.h"
+#include "efi/out/report.h"
+#include "efi/pages.h"
+#include "arch/arch.h"
+#include "arch/kernel.h"
+#include "pmu/metrics.h"
+
+#define MIB (1ull << 20)
+#define DRAM_MIN_BYTES (64 * MIB)
+#define DRAM_LLC_FACTOR 4u
+#define ARRAYS 3
+#define ARRAY_ALIGN 4096u   /* page: every kernel's alignment and block rule */
+#define TRIAD_SCALAR 3.0
+
+static const enum kernel_kind kinds[] = { KERNEL_LOAD, KERNEL_STORE, KERNEL_COPY, KERNEL_TRIAD };
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+static uint64_t run_kernel(void *arg)
+{
+	kernel_run(arg);
+	return ((struct kernel_run *)arg)->result;
+}
+
+/* Bytes per array for one CPU: half the level, shared levels split over the CPUs sharing it, in
+ * whole pages (at least one). */
+static uint64_t array_bytes(uint64_t level_bytes, uint32_t sharers)
+{
+	uint64_t b = level_bytes / 2 / ARRAYS / (sharers ? sharers : 1);
+	b = b / ARRAY_ALIGN * ARRAY_ALIGN;
+	return b ? b : ARRAY_ALIGN;
+}
+
+struct bw_point { uint64_t gbps_milli; int ok; struct window_result w; };
+
+/* One kernel on cpus[0..n-1] over each CPU's arrays of `bytes`: per-CPU GB/s into cpu_gbps, the
+ * total (bytes of all CPUs over the slowest CPU's best pass) returned in pt. */
+static void run_point(const struct hw *hw, const struct platform *p, const struct kernel_desc *k, struct window_cpu *cpus,
+		      int n, void *buf[][ARRAYS], uint64_t bytes, uint32_t passes, uint64_t *cpu_gbps, struct bw_point *pt)
+{
+	static struct kernel_run runs[WINDOW_MAX_CPUS];
+	for (int i = 0; i < n; i++) {
+		runs[i] = (struct kernel_run){ .k = k, .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = bytes,
+					       .scalar = TRIAD_SCALAR, .passes = passes, .timer = arch_timer_read };
+		cpus[i].arg = &runs[i];
+	}
+	struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
+	pt->ok = window_run(hw, &spec, &pt->w) == 0;
+	uint64_t worst = 0, app = 0;
+	for (int i = 0; i < n; i++) {
+		pt->ok &= runs[i].status == 0;
+		uint64_t per = runs[i].app_bytes / passes;
+		cpu_gbps[i] = metric_gbps_milli(per, metric_ticks_to_ns(runs[i].ticks_min, p->timer_hz));
+		worst = runs[i].ticks_min > worst ? runs[i].ticks_min : worst;
+		app += per;
+	}
+	pt->gbps_milli = metric_gbps_milli(app, metric_ticks_to_ns(worst, p->timer_hz));
+}
+
+static void point_json(struct json *j, const char *key, const struct bw_point *pt)
+{
+	json_obj(j, key);
+	json_bool(j, "ran", pt->ok);
+	json_milli(j, "gbps", pt->ok ? pt->gbps_milli : 0);
+	measure_quiet_json(j, &pt->w);
+	json_close(j);
+}
+
+/* One level: both windows for every kernel, one record. */
+static int level_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, const char *name,
+		     uint64_t level_bytes, uint64_t single, uint64_t each, struct window_cpu *sel, int n)
+{
+	static void *buf[WINDOW_MAX_CPUS][ARRAYS];
+	static uint64_t cpu_gbps[WINDOW_MAX_CPUS], one_gbps[1];
+	static struct cpu_place place[WINDOW_MAX_CPUS];
+	uint64_t alloc = single > each ? single : each;
+	int rc = 0;
+	for (int i = 0; i < n; i++)
+		for (int a = 0; a < ARRAYS; a++) {
+			buf[i][a] = cpus_alloc(i, alloc, &place[i]);
+			if (!buf[i][a])
+				rc = -1;
+			else
+				for (uint64_t w = 0; w < alloc / 8; w++)
+					((double *)buf[i][a])[w] = (double)(w & 0xFF);
+		}
+	if (rc) {
+		rep_error("cache_bw", "%s: cannot allocate %d x %llu bytes for each of %d CPUs", name, ARRAYS,
+			  (unsigned long long)alloc, n);
+		goto out;
+	}
+	struct json *j = rep_begin("cache_bw");
+	json_str(j, "level", name);
+	json_u64(j, "level_bytes", level_bytes);
+	json_u64(j, "array_bytes_one_cpu", single);
+	json_u64(j, "array_bytes_per_cpu_all", each);
+	json_u64(j, "cpus", (uint64_t)n);
+	json_u64(j, "passes", cfg->cache_bw_passes);
+	json_bool(j, "emulated", p->cpu.virtual_machine);
+	json_arr(j, "kernels");
+	for (unsigned s = 0; s < NKINDS; s++) {
+		const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, kinds[s], arch_kernel_isa());
+		if (!k)
+			continue;
+		struct bw_point one, all;
+		run_point(hw, p, k, sel, 1, buf, single, cfg->cache_bw_passes, one_gbps, &one);
+		run_point(hw, p, k, sel, n, buf, each, cfg->cache_bw_passes, cpu_gbps, &all);
+		json_obj(j, NULL);
+		json_str(j, "function", kernel_kind_name(kinds[s]));
+		json_str(j, "kernel", k->name);
+		point_json(j, "one_cpu", &one);
+		point_json(j, "all_cpus", &all);
+		json_arr(j, "per_cpu_gbps");
+		for (int i = 0; i < n; i++)
+			json_milli(j, NULL, cpu_gbps[i]);
+		json_close(j);
+		json_close(j);
+		char g1[32], ga[32];
+		fmt_milli(g1, sizeof(g1), one.gbps_milli);
+		fmt_milli(ga, sizeof(ga), all.gbps_milli);
+		rep_line("            %-5s %-6s %-14s one CPU %10s GB/s   %d CPUs %10s GB/s", name, kernel_kind_name(kinds[s]), k->name,
+			 g1, n, ga);
+		if (!one.ok || !all.ok) {
+			rc = -1;
+			rep_error("cache_bw", "%s %s: a CPU did not run the kernel", name, k->name);
+		}
+	}
+	json_close(j);
+	rep_end();
+out:
+	for (int i = 0; i < n; i++)
+		for (int a = 0; a < ARRAYS; a++) {
+			pages_free(buf[i][a], alloc);
+			buf[i][a] = NULL;
+		}
+	return rc;
+}
+
+int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->cache_bw)
+		return 0;
+	static struct window_cpu sel[WINDOW_MAX_CPUS];
+	int n = cpus_selected(sel), rc = 0;
+	uint64_t llc = 0;
+	rep_line("cache_bw:   load (read), store (write), copy, triad inside each cache level (%s) and DRAM; one CPU, then %d",
+		 p->cpu.cache_source ? p->cpu.cache_source : "no levels reported", n);
+	for (int c = 0; c < p->cpu.ncaches; c++) {
+		const struct cache_desc *d = &p->cpu.cache[c];
+		if (d->type != CACHE_DATA && d->type != CACHE_UNIFIED)
+			continue;
+		char name[8];
+		fmt_snprintf(name, sizeof(name), "L%u", d->level);
+		/* CPUs of the selection sharing it: a level shared beyond one core is split over them */
+		uint32_t tpc = p->cpu.threads_per_core ? p->cpu.threads_per_core : 1;
+		uint32_t sharers = d->sharing > tpc ? (d->sharing < (uint32_t)n ? d->sharing : (uint32_t)n) : 1;
+		rc |= level_run(hw, p, cfg, name, d->bytes, array_bytes(d->bytes, 1), array_bytes(d->bytes, sharers), sel, n);
+		llc = d->bytes;
+	}
+	uint64_t dram = cfg->cache_bw_dram;
+	if (!dram) {
+		dram = llc * DRAM_LLC_FACTOR;
+		dram = dram < DRAM_MIN_BYTES ? DRAM_MIN_BYTES : dram;
+	}
+	rc |= level_run(hw, p, cfg, "DRAM", 0, dram, dram, sel, n);
+	return rc;
+}
