@@ -42,16 +42,25 @@ const char *kernel_kind_name(enum kernel_kind kind)
 	return kind_ok(kind) ? kinds[kind].name : "?";
 }
 
+static const struct { uint32_t bit; const char *name; } isa_names[] = {
+	{ KERNEL_ISA_SSE2, "sse2" }, { KERNEL_ISA_AVX2, "avx2" },
+	{ KERNEL_ISA_AVX512, "avx512" }, { KERNEL_ISA_NEON, "neon" }, { KERNEL_ISA_SVE, "sve" },
+};
+
 const char *kernel_isa_name(uint32_t isa)
 {
-	static const struct { uint32_t bit; const char *name; } names[] = {
-		{ KERNEL_ISA_SSE2, "sse2" }, { KERNEL_ISA_AVX2, "avx2" },
-		{ KERNEL_ISA_AVX512, "avx512" }, { KERNEL_ISA_NEON, "neon" }, { KERNEL_ISA_SVE, "sve" },
-	};
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (isa & names[i].bit)
-			return names[i].name;
+	for (unsigned i = 0; i < sizeof(isa_names) / sizeof(isa_names[0]); i++)
+		if (isa & isa_names[i].bit)
+			return isa_names[i].name;
 	return "c";
+}
+
+uint32_t kernel_isa_bit(const char *name)
+{
+	for (unsigned i = 0; name && i < sizeof(isa_names) / sizeof(isa_names[0]); i++)
+		if (!strcmp(name, isa_names[i].name))
+			return isa_names[i].bit;
+	return 0;
 }
 
 int kernel_offered(const struct kernel_desc *k, uint32_t isa_mask)

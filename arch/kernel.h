@@ -86,6 +86,8 @@ uint64_t kernel_app_bytes(enum kernel_kind kind, uint64_t bytes);
 const char *kernel_kind_name(enum kernel_kind kind);   /* "load" ... "chase"; "?" */
 /* "sse2", "avx2", "avx512", "neon", "sve", "c" (the lowest set bit's name, "c" for none). */
 const char *kernel_isa_name(uint32_t isa);
+/* The ISA bit named `name` ("sse2" ... "sve", as kernel_isa_name spells them), 0 for none. */
+uint32_t kernel_isa_bit(const char *name);
 
 /* This CPU's kernels, widest ISA first within each kind (arch/<arch>/kernel_table_pure.c),
  * and what the running CPU and its firmware/OS enabled (x86: CPUID + XGETBV; aarch64:

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 #include "arch/kernel.h"
+#include "arch/hw.h"
 
 #define KERNEL_TUNE_MAX 64          /* candidates per kind */
 #define KERNEL_TUNE_VERIFY_BYTES 8192u   /* bytes of each probe array the check uses (x2 for a) */
@@ -65,5 +66,11 @@ uint64_t kernel_tune_mbps(const struct kernel_tune_cand *c, uint64_t hz);
 /* 1 when `name` is a variant of any kind in the table (offered or not): `kernel = <variant>`
  * names one, and a name that is none is a config error. */
 int kernel_name_known(const struct kernel_desc *table, uint32_t n, const char *name);
+
+/* The arch backend (arch/<arch>/kernel_env.c; not on the host): last-level cache bytes of this
+ * CPU (0 when unknown), and this CPU's class: CPUs of one class share the tuner's choice
+ * (x86: the hybrid core type, 0 on non-hybrid CPUs; aarch64: MIDR_EL1 implementer and part). */
+uint64_t arch_llc_bytes(const struct hw *hw);
+uint32_t arch_cpu_class(void);
 
 #endif

@@ -64,6 +64,11 @@ KX_WRITE_SHAPES(KX_DECL_WRITE, avx512)
  * AVX-512 needs those plus AVX512F and XCR0 opmask, ZMM_Hi256 and Hi16_ZMM. A firmware that
  * left CR4.OSXSAVE clear (UEFI only requires SSE) therefore gets SSE2 kernels only. */
 uint32_t x86_kernel_isa_decode(uint32_t max_leaf, uint32_t leaf1_ecx, uint32_t leaf7_ebx, uint64_t xcr0);
+/* One deterministic cache parameters subleaf (CPUID leaf 04H, and AMD's 8000001DH in the same
+ * layout; SDM Vol. 2A CPUID Table 3-8 "Deterministic Cache Parameters Leaf", AMD APM Vol. 3
+ * E.4.15): its level (EAX[7:5]) and bytes = (EBX[31:22]+1) x (EBX[21:12]+1) x (EBX[11:0]+1) x
+ * (ECX+1); 0 bytes for a null subleaf (EAX[4:0] = 0) or an instruction-only cache (type 2). */
+uint64_t x86_cache_bytes(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t *level);
 /* The same from this CPU: CPUID, and XGETBV only when CPUID says OSXSAVE (else it is #UD). */
 uint32_t x86_kernel_isa(void);
 

@@ -175,13 +175,13 @@ static void test_json(void **state)
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
 		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
+		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"default\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
 		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"dma_write_lba\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
-		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
+		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"kernel\":\"default\",\"kernel_budget\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
 		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\"}}");
 
@@ -191,13 +191,13 @@ static void test_json(void **state)
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
 		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
+		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
 		"\"pcie\":\"efiperf.cfg:4\",\"cpus\":\"default\",\"mmio_bdf\":\"default\",\"mmio_bar\":\"default\","
 		"\"mmio_bytes\":\"default\",\"mmio_write\":\"default\",\"dma_engine\":\"default\","
 		"\"dma_blockio\":\"default\",\"dma_bytes\":\"default\",\"dma_write_lba\":\"default\",\"cha\":\"default\",\"cha_count\":\"default\",\"cha_events\":\"default\",\"core_events\":\"default\","
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
-		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"latency\":\"default\","
+		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"kernel\":\"default\",\"kernel_budget\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
 		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\"}}");
 
@@ -265,6 +265,10 @@ static void test_help(void **state)
 		"4K..16G, a multiple of 4096 (default 64M)\n",
 		"  stream_passes   = N ",
 		"1..100 (default 5)\n",
+		"  kernel          = auto|ISA|VARIANT ",
+		"(default auto)\n",
+		"  kernel_budget   = MS ",
+		"0..10000 (default 1000)\n",
 		"  latency         = off|on ",
 		"(default off)\n",
 		"  latency_max     = BYTES ",

@@ -22,6 +22,7 @@
 
 #include "arch/kernel.h"
 #include "arch/kernel_tune.h"
+#include "efi/config/config.h"
 
 /* Names carry the shape: kind, s<parts>[u<unroll>][_pf<lines>], ISA; the fields agree. */
 static void test_variant_names_carry_shape(void **state)
@@ -223,6 +224,49 @@ static void test_tuner_on_host(void **state)
 	free(a), free(b), free(c);
 }
 
+/* `kernel` and `kernel_budget`: a name that is no variant is an error naming the line and
+ * the value; a variant of this architecture and auto are accepted; the budget's range. */
+static void test_config_keys(void **state)
+{
+	(void)state;
+	struct efiperf_config *cfg = calloc(1, sizeof(*cfg));
+	struct cfg_errors errs;
+	assert_non_null(cfg);
+	cfg_defaults(cfg);
+	assert_string_equal(cfg->kernel, "auto");
+	assert_int_equal(kernel_isa_bit("avx2"), KERNEL_ISA_AVX2);   /* arch/kernel.h */
+	assert_int_equal(kernel_isa_bit("sve"), KERNEL_ISA_SVE);
+	assert_int_equal(kernel_isa_bit("c"), 0);
+	assert_int_equal(cfg->kernel_budget, 1000);
+	memset(&errs, 0, sizeof(errs));
+	const char bad[] = "stream = on\nkernel = copy_s3_avx2\n";
+	assert_int_equal(cfg_parse_text(cfg, bad, sizeof(bad) - 1, "efiperf.cfg", &errs), 1);
+	assert_string_equal(errs.e[0].where, "efiperf.cfg:2");
+	assert_string_equal(errs.e[0].key, "kernel");
+	assert_non_null(strstr(errs.e[0].message, "'copy_s3_avx2' is not a kernel variant"));
+	const char chase[] = "kernel = chase_c\n";   /* the chase is no stream kernel */
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(cfg, chase, sizeof(chase) - 1, "efiperf.cfg", &errs), 1);
+	char good[80];
+	snprintf(good, sizeof(good), "kernel = %s\nkernel_budget = 0\n", arch_kernels[0].name);
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(cfg, good, strlen(good), "efiperf.cfg", &errs), 0);
+	assert_string_equal(cfg->kernel, arch_kernels[0].name);
+	assert_int_equal(cfg->kernel_budget, 0);
+	const char isa[] = "kernel = sse2\n";      /* an ISA: the tuner chooses among its variants */
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(cfg, isa, sizeof(isa) - 1, "efiperf.cfg", &errs), 0);
+	assert_string_equal(cfg->kernel, "sse2");
+	const char other[] = "kernel = armv9\n";
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(cfg, other, sizeof(other) - 1, "efiperf.cfg", &errs), 1);
+	const char over[] = "kernel_budget = 10001\n";
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(cfg, over, sizeof(over) - 1, "efiperf.cfg", &errs), 1);
+	assert_string_equal(errs.e[0].key, "kernel_budget");
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_tuner_budget_honoured),
 		cmocka_unit_test(test_tuner_bad_arguments),
 		cmocka_unit_test(test_tuner_on_host),
+		cmocka_unit_test(test_config_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
