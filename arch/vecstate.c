@@ -110,6 +110,7 @@ void vec_restore_entry(void *arg)
 void x86_vec_plan(uint32_t max_leaf, uint32_t leaf1_ecx, uint32_t leaf7_ebx, uint64_t sup, struct vec_plan *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->ctl_name = "CR4", p->xcr_name = "XCR0";
 	p->supported = sup;
 	if (max_leaf < 1 || !(leaf1_ecx & CPUID1_ECX_XSAVE)) {
 		p->why = "CPUID.1:ECX.XSAVE[bit 26] = 0: no XSAVE, so no AVX state to enable (SSE2 kernels)";
@@ -138,6 +139,8 @@ void x86_vec_plan(uint32_t max_leaf, uint32_t leaf1_ecx, uint32_t leaf7_ebx, uin
 void aarch64_vec_plan(uint64_t pfr0, uint32_t el, int e2h, struct vec_plan *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->ctl_name = el == 2 ? "CPTR_EL2" : "CPACR_EL1";
+	p->xcr_name = el == 2 ? "ZCR_EL2" : "ZCR_EL1";
 	p->supported = (pfr0 >> PFR0_SVE_SHIFT) & PFR0_SVE_MASK;
 	if (!p->supported) {
 		p->why = "ID_AA64PFR0_EL1.SVE[35:32] = 0: no SVE (NEON kernels)";

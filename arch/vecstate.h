@@ -35,7 +35,6 @@ struct vec_ops {
 	hw_status (*write_ctl)(uint64_t v);
 	hw_status (*read_xcr)(uint64_t *v);
 	hw_status (*write_xcr)(uint64_t v);
-	const char *ctl_name, *xcr_name;     /* "CR4", "XCR0"; "CPACR_EL1", "ZCR_EL1" ... */
 };
 
 /* What to enable, from CPUID / ID registers (x86_vec_plan, aarch64_vec_plan). */
@@ -45,6 +44,7 @@ struct vec_plan {
 	uint64_t xcr_mask;             /* xcr bits the plan cares about (the check of "already on") */
 	uint64_t supported;            /* x86: CPUID.(EAX=0DH,ECX=0):EDX:EAX; aarch64: ID_AA64PFR0_EL1.SVE */
 	const char *why;               /* NULL: the plan is usable; else why there is nothing to do */
+	const char *ctl_name, *xcr_name;   /* the registers on this CPU: "CR4"/"XCR0", "CPACR_EL1"/"ZCR_EL1" ... */
 };
 
 /* One CPU's run of the sequence. */

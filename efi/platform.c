@@ -164,14 +164,14 @@ void platform_report(const struct platform *p)
 		vec_isa_list(v->isa_firmware, fw, sizeof(fw));
 		vec_isa_list(v->isa_enabled, on, sizeof(on));
 		if (v->plan.why)
-			rep_line("vector:     firmware %s=0x%llx: kernels %s; %s", arch_vec_ops.ctl_name,
+			rep_line("vector:     firmware %s=0x%llx: kernels %s; %s", v->plan.ctl_name,
 				 (unsigned long long)(v->n ? v->jobs[0].c.ctl_fw : 0), fw, v->plan.why);
 		else
 			rep_line("vector:     firmware %s=0x%llx %s=0x%llx (kernels %s); efiperf enables %s=0x%llx %s=0x%llx "
 				 "(kernels %s) on %d of %d CPUs for its windows; restored on %d, read back",
-				 arch_vec_ops.ctl_name, (unsigned long long)v->jobs[0].c.ctl_fw, arch_vec_ops.xcr_name,
-				 (unsigned long long)v->jobs[0].c.xcr_fw, fw, arch_vec_ops.ctl_name,
-				 (unsigned long long)v->jobs[0].c.ctl_on, arch_vec_ops.xcr_name,
+				 v->plan.ctl_name, (unsigned long long)v->jobs[0].c.ctl_fw, v->plan.xcr_name,
+				 (unsigned long long)v->jobs[0].c.xcr_fw, fw, v->plan.ctl_name,
+				 (unsigned long long)v->jobs[0].c.ctl_on, v->plan.xcr_name,
 				 (unsigned long long)v->jobs[0].c.xcr_on, on, v->enabled, v->n, v->restored);
 	}
 

@@ -25,7 +25,6 @@ static hw_status wr_zcr(uint64_t v) { return current_el() == 2 ? arm_sysreg_wr_Z
 
 const struct vec_ops arch_vec_ops = {
 	.read_ctl = rd_ctl, .write_ctl = wr_ctl, .read_xcr = rd_zcr, .write_xcr = wr_zcr,
-	.ctl_name = "CPACR_EL1/CPTR_EL2", .xcr_name = "ZCR_EL1/ZCR_EL2",
 };
 
 void arch_vec_plan(const struct hw *hw, struct vec_plan *p)

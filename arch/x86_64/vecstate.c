@@ -20,7 +20,6 @@ static hw_status wr_xcr0(uint64_t v) { return x86_xsetbv_safe(XCR_XCR0, v); }
 const struct vec_ops arch_vec_ops = {
 	.read_ctl = x86_rdcr4_safe, .write_ctl = x86_wrcr4_safe,
 	.read_xcr = rd_xcr0, .write_xcr = wr_xcr0,
-	.ctl_name = "CR4", .xcr_name = "XCR0",
 };
 
 void arch_vec_plan(const struct hw *hw, struct vec_plan *p)

@@ -88,8 +88,8 @@ void vec_run_json(struct json *j, const char *key, const struct vec_run *v)
 	char isa[64];
 	const struct vec_cpu *b = v->n ? &v->jobs[0].c : NULL;
 	json_obj(j, key);
-	json_str(j, "ctl_register", arch_vec_ops.ctl_name);
-	json_str(j, "xcr_register", arch_vec_ops.xcr_name);
+	json_str(j, "ctl_register", v->plan.ctl_name);
+	json_str(j, "xcr_register", v->plan.xcr_name);
 	json_hex(j, "supported", v->plan.supported);
 	json_str(j, "why_not", v->plan.why);
 	json_u64(j, "cpus", (uint64_t)v->n);

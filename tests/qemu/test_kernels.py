@@ -141,7 +141,9 @@ def test_aarch64_max_sve_path(scratch, figure):
     if vs.get("why_not") is None:
         # -cpu max has SVE: efiperf untraps it and the SVE variants are candidates, verified
         assert int(vs["supported"], 16) >= 1 and "sve" in on.get("kernel_isa", ""), "SVE not enabled: %s" % vs
-        assert int(on["ctl"], 16) & CPACR_ZEN == CPACR_ZEN or vs.get("ctl_register", "").endswith("CPTR_EL2"), "ZEN %s" % on
+        # QEMU virt without virtualization=on starts the firmware at EL1: CPACR_EL1 and ZCR_EL1
+        assert vs.get("ctl_register") == "CPACR_EL1" and vs.get("xcr_register") == "ZCR_EL1", "registers %s" % vs
+        assert int(fw["ctl"], 16) & CPACR_ZEN != CPACR_ZEN and int(on["ctl"], 16) & CPACR_ZEN == CPACR_ZEN, "ZEN %s -> %s" % (fw, on)
         for f, r in st.items():
             assert r.get("verified") is True, "%s: %s" % (f, r)
             check_tuned(r, {"sve", "neon"})

@@ -79,7 +79,7 @@ static hw_status wr_xcr0(uint64_t v)
 	return HW_OK;
 }
 
-static const struct vec_ops ops = { rd_cr4, wr_cr4, rd_xcr0, wr_xcr0, "CR4", "XCR0" };
+static const struct vec_ops ops = { rd_cr4, wr_cr4, rd_xcr0, wr_xcr0 };
 
 static void model(uint64_t cr4, uint64_t xcr0, uint64_t supported, int fail_at)
 {
@@ -128,10 +128,13 @@ static void test_aarch64_plans(void **state)
 	assert_non_null(strstr(p.why, "SVE"));
 	aarch64_vec_plan(sve1, 1, 0, &p);              /* EL1: CPACR_EL1.ZEN = 0b11, LEN max */
 	assert_null(p.why);
+	assert_string_equal(p.ctl_name, "CPACR_EL1");
+	assert_string_equal(p.xcr_name, "ZCR_EL1");
 	assert_int_equal(p.ctl_set, 0x30000);
 	assert_int_equal(p.ctl_clear, 0);
 	assert_int_equal(p.xcr_set, 0xF);
 	aarch64_vec_plan(sve1, 2, 0, &p);              /* EL2, E2H = 0: clear CPTR_EL2.TZ */
+	assert_string_equal(p.ctl_name, "CPTR_EL2");
 	assert_int_equal(p.ctl_set, 0);
 	assert_int_equal(p.ctl_clear, 0x100);
 	aarch64_vec_plan(sve1, 2, 1, &p);              /* EL2, E2H = 1: CPACR layout */
