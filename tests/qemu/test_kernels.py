@@ -15,9 +15,12 @@ that already enabled the state) is tested on the register model in tests/unit/te
 every variant against the C reference at every alignment and tail in tests/unit/test_kernels.c.
 The tuner budget is kept small here (kernel_budget) to keep the suite fast.
 """
+import os
+
 import pytest
 
-from efiperf_qemu import boot, cfg_text, make_image
+import efiperf_qemu as q
+from efiperf_qemu import boot, cfg_text, make_image, parse_jsonl
 
 x86_64 = pytest.mark.x86_64
 aarch64 = pytest.mark.aarch64
@@ -93,6 +96,40 @@ def test_skylake_enables_avx_runs_avx2_and_restores(scratch, figure):
     figure("Skylake-Server (TCG)", "CR4 %s -> %s -> %s, XCR0 %s -> %s -> %s; %s" % (
         fw["ctl"], on["ctl"], rs["ctl_read_back"], fw["xcr"], on["xcr"], rs["xcr_read_back"],
         ", ".join("%s %s" % (f, st[f]["kernel"]) for f in KINDS)))
+
+
+@x86_64
+def test_state_given_back_after_exit_return(scratch):
+    # the UEFI shell starts efiperf twice in one boot, the first with exit=return: the second run
+    # finds CR4 and XCR0 on every CPU as the firmware had them before the first (OSXSAVE clear)
+    d = scratch()
+    img = make_image("x86_64", d, stream_cfg("x86_64", kernel_budget="30", stream_size="64K"), shell_args="exit=return")
+    script = ["@echo -off"]
+    for v in ["fs%d" % i for i in range(10)]:
+        script += ["if exist %s:\\efiperf\\efiperf.efi then" % v, "  %s:" % v,
+                   "  \\efiperf\\efiperf.efi exit=return", "  \\efiperf\\efiperf.efi", "  goto done", "endif"]
+    nsh = os.path.join(d, "startup.nsh")
+    with open(nsh, "w", newline="") as f:
+        f.write("\r\n".join(script + [":done", ""]))
+    p = q.sh(["mcopy", "-o", "-i", img, nsh, "::/startup.nsh"])
+    assert p.returncode == 0, p.stderr
+    run = boot("x86_64", img, d, cpu="Skylake-Server", smp=2)
+    logs = sorted(x for x in run.paths if x.endswith(".jsonl"))
+    assert len(logs) == 2, "expected two runs' logs, got %s (%s)" % (logs, run.why())
+    runs = []
+    for path in logs:
+        with open(path, "rb") as f:
+            runs.append(parse_jsonl(f.read(), os.path.basename(path)))
+    runs.sort(key=lambda recs: recs[0].get("cmdline", "") == "")   # the one with exit=return first
+    states = []
+    for recs in runs:
+        assert recs[-1].get("status") == "ok", "run ended %s" % recs[-1]
+        vs = [r for r in recs if r["type"] == "platform"][0]["vector_state"]
+        stream_vs = [r for r in recs if r["type"] == "vector_state"][0]["state"]
+        assert stream_vs["restored"]["all"] is True and vs["restored"]["all"] is True, "not restored: %s" % stream_vs
+        states.append((vs["firmware"]["ctl"], vs["firmware"]["xcr"], vs["firmware"]["kernel_isa"]))
+    assert states[0] == states[1], "the second run found %s, the first %s: not given back" % (states[1], states[0])
+    assert int(states[1][0], 16) & CR4_OSXSAVE == 0 and states[1][2] == "sse2", "second run's firmware state %s" % (states[1],)
 
 
 @x86_64
