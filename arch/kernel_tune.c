@@ -45,10 +45,19 @@ static int left_for(const struct kernel_tune *t, uint64_t t0, uint64_t longest)
 	return spent <= t->budget_ticks && longest <= t->budget_ticks - spent;
 }
 
+static void *slice_of(void *p, uint64_t off)
+{
+	return p ? (char *)p + off : NULL;
+}
+
 static void timed_pass(struct kernel_tune *t, struct kernel_tune_cand *c, uint64_t *longest)
 {
+	const uint32_t slices = t->slices > 1 ? t->slices : 1;
+	/* slice offsets in whole blocks of the largest block (1 KiB): every variant's alignment holds */
+	const uint64_t per = t->probe_bytes / kernel_streams(t->kind) / slices / 1024 * 1024;
+	const uint64_t off = (uint64_t)(t->next_slice++ % slices) * per;
 	uint64_t s0 = t->timer();
-	c->k->fn(t->a, t->b, t->c, c->bytes, t->scalar);
+	c->k->fn(slice_of(t->a, off), slice_of(t->b, off), slice_of(t->c, off), c->bytes, t->scalar);
 	uint64_t d = t->timer() - s0;
 	if (!c->passes || d < c->best_ticks)
 		c->best_ticks = d ? d : 1;
@@ -63,7 +72,9 @@ void kernel_tune(struct kernel_tune *t)
 	t->ncand = 0;
 	t->choice = -1;
 	t->spent_ticks = 0;
+	t->next_slice = 0;
 	uint32_t streams = kernel_streams(t->kind);
+	const uint32_t slices = t->slices > 1 ? t->slices : 1;
 	if (!t->table || !t->timer || !t->a || !streams || t->kind == KERNEL_CHASE)
 		return;
 	if (((kernel_uses(t->kind) & 2) && !t->b) || ((kernel_uses(t->kind) & 4) && !t->c))
@@ -81,7 +92,7 @@ void kernel_tune(struct kernel_tune *t)
 		struct kernel_tune_cand *c = &t->cand[t->ncand++];
 		memset(c, 0, sizeof(*c));
 		c->k = k;
-		c->bytes = t->probe_bytes / streams / k->block_bytes * k->block_bytes;
+		c->bytes = t->probe_bytes / streams / slices / 1024 * 1024 / k->block_bytes * k->block_bytes;
 		c->app_bytes = kernel_app_bytes(k->kind, c->bytes);
 		c->verified = (uint8_t)verify(t, k);
 		any_verified |= c->verified;

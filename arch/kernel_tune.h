@@ -9,7 +9,11 @@
  * against the C reference (kernel_apply over a small odd-sized span at an odd 8-byte offset of
  * the probe arrays, both destinations compared; a wrong variant is never chosen), then timed
  * over the probe arrays, one pass each; with the budget left, the three fastest so far run again
- * in turn. A variant's rate is its best pass. Before each pass the tuner asks whether the
+ * in turn. A variant's rate is its best pass. With `slices` > 1 each timed pass works over the
+ * next of `slices` equal slices of the probe arrays in turn, so a pass is shorter (more
+ * candidates fit the budget) and still comes from memory: between two passes over one slice the
+ * others, (slices - 1) / slices of the probe footprint (more than the LLC for a probe of twice
+ * it and 4 or more slices), went through the cache. Before each pass the tuner asks whether the
  * longest pass seen so far still fits in what is left of the budget and stops when not, so the
  * ticks spent stay within the budget unless the very first pass alone is longer (one pass is
  * always made: something has to be chosen). Variants never timed are listed as not run.
@@ -28,7 +32,7 @@ struct kernel_tune_cand {
 	const struct kernel_desc *k;
 	uint8_t verified;        /* matched the C reference */
 	uint32_t passes;         /* timed passes made (0: not run, budget or not verified) */
-	uint64_t bytes;          /* bytes per array of one pass (probe / streams, a block multiple) */
+	uint64_t bytes;          /* bytes per array of one pass (probe / streams / slices, a block multiple) */
 	uint64_t app_bytes;      /* application bytes of one pass (kernel_app_bytes) */
 	uint64_t best_ticks;     /* the shortest pass, timer ticks */
 };
@@ -41,7 +45,8 @@ struct kernel_tune {
 	uint32_t isa;                  /* offered ISA mask on the CPU that runs the tuner */
 	void *a;                       /* probe arrays, 64-byte aligned, each probe_bytes long; b and */
 	void *b, *c;                   /* c hold finite doubles (triad); a is written */
-	uint64_t probe_bytes;          /* footprint of one pass, all streams together (> the LLC) */
+	uint64_t probe_bytes;          /* footprint of all slices, all streams together (> the LLC) */
+	uint32_t slices;               /* passes rotate over this many slices of it; 0 or 1: whole */
 	uint64_t (*timer)(void);
 	uint64_t budget_ticks;         /* for this kind, verification included */
 	double scalar;
@@ -52,6 +57,7 @@ struct kernel_tune {
 	struct kernel_tune_cand cand[KERNEL_TUNE_MAX];
 	int choice;                    /* index into cand, -1 when none */
 	uint64_t spent_ticks;
+	uint32_t next_slice;           /* internal: the slice the next pass uses */
 };
 
 /* Run the tuner (shapes above). Each array must hold max(probe_bytes, 2 x

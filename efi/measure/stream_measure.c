@@ -42,6 +42,8 @@ static uint64_t run_kernel(void *arg)
  * own stream arrays. */
 #define MAX_CLASSES 8
 #define MS_PER_S 1000u
+#define TUNE_SLICES 8                 /* the probe in slices taken in turn (arch/kernel_tune.h) ... */
+#define TUNE_SLICE_MIN (64u * 1024u)  /* ... when each slice of an array is at least this long */
 
 struct stream_classes {
 	int n;
@@ -91,6 +93,7 @@ static void tune_json(struct json *j, const struct kernel_tune *t, uint32_t clas
 	json_u64(j, "cpu", cpu);
 	json_str(j, "choice", t->choice >= 0 ? t->cand[t->choice].k->name : NULL);
 	json_u64(j, "probe_bytes", t->probe_bytes);
+	json_u64(j, "slices", t->slices > 1 ? t->slices : 1);
 	json_u64(j, "budget_ns", metric_ticks_to_ns(t->budget_ticks, hz));
 	json_u64(j, "spent_ns", metric_ticks_to_ns(t->spent_ticks, hz));
 	json_arr(j, "candidates");
@@ -182,9 +185,10 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 			struct kernel_tune *t = &tunes[c];
 			const int i = cl.first[c];
 			const uint64_t spent = tuned_ticks;
+			const uint64_t pb = probe < (uint64_t)streams * size ? probe : (uint64_t)streams * size;
 			*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = stream_kinds[s],
-						   .a = buf[i][0], .b = buf[i][1], .c = buf[i][2],
-						   .probe_bytes = probe < (uint64_t)streams * size ? probe : (uint64_t)streams * size,
+						   .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .probe_bytes = pb,
+						   .slices = pb / streams / TUNE_SLICES >= TUNE_SLICE_MIN ? TUNE_SLICES : 1,
 						   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
 						   .budget_ticks = spent < budget_ticks ? (budget_ticks - spent) / ((nkinds - s) * cl.n - c) : 0 };
 			struct window_cpu tcpu = { .cpu = cpus[i].cpu, .arg = t };

@@ -13,8 +13,8 @@
  * passed, as likwid-bench does (-s 1).
  *
  * Which of our variants runs is the tuner's choice (arch/kernel_tune.h), the same tuner the UEFI
- * app runs: every variant over a probe footprint of twice the last-level cache, --tune-budget
- * seconds for all kinds together (default 1), printed before the table with every candidate's
+ * app runs: every variant over a probe footprint of twice the last-level cache in 8 slices taken
+ * in turn (arch/kernel_tune.h), --tune-budget seconds for all kinds together (default 1), printed before the table with every candidate's
  * rate; --variant NAME pins one variant of its kind, --isa restricts the candidates to one ISA.
  *
  * The write limit: the highest write-only rate any kernel reached in this invocation (every
@@ -53,6 +53,7 @@ static struct {
 } opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0 };
 
 #define WRITE_LIMIT_SLACK 0.98   /* "within 2% of the write limit" */
+#define TUNE_SLICES 8
 
 static uint64_t now_ns(void)
 {
@@ -199,10 +200,10 @@ static uint32_t candidate_isa(uint32_t isa)
 	return 0;
 }
 
-/* Last-level cache bytes of cpu 0: the highest-level cache in sysfs (Linux
- * Documentation/ABI/testing/sysfs-devices-system-cpu, cache/index<N>/level and size "<n>K"),
- * else sysconf, else 32 MiB. sysfs first: under a hypervisor glibc's sysconf decodes CPUID
- * leaves the hypervisor may fill in differently from the topology the kernel reports. */
+/* Last-level cache bytes of cpu 0: the larger of the highest-level cache in sysfs (Linux
+ * Documentation/ABI/testing/sysfs-devices-system-cpu, cache/index<N>/level and size "<n>K")
+ * and sysconf's (glibc decodes CPUID leaf 4 / 8000001DH), else 32 MiB. The larger: under a
+ * hypervisor the two can differ, and a probe that fits the real cache measures the cache. */
 static uint64_t llc_bytes(void)
 {
 	uint64_t best = 0;
@@ -228,7 +229,9 @@ static uint64_t llc_bytes(void)
 			best_level = level, best = kib * 1024;
 	}
 	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-	return best ? best : l3 > 0 ? (uint64_t)l3 : 32ull << 20;
+	if (l3 > 0 && (uint64_t)l3 > best)
+		best = (uint64_t)l3;
+	return best ? best : 32ull << 20;
 }
 
 /* The tuner's pick per kind, over one set of probe arrays; prints every candidate's rate. */
@@ -244,8 +247,8 @@ static void tune_all(uint32_t isa)
 	}
 	uint64_t budget = (uint64_t)(opt.tune_budget * 1e9), t0 = now_ns();
 	int left = (int)(sizeof(pairs) / sizeof(pairs[0]));
-	printf("tuner: probe %llu bytes (2 x LLC %llu), budget %.3f s for %d kinds\n", (unsigned long long)probe,
-	       (unsigned long long)llc_bytes(), opt.tune_budget, left);
+	printf("tuner: probe %llu bytes (2 x LLC %llu) in %u slices, budget %.3f s for %d kinds\n",
+	       (unsigned long long)probe, (unsigned long long)llc_bytes(), TUNE_SLICES, opt.tune_budget, left);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++, left--) {
 		enum kernel_kind kind = pairs[i].kind;
 		if (opt.only && strcmp(opt.only, kernel_kind_name(kind)))
@@ -259,7 +262,8 @@ static void tune_all(uint32_t isa)
 		}
 		uint64_t spent = now_ns() - t0;
 		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
-					   .a = a, .b = b, .c = c, .probe_bytes = probe, .timer = now_ns, .scalar = 3.0,
+					   .a = a, .b = b, .c = c, .probe_bytes = probe, .slices = TUNE_SLICES,
+					   .timer = now_ns, .scalar = 3.0,
 					   .budget_ticks = spent < budget ? (budget - spent) / (uint64_t)left : 0 };
 		kernel_tune(t);
 		if (t->status) {

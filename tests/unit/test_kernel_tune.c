@@ -169,6 +169,46 @@ static void test_tuner_budget_honoured(void **state)
 	free(a), free(b), free(t);
 }
 
+/* slices = 4: passes rotate over four quarters of the probe arrays (offsets 0, 128 KiB, 256
+ * KiB, 384 KiB of each 512 KiB array), each a quarter long. */
+static uintptr_t seen_a[64], seen_b[64];
+static uint64_t seen_bytes[64];
+static int nseen;
+static uint64_t fake_seen(void *a, const void *b, const void *c, uint64_t bytes, double s)
+{
+	if (nseen < 64 && bytes > KERNEL_TUNE_VERIFY_BYTES) {   /* the timed passes, not the check */
+		seen_a[nseen] = (uintptr_t)a, seen_b[nseen] = (uintptr_t)b, seen_bytes[nseen++] = bytes;
+		fake_now += 1000;
+	}
+	return kernel_ref_set[KERNEL_COPY].fn(a, b, c, bytes, s);
+}
+
+static void test_tuner_slices(void **state)
+{
+	(void)state;
+	static const struct kernel_desc one[] = { { "copy_s1_seen", KERNEL_COPY, KERNEL_ISA_NONE, 64, 64, fake_seen, 1, 1, 0 } };
+	struct kernel_tune *t = calloc(1, sizeof(*t));
+	void *a, *b;
+	assert_non_null(t);
+	tune_setup(t, &a, &b);
+	t->table = one;
+	t->n = 1;
+	t->slices = 4;
+	t->budget_ticks = 6100;   /* six passes of 1000 ticks and a few timer reads each, not seven */
+	nseen = 0;
+	fake_now = 0;
+	kernel_tune(t);
+	assert_int_equal(t->status, 0);
+	assert_int_equal(t->cand[0].bytes, 131072);
+	assert_int_equal(nseen, 6);
+	for (int i = 0; i < nseen; i++) {
+		assert_int_equal(seen_bytes[i], 131072);
+		assert_int_equal(seen_a[i] - (uintptr_t)a, (uintptr_t)(i % 4) * 131072);
+		assert_int_equal(seen_b[i] - (uintptr_t)b, (uintptr_t)(i % 4) * 131072);
+	}
+	free(a), free(b), free(t);
+}
+
 static void test_tuner_bad_arguments(void **state)
 {
 	(void)state;
@@ -273,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_variant_names_carry_shape),
 		cmocka_unit_test(test_tuner_picks_the_fastest_correct_variant),
 		cmocka_unit_test(test_tuner_budget_honoured),
+		cmocka_unit_test(test_tuner_slices),
 		cmocka_unit_test(test_tuner_bad_arguments),
 		cmocka_unit_test(test_tuner_on_host),
 		cmocka_unit_test(test_config_keys),
