@@ -42,16 +42,25 @@ const char *kernel_kind_name(enum kernel_kind kind)
 	return kind_ok(kind) ? kinds[kind].name : "?";
 }
 
+static const struct { uint32_t bit; const char *name; } isa_names[] = {
+	{ KERNEL_ISA_SSE2, "sse2" }, { KERNEL_ISA_AVX2, "avx2" },
+	{ KERNEL_ISA_AVX512, "avx512" }, { KERNEL_ISA_NEON, "neon" }, { KERNEL_ISA_SVE, "sve" },
+};
+
 const char *kernel_isa_name(uint32_t isa)
 {
-	static const struct { uint32_t bit; const char *name; } names[] = {
-		{ KERNEL_ISA_SSE2, "sse2" }, { KERNEL_ISA_AVX2, "avx2" },
-		{ KERNEL_ISA_AVX512, "avx512" }, { KERNEL_ISA_NEON, "neon" },
-	};
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (isa & names[i].bit)
-			return names[i].name;
+	for (unsigned i = 0; i < sizeof(isa_names) / sizeof(isa_names[0]); i++)
+		if (isa & isa_names[i].bit)
+			return isa_names[i].name;
 	return "c";
+}
+
+uint32_t kernel_isa_bit(const char *name)
+{
+	for (unsigned i = 0; name && i < sizeof(isa_names) / sizeof(isa_names[0]); i++)
+		if (!strcmp(name, isa_names[i].name))
+			return isa_names[i].bit;
+	return 0;
 }
 
 int kernel_offered(const struct kernel_desc *k, uint32_t isa_mask)
@@ -95,6 +104,50 @@ int kernel_check_args(const struct kernel_desc *k, const void *a, const void *b,
 		if (uses[i] && (!bufs[i] || !aligned(bufs[i], k->align_bytes)))
 			return -1;
 	return 0;
+}
+
+uint32_t kernel_uses(enum kernel_kind kind)
+{
+	return kind_ok(kind) ? (uint32_t)kinds[kind].uses_a | (uint32_t)kinds[kind].uses_b << 1 |
+				       (uint32_t)kinds[kind].uses_c << 2
+			     : 0;
+}
+
+static void *off(const void *p, uint64_t bytes)
+{
+	return p ? (void *)((uintptr_t)p + bytes) : NULL;
+}
+
+uint64_t kernel_apply(const struct kernel_desc *k, void *a, const void *b, const void *c, uint64_t bytes, double s)
+{
+	if (!k || !kind_ok(k->kind))
+		return 0;
+	if (k->kind == KERNEL_CHASE)
+		return k->fn(a, b, c, bytes, s);
+	kernel_fn *ref = kernel_ref_set[k->kind].fn;
+	const uint32_t uses = kernel_uses(k->kind), align = k->align_bytes ? k->align_bytes : 1;
+	const uintptr_t ptr[3] = { (uintptr_t)a, (uintptr_t)b, (uintptr_t)c };
+	uintptr_t mis = UINTPTR_MAX;
+	for (int i = 0; i < 3; i++) {
+		if (!(uses >> i & 1))
+			continue;
+		uintptr_t m = ptr[i] & (align - 1);
+		if (mis != UINTPTR_MAX && m != mis)
+			return ref(a, b, c, bytes, s);   /* unequal misalignment: no common aligned middle */
+		mis = m;
+	}
+	uint64_t head = mis && mis != UINTPTR_MAX ? align - mis : 0;
+	if (head > bytes || !k->block_bytes)
+		return ref(a, b, c, bytes, s);
+	uint64_t mid = (bytes - head) / k->block_bytes * k->block_bytes, tail = bytes - head - mid;
+	uint64_t x = 0;
+	if (head)
+		x ^= ref(a, b, c, head, s);
+	if (mid)
+		x ^= k->fn(off(a, head), off(b, head), off(c, head), mid, s);
+	if (tail)
+		x ^= ref(off(a, head + mid), off(b, head + mid), off(c, head + mid), tail, s);
+	return x;
 }
 
 void kernel_run(struct kernel_run *r)

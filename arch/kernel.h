@@ -11,10 +11,13 @@
  *     uint64_t fn(void *a, const void *b, const void *c, uint64_t bytes, double s)
  *
  * `bytes` is the length of ONE array (a non-zero multiple of the kernel's block_bytes); every
- * buffer is aligned to the kernel's align_bytes (64 for all kernels here). The SIMD kernels walk
- * each array as 8 equal parts side by side, one cache line of each per turn (8 sequential
- * streams from one core; arch/x86_64/kernel_x86_body.h says why): the order of the accesses
- * differs from one sweep, the bytes touched do not.
+ * buffer is aligned to the kernel's align_bytes (64 for all kernels here); kernel_apply() lifts
+ * both rules for any 8-byte-aligned buffers and length. Each kind comes in variants ("shapes"):
+ * the SIMD kernels walk each array as `parts` equal parts side by side (1, 2, 4 or 8 sequential
+ * streams from one core), `unroll` cache lines of each part per turn, with an optional software
+ * prefetch `prefetch_lines` lines ahead (arch/x86_64/kernel_x86_body.h says why): the order of
+ * the accesses differs from one sweep, the bytes touched do not. The tuner
+ * (arch/kernel_tune.h) measures the variants and picks the fastest.
  *
  *   kind      operation                              returns            streams
  *   load      read b                                 XOR of b's 64-bit words  1
@@ -59,17 +62,21 @@ enum {
 	KERNEL_ISA_AVX2   = 1u << 1,  /* CPUID AVX + AVX2, OS enabled XCR0 SSE and AVX state */
 	KERNEL_ISA_AVX512 = 1u << 2,  /* CPUID AVX512F, OS enabled XCR0 opmask/ZMM state too */
 	KERNEL_ISA_NEON   = 1u << 3,  /* aarch64 Advanced SIMD (ID_AA64PFR0_EL1.AdvSIMD) */
+	KERNEL_ISA_SVE    = 1u << 4,  /* aarch64 SVE (ID_AA64PFR0_EL1.SVE), not trapped at this EL */
 };
 
 typedef uint64_t kernel_fn(void *a, const void *b, const void *c, uint64_t bytes, double s);
 
 struct kernel_desc {
-	const char *name;        /* "copy_avx2": kind, then ISA */
+	const char *name;        /* "copy_s8_avx2": kind, shape, then ISA */
 	enum kernel_kind kind;
 	uint32_t isa;            /* KERNEL_ISA_* bits the CPU must offer */
 	uint32_t block_bytes;    /* bytes must be a non-zero multiple of this */
 	uint32_t align_bytes;    /* a, b, c must be aligned to this */
 	kernel_fn *fn;
+	uint8_t parts;           /* streams per array walked side by side (1, 2, 4, 8); 0 = 1 */
+	uint8_t unroll;          /* 64-byte lines of each part per turn; 0 = 1 */
+	uint8_t prefetch_lines;  /* software prefetch distance in 64-byte lines, 0 = none */
 };
 
 /* Arrays a kernel of this kind touches per pass (table above); 0 for an unknown kind. */
@@ -77,8 +84,10 @@ uint32_t kernel_streams(enum kernel_kind kind);
 /* Application bytes of one pass over arrays of `bytes` each: streams x bytes. */
 uint64_t kernel_app_bytes(enum kernel_kind kind, uint64_t bytes);
 const char *kernel_kind_name(enum kernel_kind kind);   /* "load" ... "chase"; "?" */
-/* "sse2", "avx2", "avx512", "neon", "c" (the lowest set bit's name, "c" for none). */
+/* "sse2", "avx2", "avx512", "neon", "sve", "c" (the lowest set bit's name, "c" for none). */
 const char *kernel_isa_name(uint32_t isa);
+/* The ISA bit named `name` ("sse2" ... "sve", as kernel_isa_name spells them), 0 for none. */
+uint32_t kernel_isa_bit(const char *name);
 
 /* This CPU's kernels, widest ISA first within each kind (arch/<arch>/kernel_table_pure.c),
  * and what the running CPU and its firmware/OS enabled (x86: CPUID + XGETBV; aarch64:
@@ -102,6 +111,14 @@ const struct kernel_desc *kernel_by_name(const struct kernel_desc *table, uint32
 /* 0 when (bytes, a, b, c) satisfy k's block and alignment rules and the buffers the kind
  * uses are non-NULL, else -1. */
 int kernel_check_args(const struct kernel_desc *k, const void *a, const void *b, const void *c, uint64_t bytes);
+/* Run k over buffers of any 8-byte alignment and any length that is a multiple of 8 bytes (the
+ * reference set's rules): the head up to k's alignment and the tail below its block go through
+ * the C reference of the kind, the middle through k (all of it through the reference when the
+ * buffers the kind uses are not equally misaligned). Returns what the kind returns (load: the
+ * XOR of all words, split or not). Not for the chase (its fn is called as is). */
+uint64_t kernel_apply(const struct kernel_desc *k, void *a, const void *b, const void *c, uint64_t bytes, double s);
+/* Buffers the kind uses: bit 0 a, bit 1 b, bit 2 c (0 for an unknown kind). */
+uint32_t kernel_uses(enum kernel_kind kind);
 
 /* ---- running a kernel on a CPU ----------------------------------------------------------------
  * One struct carries everything, so a window passes it through hw_run_on_cpu / MP services

@@ -49,11 +49,11 @@ static uint64_t ref_triad(void *a, const void *b, const void *c, uint64_t bytes,
 /* The reference has no non-temporal stores: ntstore/ntcopy are the temporal loops (same
  * result, which is what the oracle is for). */
 const struct kernel_desc kernel_ref_set[KERNEL_KIND_COUNT] = {
-	{ "load_c",    KERNEL_LOAD,    KERNEL_ISA_NONE, 8,  8,  ref_load },
-	{ "store_c",   KERNEL_STORE,   KERNEL_ISA_NONE, 8,  8,  ref_store },
-	{ "ntstore_c", KERNEL_NTSTORE, KERNEL_ISA_NONE, 8,  8,  ref_store },
-	{ "copy_c",    KERNEL_COPY,    KERNEL_ISA_NONE, 8,  8,  ref_copy },
-	{ "ntcopy_c",  KERNEL_NTCOPY,  KERNEL_ISA_NONE, 8,  8,  ref_copy },
-	{ "triad_c",   KERNEL_TRIAD,   KERNEL_ISA_NONE, 8,  8,  ref_triad },
-	{ "chase_c",   KERNEL_CHASE,   KERNEL_ISA_NONE, 64, 64, kernel_chase_c },
+	{ "load_c",    KERNEL_LOAD,    KERNEL_ISA_NONE, 8,  8,  ref_load, 1, 1, 0 },
+	{ "store_c",   KERNEL_STORE,   KERNEL_ISA_NONE, 8,  8,  ref_store, 1, 1, 0 },
+	{ "ntstore_c", KERNEL_NTSTORE, KERNEL_ISA_NONE, 8,  8,  ref_store, 1, 1, 0 },
+	{ "copy_c",    KERNEL_COPY,    KERNEL_ISA_NONE, 8,  8,  ref_copy, 1, 1, 0 },
+	{ "ntcopy_c",  KERNEL_NTCOPY,  KERNEL_ISA_NONE, 8,  8,  ref_copy, 1, 1, 0 },
+	{ "triad_c",   KERNEL_TRIAD,   KERNEL_ISA_NONE, 8,  8,  ref_triad, 1, 1, 0 },
+	{ "chase_c",   KERNEL_CHASE,   KERNEL_ISA_NONE, 64, 64, kernel_chase_c, 1, 1, 0 },
 };

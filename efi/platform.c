@@ -8,6 +8,7 @@
 #include "efi/out/volume.h"
 #include "efi/exceptions.h"
 #include "arch/arch.h"
+#include "efi/measure/vec_run.h"
 
 #define CALIBRATE_STALL_US 20000u
 #define CALIBRATE_TRIES 5
@@ -18,6 +19,23 @@
 static struct hw_pci_addr host_bridge = { 0, 0, 0, 0 };
 static uint32_t pci_id;
 static hw_status pci_st;
+
+/* The vector state on every enabled CPU: what the firmware left, enabled as the stream kernels
+ * will have it, then restored and read back, so the platform record shows all three. */
+static void vector_state_check(const struct hw *hw, struct platform *p)
+{
+	static struct vec_run trial;
+	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	int n = 0;
+	for (uint32_t i = 0; i < p->mp.logical && n < WINDOW_MAX_CPUS; i++)
+		if (!p->mp.cpu || p->mp.cpu[i].enabled)
+			cpus[n++].cpu = i;
+	if (!n)
+		cpus[n++].cpu = p->mp.bsp;
+	vec_run_enable(hw, &trial, cpus, n);
+	vec_run_restore(&trial);
+	p->vec = &trial;
+}
 
 void platform_discover(const struct hw *hw, struct platform *p)
 {
@@ -41,6 +59,7 @@ void platform_discover(const struct hw *hw, struct platform *p)
 	if (p->core.pmu && p->core.pmu->probe_name && p->core.probe[0])
 		cpuinfo_probe(&p->cpu, p->core.pmu->probe_name, "%s", p->core.probe);
 	pci_st = hw_pci_read32(hw, host_bridge, PCI_VENDOR_DEVICE, &pci_id);
+	vector_state_check(hw, p);
 }
 
 static void firmware(struct json *j)
@@ -137,6 +156,24 @@ void platform_report(const struct platform *p)
 	json_close(j);
 	rep_line("faults:     %d of %u exception vectors hooked for fault-safe register access%s%s",
 		 p->exc_vectors, arch_nfault_vectors, p->exc_why ? ": " : "", p->exc_why ? p->exc_why : "");
+
+	vec_run_json(j, "vector_state", p->vec);
+	{
+		const struct vec_run *v = p->vec;
+		char fw[64], on[64];
+		vec_isa_list(v->isa_firmware, fw, sizeof(fw));
+		vec_isa_list(v->isa_enabled, on, sizeof(on));
+		if (v->plan.why)
+			rep_line("vector:     firmware %s=0x%llx: kernels %s; %s", v->plan.ctl_name,
+				 (unsigned long long)(v->n ? v->jobs[0].c.ctl_fw : 0), fw, v->plan.why);
+		else
+			rep_line("vector:     firmware %s=0x%llx %s=0x%llx (kernels %s); efiperf enables %s=0x%llx %s=0x%llx "
+				 "(kernels %s) on %d of %d CPUs for its windows; restored on %d, read back",
+				 v->plan.ctl_name, (unsigned long long)v->jobs[0].c.ctl_fw, v->plan.xcr_name,
+				 (unsigned long long)v->jobs[0].c.xcr_fw, fw, v->plan.ctl_name,
+				 (unsigned long long)v->jobs[0].c.ctl_on, v->plan.xcr_name,
+				 (unsigned long long)v->jobs[0].c.xcr_on, on, v->enabled, v->n, v->restored);
+	}
 
 	json_obj(j, "core_pmu");
 	json_str(j, "name", p->core_known ? p->core.pmu->name : NULL);

@@ -14,6 +14,7 @@
 #include "efi/fw/acpi.h"
 
 struct corepmu;
+struct vec_run;
 
 struct platform {
 	struct cpu_info cpu;
@@ -32,6 +33,9 @@ struct platform {
 	int64_t stall_ppm;      /* stall_hz against timer_hz, parts per million */
 	const char *pm_why;     /* why the PM timer could not calibrate, or NULL */
 	struct corepmu *corepmu;  /* x86 core PMU (efi/corepmu_run.h), or NULL */
+	/* Vector state (efi/measure/vec_run.h): what the firmware had on every enabled CPU, what
+	 * efiperf enables for its kernels, enabled and restored once here as a check and read back */
+	const struct vec_run *vec;
 };
 
 void platform_discover(const struct hw *hw, struct platform *p);

@@ -13,7 +13,7 @@
 B          := ../build/host/bench
 HOST_CC    := gcc
 BENCH_ARGS ?=
-KERNEL_SRC := ../arch/kernel.c ../arch/kernel_ref.c ../arch/kernel_chase.c ../arch/c2c.c \
+KERNEL_SRC := ../arch/kernel.c ../arch/kernel_ref.c ../arch/kernel_chase.c ../arch/c2c.c ../arch/kernel_tune.c \
               $(wildcard ../arch/x86_64/kernel_*_pure.c ../arch/aarch64/kernel_*_pure.c)
 # The app's code-generation flags (Makefile COMMON_CFLAGS) minus the firmware-only ones.
 CFLAGS     := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing -I..

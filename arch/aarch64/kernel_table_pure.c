@@ -1,22 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The aarch64 kernel table (NEON, then the portable chase) and the Advanced SIMD probe.
- * Platform differences are rows; kernel_best() picks from what aarch64_kernel_isa() offers.
+ * The aarch64 kernel table (SVE, then NEON, each in every shape of kernel_neon.h, then the
+ * portable chase) and the ISA probe. Platform differences are rows; kernel_best() picks from
+ * what aarch64_kernel_isa() offers, the tuner measures them all.
  */
 #if defined(__aarch64__)
 #include "arch/aarch64/kernel_neon.h"
 
-#define ROW(kind_, KIND) \
-	{ #kind_ "_neon", KERNEL_##KIND, KERNEL_ISA_NEON, KERNEL_NEON_BLOCK, KERNEL_NEON_ALIGN, kernel_##kind_##_neon }
+#define ROW(tag, P, kind_, KIND, isa_, ISA) \
+	{ #kind_ "_" #tag "_" #isa_, KERNEL_##KIND, KERNEL_ISA_##ISA, (P) * 64u, KERNEL_NEON_ALIGN, \
+	  kernel_##kind_##_##tag##_##isa_, P, 1, 0 },
+#define KIND_ROWS(kind_, KIND) KA_SHAPES(ROW, kind_, KIND, sve, SVE) KA_SHAPES(ROW, kind_, KIND, neon, NEON)
 
 const struct kernel_desc arch_kernels[] = {
-	ROW(load, LOAD),
-	ROW(store, STORE),
-	ROW(ntstore, NTSTORE),
-	ROW(copy, COPY),
-	ROW(ntcopy, NTCOPY),
-	ROW(triad, TRIAD),
-	{ "chase_c", KERNEL_CHASE, KERNEL_ISA_NONE, 64, 64, kernel_chase_c },
+	KIND_ROWS(load, LOAD)
+	KIND_ROWS(store, STORE)
+	KIND_ROWS(ntstore, NTSTORE)
+	KIND_ROWS(copy, COPY)
+	KIND_ROWS(ntcopy, NTCOPY)
+	KIND_ROWS(triad, TRIAD)
+	{ "chase_c", KERNEL_CHASE, KERNEL_ISA_NONE, 64, 64, kernel_chase_c, 1, 1, 0 },
 };
 const uint32_t arch_nkernels = sizeof(arch_kernels) / sizeof(arch_kernels[0]);
 
@@ -30,7 +33,10 @@ uint32_t aarch64_kernel_isa(void)
 {
 	uint64_t v;
 	__asm__ volatile("mrs %0, ID_AA64PFR0_EL1" : "=r"(v));
-	return aarch64_kernel_isa_decode(v);
+	uint32_t isa = aarch64_kernel_isa_decode(v);
+	if (isa && aarch64_sve_usable())
+		isa |= KERNEL_ISA_SVE;
+	return isa;
 }
 
 uint32_t arch_kernel_isa(void)

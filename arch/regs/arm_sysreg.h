@@ -68,6 +68,12 @@
 #define CSSELR_IND               1u
 #define ID_AA64MMFR2_CCIDX_SHIFT 20
 #define ID_AA64MMFR2_CCIDX_MASK  0xF
+/* SVE trap and length controls (D19.2 CPACR_EL1, CPTR_EL2, HCR_EL2, ZCR_EL1, ZCR_EL2). */
+#define SYSREG_CPACR_EL1         ARM_SYSREG(3, 0, 1, 0, 2)   /* Architectural Feature Access Control */
+#define SYSREG_CPTR_EL2          ARM_SYSREG(3, 4, 1, 1, 2)   /* Architectural Feature Trap (EL2) */
+#define SYSREG_HCR_EL2           ARM_SYSREG(3, 4, 1, 1, 0)   /* Hypervisor Configuration */
+#define SYSREG_ZCR_EL1           ARM_SYSREG(3, 0, 1, 2, 0)   /* SVE Control (EL1) */
+#define SYSREG_ZCR_EL2           ARM_SYSREG(3, 4, 1, 2, 0)   /* SVE Control (EL2) */
 
 /* MIDR_EL1 fields (D23.2 MIDR_EL1). */
 #define MIDR_EL1_IMPLEMENTER_SHIFT  24   /* [31:24] */

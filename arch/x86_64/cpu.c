@@ -12,11 +12,17 @@ hw_status x86_rdpmc_safe(uint32_t counter, uint64_t *val);
 extern const char x86_rdmsr_fault[], x86_rdmsr_fixup[];
 extern const char x86_wrmsr_fault[], x86_wrmsr_fixup[];
 extern const char x86_rdpmc_fault[], x86_rdpmc_fixup[];
+extern const char x86_rdcr4_fault[], x86_rdcr4_fixup[], x86_wrcr4_fault[], x86_wrcr4_fixup[];
+extern const char x86_xgetbv_fault[], x86_xgetbv_fixup[], x86_xsetbv_fault[], x86_xsetbv_fixup[];
 
 const struct fixup_entry arch_fixups[] = {
 	{ (uintptr_t)x86_rdmsr_fault, (uintptr_t)x86_rdmsr_fixup },
 	{ (uintptr_t)x86_wrmsr_fault, (uintptr_t)x86_wrmsr_fixup },
 	{ (uintptr_t)x86_rdpmc_fault, (uintptr_t)x86_rdpmc_fixup },
+	{ (uintptr_t)x86_rdcr4_fault, (uintptr_t)x86_rdcr4_fixup },
+	{ (uintptr_t)x86_wrcr4_fault, (uintptr_t)x86_wrcr4_fixup },
+	{ (uintptr_t)x86_xgetbv_fault, (uintptr_t)x86_xgetbv_fixup },
+	{ (uintptr_t)x86_xsetbv_fault, (uintptr_t)x86_xsetbv_fixup },
 };
 const uint32_t arch_nfixups = sizeof(arch_fixups) / sizeof(arch_fixups[0]);
 

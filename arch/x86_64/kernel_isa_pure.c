@@ -20,6 +20,18 @@ uint32_t x86_kernel_isa_decode(uint32_t max_leaf, uint32_t leaf1_ecx, uint32_t l
 	return isa;
 }
 
+#define CACHE_TYPE_NULL 0u
+#define CACHE_TYPE_INSTRUCTION 2u
+
+uint64_t x86_cache_bytes(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t *level)
+{
+	uint32_t type = eax & 0x1F;
+	*level = (eax >> 5) & 0x7;
+	if (type == CACHE_TYPE_NULL || type == CACHE_TYPE_INSTRUCTION)
+		return 0;
+	return (uint64_t)((ebx >> 22) + 1) * (((ebx >> 12) & 0x3FF) + 1) * ((ebx & 0xFFF) + 1) * ((uint64_t)ecx + 1);
+}
+
 static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));

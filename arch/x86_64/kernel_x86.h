@@ -3,9 +3,9 @@
  * x86_64 stress kernels (arch/kernel.h signature) per ISA, and the probe of which ISAs the CPU
  * and the firmware/OS have enabled. Pure: no EFI headers; built on the host too.
  *
- * Every kernel cuts its arrays into KERNEL_X86_PARTS equal parts walked side by side, one
- * 64-byte line of each per turn (kernel_x86_body.h says why), so bytes must be a multiple of
- * KERNEL_X86_BLOCK = PARTS x 64 = 512 for every ISA; buffers are 64-byte aligned.
+ * Every kernel cuts its arrays into P equal parts walked side by side, U 64-byte lines of each per
+ * turn, with an optional software prefetch D lines ahead (kernel_x86_body.h says why), so bytes
+ * must be a multiple of P x U x 64 (the row's block_bytes); buffers are 64-byte aligned.
  */
 #ifndef EFIPERF_KERNEL_X86_H
 #define EFIPERF_KERNEL_X86_H
@@ -13,17 +13,37 @@
 #include <stdint.h>
 #include "arch/kernel.h"
 
-#define KERNEL_X86_PARTS 8
-#define KERNEL_X86_NTSTORE_PARTS 2   /* divides KERNEL_X86_PARTS: the block stays valid */
-#define KERNEL_X86_BLOCK (KERNEL_X86_PARTS * 64u)
 #define KERNEL_X86_ALIGN 64u
+#define KERNEL_X86_PF_LINES 8   /* the prefetch distance of the _pf8 shapes: 512 bytes ahead */
 
-kernel_fn kernel_load_sse2, kernel_store_sse2, kernel_ntstore_sse2, kernel_copy_sse2, kernel_ntcopy_sse2,
-	kernel_triad_sse2;
-kernel_fn kernel_load_avx2, kernel_store_avx2, kernel_ntstore_avx2, kernel_copy_avx2, kernel_ntcopy_avx2,
-	kernel_triad_avx2;
-kernel_fn kernel_load_avx512, kernel_store_avx512, kernel_ntstore_avx512, kernel_copy_avx512,
-	kernel_ntcopy_avx512, kernel_triad_avx512;
+/* The shapes every ISA is built in: X(tag, P, U, D, ...) once per shape, the rest of the
+ * arguments passed through. Read shapes serve the kinds that read (load, copy, ntcopy, triad),
+ * write shapes the store kinds (store, ntstore: no prefetch, D = 0). The first shape is the one
+ * kernel_best() picks without the tuner (eight parts; two for ntstore, KX_NTSTORE_FIRST). */
+#define KX_READ_SHAPES(X, ...) \
+	X(s8, 8, 1, 0, __VA_ARGS__) X(s4, 4, 1, 0, __VA_ARGS__) X(s2, 2, 1, 0, __VA_ARGS__) \
+	X(s2u2, 2, 2, 0, __VA_ARGS__) X(s1, 1, 1, 0, __VA_ARGS__) X(s1u4, 1, 4, 0, __VA_ARGS__) \
+	X(s8_pf8, 8, 1, 8, __VA_ARGS__) X(s4_pf8, 4, 1, 8, __VA_ARGS__) X(s2_pf8, 2, 1, 8, __VA_ARGS__) \
+	X(s1_pf8, 1, 1, 8, __VA_ARGS__)
+#define KX_WRITE_SHAPES(X, ...) \
+	X(s8, 8, 1, 0, __VA_ARGS__) X(s4, 4, 1, 0, __VA_ARGS__) X(s2, 2, 1, 0, __VA_ARGS__) \
+	X(s2u2, 2, 2, 0, __VA_ARGS__) X(s1, 1, 1, 0, __VA_ARGS__) X(s1u4, 1, 4, 0, __VA_ARGS__)
+/* A store-only stream without reads is bound by the write path, not by prefetch depth: two
+ * parts first for the non-temporal store. */
+#define KX_NTSTORE_SHAPES(X, ...) \
+	X(s2, 2, 1, 0, __VA_ARGS__) X(s8, 8, 1, 0, __VA_ARGS__) X(s4, 4, 1, 0, __VA_ARGS__) \
+	X(s2u2, 2, 2, 0, __VA_ARGS__) X(s1, 1, 1, 0, __VA_ARGS__) X(s1u4, 1, 4, 0, __VA_ARGS__)
+
+#define KX_DECL_READ(tag, P, U, D, isa) \
+	kernel_fn kernel_load_##tag##_##isa, kernel_copy_##tag##_##isa, kernel_ntcopy_##tag##_##isa, \
+		kernel_triad_##tag##_##isa;
+#define KX_DECL_WRITE(tag, P, U, D, isa) kernel_fn kernel_store_##tag##_##isa, kernel_ntstore_##tag##_##isa;
+KX_READ_SHAPES(KX_DECL_READ, sse2)
+KX_READ_SHAPES(KX_DECL_READ, avx2)
+KX_READ_SHAPES(KX_DECL_READ, avx512)
+KX_WRITE_SHAPES(KX_DECL_WRITE, sse2)
+KX_WRITE_SHAPES(KX_DECL_WRITE, avx2)
+KX_WRITE_SHAPES(KX_DECL_WRITE, avx512)
 
 /* CPUID/XCR0 bits the probe reads (SDM Vol. 2A CPUID Table 3-10 "Feature Information Returned
  * in the ECX Register", Table 3-8 leaf 07H EBX; Vol. 1 13.3 "Enabling the XSAVE Feature Set"
@@ -44,6 +64,11 @@ kernel_fn kernel_load_avx512, kernel_store_avx512, kernel_ntstore_avx512, kernel
  * AVX-512 needs those plus AVX512F and XCR0 opmask, ZMM_Hi256 and Hi16_ZMM. A firmware that
  * left CR4.OSXSAVE clear (UEFI only requires SSE) therefore gets SSE2 kernels only. */
 uint32_t x86_kernel_isa_decode(uint32_t max_leaf, uint32_t leaf1_ecx, uint32_t leaf7_ebx, uint64_t xcr0);
+/* One deterministic cache parameters subleaf (CPUID leaf 04H, and AMD's 8000001DH in the same
+ * layout; SDM Vol. 2A CPUID Table 3-8 "Deterministic Cache Parameters Leaf", AMD APM Vol. 3
+ * E.4.15): its level (EAX[7:5]) and bytes = (EBX[31:22]+1) x (EBX[21:12]+1) x (EBX[11:0]+1) x
+ * (ECX+1); 0 bytes for a null subleaf (EAX[4:0] = 0) or an instruction-only cache (type 2). */
+uint64_t x86_cache_bytes(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t *level);
 /* The same from this CPU: CPUID, and XGETBV only when CPUID says OSXSAVE (else it is #UD). */
 uint32_t x86_kernel_isa(void);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Fault-safe RDMSR / WRMSR / RDPMC (System V ABI, called from C).
+ * Fault-safe RDMSR / WRMSR / RDPMC, and CR4 / XGETBV / XSETBV (System V ABI, called from C).
  *
  * RDMSR/WRMSR raise #GP for an MSR that does not exist or a reserved bit; RDPMC raises #GP for
  * an invalid counter and #UD where it is not implemented (SDM Vol.2B, RDMSR/WRMSR/RDPMC
@@ -48,6 +48,56 @@ x86_rdpmc_fault:
 	movq	%rax, (%rsi)
 	xorl	%eax, %eax
 x86_rdpmc_fixup:
+	ret
+
+/* Control registers of the vector state (arch/vecstate.h). MOV to CR4 raises #GP for a
+ * reserved bit or an unsupported feature; XGETBV raises #UD when CR4.OSXSAVE is clear and #GP
+ * for an unsupported XCR; XSETBV raises #GP for an invalid XCR0 value (SDM Vol. 2A "MOV--Move
+ * to/from Control Registers", Vol. 2C XGETBV, XSETBV "Protected Mode Exceptions"). */
+
+/* hw_status x86_rdcr4_safe(uint64_t *val) */
+	.globl x86_rdcr4_safe, x86_rdcr4_fault, x86_rdcr4_fixup
+x86_rdcr4_safe:
+x86_rdcr4_fault:
+	movq	%cr4, %rax
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+x86_rdcr4_fixup:
+	ret
+
+/* hw_status x86_wrcr4_safe(uint64_t val) */
+	.globl x86_wrcr4_safe, x86_wrcr4_fault, x86_wrcr4_fixup
+x86_wrcr4_safe:
+x86_wrcr4_fault:
+	movq	%rdi, %cr4
+	xorl	%eax, %eax
+x86_wrcr4_fixup:
+	ret
+
+/* hw_status x86_xgetbv_safe(uint32_t xcr, uint64_t *val) */
+	.globl x86_xgetbv_safe, x86_xgetbv_fault, x86_xgetbv_fixup
+x86_xgetbv_safe:
+	movl	%edi, %ecx
+x86_xgetbv_fault:
+	xgetbv
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%rax, (%rsi)
+	xorl	%eax, %eax
+x86_xgetbv_fixup:
+	ret
+
+/* hw_status x86_xsetbv_safe(uint32_t xcr, uint64_t val) */
+	.globl x86_xsetbv_safe, x86_xsetbv_fault, x86_xsetbv_fixup
+x86_xsetbv_safe:
+	movl	%edi, %ecx
+	movl	%esi, %eax
+	movq	%rsi, %rdx
+	shrq	$32, %rdx
+x86_xsetbv_fault:
+	xsetbv
+	xorl	%eax, %eax
+x86_xsetbv_fixup:
 	ret
 
 	.section .note.GNU-stack,"",@progbits

@@ -9,6 +9,7 @@
 #include "efi/config/blockio_target.h"
 #include "efi/nvme/nvme_params.h"
 #include "efi/measure/ddio.h"
+#include "arch/kernel.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -57,6 +58,26 @@ static int loaded_delays_check(const char *v, size_t n, char *msg, size_t msgsz)
 {
 	uint32_t d[LOADED_DELAYS_MAX];
 	return cfg_loaded_delays(v, n, d, msg, msgsz) < 0 ? -1 : 0;
+}
+
+/* `kernel`: auto, an ISA of this architecture's kernel table (the tuner chooses among its
+ * variants), or a variant of it (arch/kernel.h names). */
+static int kernel_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	if (n == 4 && !memcmp(v, "auto", 4))
+		return 0;
+	for (uint32_t i = 0; i < arch_nkernels; i++) {
+		const char *isa = kernel_isa_name(arch_kernels[i].isa);
+		if (arch_kernels[i].isa && strlen(isa) == n && !memcmp(isa, v, n))
+			return 0;
+	}
+	for (uint32_t i = 0; i < arch_nkernels; i++)
+		if (strlen(arch_kernels[i].name) == n && !memcmp(arch_kernels[i].name, v, n) &&
+		    arch_kernels[i].kind != KERNEL_CHASE)
+			return 0;
+	fmt_snprintf(msg, msgsz, "'%.*s' is not a kernel variant: auto, an ISA (%s), or KIND_sP[uU][_pfD]_ISA as in copy_s8_%s",
+		     (int)(n > 40 ? 40 : n), v, kernel_isa_name(arch_kernels[0].isa), kernel_isa_name(arch_kernels[0].isa));
+	return -1;
 }
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
@@ -150,6 +171,14 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_STREAM_PASSES] = { "stream_passes", CFG_T_UINT, "N", NULL,
 				5, 1, 100, 0, FIELD(stream_passes),
 				"passes per kernel (best, average, min and max time are reported)", NULL, NULL },
+	[CFG_KERNEL] = { "kernel", CFG_T_TEXT, "auto|ISA|VARIANT", NULL,
+			 0, 0, 0, 0, FIELD(kernel),
+			 "stream kernels: auto tunes per CPU class; an ISA (avx2) tunes among its variants; a variant "
+			 "(copy_s8_avx2) pins that kind",
+			 "auto", kernel_check },
+	[CFG_KERNEL_BUDGET] = { "kernel_budget", CFG_T_UINT, "MS", NULL,
+				1000, 0, 10000, 0, FIELD(kernel_budget),
+				"tuner time for all stream kinds and CPU classes together; 0: no tuning", NULL, NULL },
 	[CFG_LATENCY] = { "latency", CFG_T_ENUM, "off|on", onoff_names,
 			  0, 0, 0, 0, FIELD(latency),
 			  "pointer-chase latency curve on the boot CPU", NULL, NULL },

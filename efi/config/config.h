@@ -48,6 +48,8 @@ enum cfg_key_id {
 	CFG_STREAM,          /* stream = off | on                            (default off)      */
 	CFG_STREAM_SIZE,     /* stream_size = bytes, multiple of 4K          (default 64M)      */
 	CFG_STREAM_PASSES,   /* stream_passes = 1..100                       (default 5)        */
+	CFG_KERNEL,          /* kernel = auto | variant name                 (default auto)     */
+	CFG_KERNEL_BUDGET,   /* kernel_budget = 0..10000 ms, tuner time      (default 1000)     */
 	CFG_LATENCY,         /* latency = off | on                           (default off)      */
 	CFG_LATENCY_MAX,     /* latency_max = bytes, multiple of 4K          (default 64M)      */
 	CFG_NVME,            /* nvme = none | all | BDF[,BDF...]             (default none)     */
@@ -110,6 +112,8 @@ struct efiperf_config {
 	uint32_t stream;
 	uint64_t stream_size;      /* bytes per array per CPU */
 	uint32_t stream_passes;
+	char kernel[40];           /* "auto" or an arch_kernels name (checked when parsed) */
+	uint32_t kernel_budget;    /* ms for the tuner, all kinds and CPU classes together */
 	uint32_t latency;
 	uint64_t latency_max;      /* bytes */
 	char nvme[160];            /* efi/nvme/nvme_params.h syntax, checked when parsed */

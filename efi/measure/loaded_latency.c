@@ -123,6 +123,7 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 		json_bool(j, "ok", ok);
 		json_milli(j, "ns_per_load", ps);
 		json_milli(j, "read_gbps", gbps);
+		json_u64(j, "read_bytes", bytes);   /* what read_gbps rounds: a slow point still shows it moved */
 		json_u64(j, "window_ns", metric_ticks_to_ns(w.span_ticks, p->timer_hz));
 		measure_quiet_json(j, &w);
 		json_close(j);

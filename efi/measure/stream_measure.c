@@ -9,6 +9,8 @@
 #include "efi/measure/window.h"
 #include "arch/arch.h"
 #include "arch/kernel.h"
+#include "arch/kernel_tune.h"
+#include "efi/measure/vec_run.h"
 #include "pmu/metrics.h"
 #include "efi/measure/knees.h"
 #include "efi/measure/corepmu_run.h"
@@ -78,6 +80,83 @@ static uint64_t run_kernel(void *arg)
 	return r->result;
 }
 
+/* ---- the tuner, per CPU class -----------------------------------------------------------------
+ * CPUs of one class (arch_cpu_class: hybrid core type, Arm MIDR part) share one choice, tuned
+ * on the first selected CPU of the class inside an interrupt-masked window over that CPU's
+ * own stream arrays. */
+#define MAX_CLASSES 8
+#define MS_PER_S 1000u
+#define TUNE_SLICES 8                 /* the probe in slices taken in turn (arch/kernel_tune.h) ... */
+#define TUNE_SLICE_MIN (64u * 1024u)  /* ... when each slice of an array is at least this long */
+
+struct stream_classes {
+	int n;
+	uint32_t id[MAX_CLASSES];
+	int first[MAX_CLASSES];          /* index into the selection */
+	int of[WINDOW_MAX_CPUS];         /* each selected CPU's class index */
+};
+
+static void class_entry(void *arg)
+{
+	*(uint32_t *)arg = arch_cpu_class();
+}
+
+static void classes_find(const struct hw *hw, const struct window_cpu *cpus, int n, struct stream_classes *cl)
+{
+	cl->n = 0;
+	for (int i = 0; i < n; i++) {
+		uint32_t id = 0;
+		hw_run_on_cpu(hw, cpus[i].cpu, class_entry, &id);
+		int c = 0;
+		while (c < cl->n && cl->id[c] != id)
+			c++;
+		if (c == cl->n && cl->n < MAX_CLASSES) {
+			cl->id[cl->n] = id;
+			cl->first[cl->n++] = i;
+		}
+		cl->of[i] = c < cl->n ? c : 0;
+	}
+}
+
+static uint32_t tune_isa_only;   /* `kernel = <ISA>`: only that ISA's variants; 0: all */
+
+static uint64_t run_tune(void *arg)
+{
+	struct kernel_tune *t = arg;
+	t->isa = arch_kernel_isa();   /* asked on the CPU that tunes */
+	if (tune_isa_only)
+		t->isa &= tune_isa_only;
+	kernel_tune(t);
+	return (uint64_t)t->status;
+}
+
+static void tune_json(struct json *j, const struct kernel_tune *t, uint32_t class_id, uint32_t cpu, uint64_t hz)
+{
+	json_obj(j, NULL);
+	json_hex(j, "class", class_id);
+	json_u64(j, "cpu", cpu);
+	json_str(j, "choice", t->choice >= 0 ? t->cand[t->choice].k->name : NULL);
+	json_u64(j, "probe_bytes", t->probe_bytes);
+	json_u64(j, "slices", t->slices > 1 ? t->slices : 1);
+	json_u64(j, "budget_ns", metric_ticks_to_ns(t->budget_ticks, hz));
+	json_u64(j, "spent_ns", metric_ticks_to_ns(t->spent_ticks, hz));
+	json_arr(j, "candidates");
+	for (uint32_t i = 0; i < t->ncand; i++) {
+		const struct kernel_tune_cand *c = &t->cand[i];
+		json_obj(j, NULL);
+		json_str(j, "kernel", c->k->name);
+		json_bool(j, "verified", c->verified);
+		json_u64(j, "passes", c->passes);
+		if (c->passes)
+			json_u64(j, "mbps", kernel_tune_mbps(c, hz));
+		else
+			json_null(j, "mbps");
+		json_close(j);
+	}
+	json_close(j);
+	json_close(j);
+}
+
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->stream)
@@ -88,8 +167,12 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	static struct cpu_place place[WINDOW_MAX_CPUS];
 	static uint64_t cpu_mbps[WINDOW_MAX_CPUS];
 	static uint8_t outlier[WINDOW_MAX_CPUS];
+	static struct vec_run vec;
+	static struct stream_classes cl;
+	static struct kernel_tune tunes[MAX_CLASSES];
+	static const struct kernel_desc *use[WINDOW_MAX_CPUS];
 	uint64_t size = cfg->stream_size;
-	int n = cpus_selected(cpus), rc = 0;
+	int n = cpus_selected(cpus), rc = 0, vec_on = 0;
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 3; k++) {
@@ -103,16 +186,78 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 				goto out;
 			}
 		}
-	rep_line("stream:     %d CPU(s), %llu bytes per array, %u passes, ISA %s", n, (unsigned long long)size,
-		 cfg->stream_passes, kernel_isa_name(isa));
+	/* The wider vector state on every CPU of the run, for the masked windows below; given back
+	 * at `out` (and by the cleanup registry on a fatal exception). */
+	vec_run_enable(hw, &vec, cpus, n);
+	vec_on = 1;
+	isa = arch_kernel_isa();
+	classes_find(hw, cpus, n, &cl);
+	char isas[64];
+	const uint64_t llc = arch_llc_bytes(hw);
+	tune_isa_only = kernel_isa_bit(cfg->kernel);
+	const int auto_kernel = strcmp(cfg->kernel, "auto") == 0 || tune_isa_only;
+	const struct kernel_desc *pinned = auto_kernel ? NULL : kernel_by_name(arch_kernels, arch_nkernels, cfg->kernel, isa);
+	if ((!auto_kernel && !pinned) || (tune_isa_only && !(tune_isa_only & isa))) {
+		rep_error("stream", "kernel = %s: this CPU does not offer its ISA (offered: %s); the tuner chooses among all",
+			  cfg->kernel, vec_isa_list(isa, isas, sizeof(isas)));
+		tune_isa_only = 0;
+	}
+	const uint64_t budget_ticks = (uint64_t)cfg->kernel_budget * p->timer_hz / MS_PER_S;
+	uint64_t tuned_ticks = 0;   /* the budget counts the tuner's own time only */
+	rep_line("stream:     %d CPU(s), %llu bytes per array, %u passes, ISA %s, %d CPU class(es), kernel = %s, budget %u ms",
+		 n, (unsigned long long)size, cfg->stream_passes, vec_isa_list(isa, isas, sizeof(isas)), cl.n, cfg->kernel,
+		 cfg->kernel_budget);
 	rep_line("            Function    Best Rate MB/s  Avg time     Min time     Max time   (kernel)");
-	for (unsigned s = 0; s < sizeof(stream_kinds) / sizeof(stream_kinds[0]); s++) {
-		const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, stream_kinds[s], isa);
+	const unsigned nkinds = sizeof(stream_kinds) / sizeof(stream_kinds[0]);
+	for (unsigned s = 0; s < nkinds; s++) {
+		const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, stream_kinds[s],
+							  tune_isa_only ? tune_isa_only & isa : isa);
 		if (!k)
 			continue;
 		for (int i = 0; i < n; i++) {
-			stream_fill(&runs[i], k, buf[i], size);
-			runs[i].passes = cfg->stream_passes;
+			memset(buf[i][0], 0, size);
+			for (uint64_t w = 0; w < size / 8; w++) {
+				((double *)buf[i][1])[w] = (double)(w & 0xFF);
+				((double *)buf[i][2])[w] = (double)((w >> 8) & 0xFF);
+			}
+		}
+		/* the kernel of each class: pinned, tuned, or (budget 0) the widest default shape */
+		const uint32_t streams = kernel_streams(stream_kinds[s]);
+		const uint64_t probe = llc ? 2 * llc : (uint64_t)streams * size;
+		const int tuning = !(pinned && pinned->kind == stream_kinds[s]) && cfg->kernel_budget > 0;
+		for (int c = 0; tuning && c < cl.n; c++) {
+			struct kernel_tune *t = &tunes[c];
+			const int i = cl.first[c];
+			const uint64_t spent = tuned_ticks;
+			const uint64_t pb = probe < (uint64_t)streams * size ? probe : (uint64_t)streams * size;
+			*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = stream_kinds[s],
+						   .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .probe_bytes = pb,
+						   .slices = pb / streams / TUNE_SLICES >= TUNE_SLICE_MIN ? TUNE_SLICES : 1,
+						   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
+						   .budget_ticks = spent < budget_ticks ? (budget_ticks - spent) / ((nkinds - s) * cl.n - c) : 0 };
+			struct window_cpu tcpu = { .cpu = cpus[i].cpu, .arg = t };
+			struct window_spec tspec = { .kernel = run_tune, .cpus = &tcpu, .ncpus = 1, .mask_interrupts = 1 };
+			struct window_result tw;
+			int wrc = window_run(hw, &tspec, &tw);
+			tuned_ticks += t->spent_ticks;
+			if (wrc != 0 || t->status != 0)
+				rep_error("stream", "%s: the tuner found no variant on CPU %u (status %d): using %s",
+					  kernel_kind_name(stream_kinds[s]), cpus[i].cpu, t->status, k->name);
+		}
+		for (int i = 0; i < n; i++) {
+			const struct kernel_tune *t = &tunes[cl.of[i]];
+			use[i] = pinned && pinned->kind == stream_kinds[s] ? pinned
+				 : tuning && t->status == 0 ? t->cand[t->choice].k : k;
+		}
+		for (int i = 0; i < n; i++) {
+			for (uint64_t w = 0; w < KERNEL_TUNE_VERIFY_BYTES / 8; w++) {   /* the tuner's check wrote these */
+				((double *)buf[i][1])[w] = (double)(w & 0xFF);
+				((double *)buf[i][2])[w] = (double)((w >> 8) & 0xFF);
+			}
+			memset(buf[i][0], 0, size);
+			runs[i] = (struct kernel_run){ .k = use[i], .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = size,
+						       .scalar = stream_kinds[s] == KERNEL_TRIAD ? TRIAD_SCALAR : STORE_VALUE,
+						       .passes = cfg->stream_passes, .timer = arch_timer_read };
 			cpus[i].arg = &runs[i];
 		}
 		struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
@@ -146,9 +291,24 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		uint64_t mbps = mbps10 / 10;
 		uint64_t median = 0;
 		int nout = metric_outliers(cpu_mbps, n, MEASURE_OUTLIER_PCT, outlier, &median);
+		k = use[0];
 		struct json *j = rep_begin("stream");
 		json_str(j, "function", kernel_kind_name(stream_kinds[s]));
 		json_str(j, "kernel", k->name);
+		json_str(j, "kernel_isa", kernel_isa_name(k->isa));
+		json_str(j, "kernel_from", pinned && pinned->kind == stream_kinds[s] ? "pinned" : tuning ? "tuner" : "default");
+		json_obj(j, "tune");
+		json_u64(j, "budget_ms", cfg->kernel_budget);
+		if (llc)
+			json_u64(j, "llc_bytes", llc);
+		else
+			json_null(j, "llc_bytes");
+		json_bool(j, "probe_above_llc", llc && tunes[0].probe_bytes > llc);
+		json_arr(j, "classes");
+		for (int c = 0; tuning && c < cl.n; c++)
+			tune_json(j, &tunes[c], cl.id[c], cpus[cl.first[c]].cpu, p->timer_hz);
+		json_close(j);
+		json_close(j);
 		json_u64(j, "cpus", (uint64_t)n);
 		json_u64(j, "array_bytes", size);
 		json_u64(j, "app_bytes_per_pass", app);
@@ -164,6 +324,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 			json_obj(j, NULL);
 			json_u64(j, "cpu", cpus[i].cpu);
 			json_u64(j, "best_rate_mbps", runs[i].status ? 0 : cpu_mbps[i]);
+			json_str(j, "kernel", use[i]->name);
 			json_bool(j, "outlier", outlier[i]);
 			measure_place_json(j, &place[i], buf[i][0]);
 			json_close(j);
@@ -183,6 +344,19 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		}
 	}
 out:
+	if (vec_on) {
+		int not_restored = vec_run_restore(&vec);
+		struct json *j = rep_begin("vector_state");
+		json_str(j, "for", "stream");
+		vec_run_json(j, "state", &vec);
+		rep_end();
+		rep_line("            vector state: %d of %d CPUs enabled, %d restored and read back%s%s", vec.enabled, vec.n,
+			 vec.restored, vec.plan.why ? "; " : "", vec.plan.why ? vec.plan.why : "");
+		if (not_restored) {
+			rep_error("stream", "vector state not restored on %d CPU(s): see the vector_state record", not_restored);
+			rc = -1;
+		}
+	}
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 3; k++) {
 			pages_free(buf[i][k], size);

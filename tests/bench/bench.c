@@ -20,6 +20,16 @@
  * CAS ping-pong, arch/c2c.c, one thread pinned per CPU, up to 8 CPUs). Debian ships neither Intel
  * MLC nor lmbench: the chase and c2c figures stand alone, without a reference column.
  *
+ * Which of our variants runs is the tuner's choice (arch/kernel_tune.h), the same tuner the UEFI
+ * app runs: every variant over a probe footprint of twice the last-level cache in 8 slices taken
+ * in turn (arch/kernel_tune.h), --tune-budget seconds for all kinds together (default 1), printed before the table with every candidate's
+ * rate; --variant NAME pins one variant of its kind, --isa restricts the candidates to one ISA.
+ *
+ * The write limit: the highest write-only rate any kernel reached in this invocation (every
+ * store and ntstore variant of ours, one run each, and likwid-bench's store_mem_avx,
+ * store_mem_avx512 and store_avx512), printed after the table. A non-temporal kernel whose
+ * ratio to likwid is below 1 but whose own rate is within 2% of that limit says so in the table.
+ *
  * Our triad is STREAM's a = b + s*c (3 streams); likwid calls that kernel "stream"
  * (stream_avx: "A(i) = B(i)*c + C(i)"). likwid's "triad" (triad_avx) is A = B*C + D over 4
  * streams, another kernel: it is shown for reference only, without a ratio.
@@ -34,6 +44,7 @@
 #include <unistd.h>
 #include "arch/kernel.h"
 #include "arch/c2c.h"
+#include "arch/kernel_tune.h"
 
 struct pair { enum kernel_kind kind; const char *likwid; };
 static const struct pair pairs[] = {
@@ -46,9 +57,13 @@ static struct {
 	int reps;
 	double min_time;
 	uint64_t size;
-	const char *isa, *likwid, *only;
-	int triad4;
-} opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, 1 };
+	const char *isa, *likwid, *only, *variant;
+	int triad4, write_limit;
+	double tune_budget;
+} opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0 };
+
+#define WRITE_LIMIT_SLACK 0.98   /* "within 2% of the write limit" */
+#define TUNE_SLICES 8
 
 static uint64_t now_ns(void)
 {
@@ -145,8 +160,9 @@ static double our_run(const struct kernel_desc *k, uint64_t bytes)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench [--reps N] [--size BYTES] [--min-time S] [--isa sse2|avx2|avx512|neon]\n"
-			"             [--kernel KIND] [--likwid PATH] [--no-triad4]\n");
+	fprintf(stderr, "usage: bench [--reps N] [--size BYTES] [--min-time S] [--isa sse2|avx2|avx512|neon|sve]\n"
+			"             [--kernel KIND] [--variant NAME] [--tune-budget S] [--likwid PATH] [--no-triad4]\n"
+			"             [--no-write-limit]\n");
 	exit(2);
 }
 
@@ -156,6 +172,10 @@ static int parse(int argc, char **argv)
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(argv[i], "--no-triad4")) {
 			opt.triad4 = 0;
+			continue;
+		}
+		if (!strcmp(argv[i], "--no-write-limit")) {
+			opt.write_limit = 0;
 			continue;
 		}
 		if (!v)
@@ -172,21 +192,139 @@ static int parse(int argc, char **argv)
 			opt.only = v;
 		else if (!strcmp(argv[i], "--likwid"))
 			opt.likwid = v;
+		else if (!strcmp(argv[i], "--variant"))
+			opt.variant = v;
+		else if (!strcmp(argv[i], "--tune-budget"))
+			opt.tune_budget = strtod(v, NULL);
 		else
 			usage();
 		i++;
 	}
-	return opt.reps >= 1 && opt.reps <= 99 && opt.size >= 65536 ? 0 : (usage(), -1);
+	return opt.reps >= 1 && opt.reps <= 99 && opt.size >= 65536 && opt.tune_budget >= 0 ? 0 : (usage(), -1);
 }
 
-/* The kernel the app would pick (widest offered), or the one of --isa. */
-static const struct kernel_desc *pick(enum kernel_kind kind, uint32_t isa)
+/* The ISA mask the candidates come from: what the CPU offers, or only --isa's bit. */
+static uint32_t candidate_isa(uint32_t isa)
 {
+	static const struct { const char *name; uint32_t bit; } names[] = {
+		{ "sse2", KERNEL_ISA_SSE2 }, { "avx2", KERNEL_ISA_AVX2 }, { "avx512", KERNEL_ISA_AVX512 },
+		{ "neon", KERNEL_ISA_NEON }, { "sve", KERNEL_ISA_SVE },
+	};
 	if (!opt.isa)
-		return kernel_best(arch_kernels, arch_nkernels, kind, isa);
-	char name[64];
-	snprintf(name, sizeof(name), "%s_%s", kernel_kind_name(kind), opt.isa);
-	return kernel_by_name(arch_kernels, arch_nkernels, name, isa);
+		return isa;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(opt.isa, names[i].name))
+			return isa & names[i].bit;
+	return 0;
+}
+
+/* Last-level cache bytes of cpu 0: the larger of the highest-level cache in sysfs (Linux
+ * Documentation/ABI/testing/sysfs-devices-system-cpu, cache/index<N>/level and size "<n>K")
+ * and sysconf's (glibc decodes CPUID leaf 4 / 8000001DH), else 32 MiB. The larger: under a
+ * hypervisor the two can differ, and a probe that fits the real cache measures the cache. */
+static uint64_t llc_bytes(void)
+{
+	uint64_t best = 0;
+	int best_level = 0;
+	for (int i = 0; i < 8; i++) {
+		char path[96], buf[32];
+		int level = 0;
+		unsigned long long kib = 0;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f))
+			level = atoi(buf);
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(buf, sizeof(buf), f))
+			kib = strtoull(buf, NULL, 10);
+		fclose(f);
+		if (level > best_level && kib)
+			best_level = level, best = kib * 1024;
+	}
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (l3 > 0 && (uint64_t)l3 > best)
+		best = (uint64_t)l3;
+	return best ? best : 32ull << 20;
+}
+
+/* The tuner's pick per kind, over one set of probe arrays; prints every candidate's rate. */
+static const struct kernel_desc *tuned[KERNEL_KIND_COUNT];
+static void tune_all(uint32_t isa)
+{
+	const uint64_t probe = 2 * llc_bytes();
+	void *a = alloc_touch(probe, 0), *b = alloc_touch(probe, 0x3f), *c = alloc_touch(probe, 0x3f);
+	struct kernel_tune *t = calloc(1, sizeof(*t));
+	if (!a || !b || !c || !t) {
+		fprintf(stderr, "bench: cannot allocate the tuner's probe arrays (3 x %llu bytes)\n", (unsigned long long)probe);
+		exit(1);
+	}
+	uint64_t budget = (uint64_t)(opt.tune_budget * 1e9), t0 = now_ns();
+	int left = (int)(sizeof(pairs) / sizeof(pairs[0]));
+	printf("tuner: probe %llu bytes (2 x LLC %llu) in %u slices, budget %.3f s for %d kinds\n",
+	       (unsigned long long)probe, (unsigned long long)llc_bytes(), TUNE_SLICES, opt.tune_budget, left);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++, left--) {
+		enum kernel_kind kind = pairs[i].kind;
+		if (opt.only && strcmp(opt.only, kernel_kind_name(kind)))
+			continue;
+		const struct kernel_desc *pinned = opt.variant ? kernel_by_name(arch_kernels, arch_nkernels, opt.variant, isa)
+							       : NULL;
+		if (pinned && pinned->kind == kind) {
+			tuned[kind] = pinned;
+			printf("tuner: %-8s pinned %s (--variant)\n", kernel_kind_name(kind), pinned->name);
+			continue;
+		}
+		uint64_t spent = now_ns() - t0;
+		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
+					   .a = a, .b = b, .c = c, .probe_bytes = probe, .slices = TUNE_SLICES,
+					   .timer = now_ns, .scalar = 3.0,
+					   .budget_ticks = spent < budget ? (budget - spent) / (uint64_t)left : 0 };
+		kernel_tune(t);
+		if (t->status) {
+			printf("tuner: %-8s no variant (status %d)\n", kernel_kind_name(kind), t->status);
+			continue;
+		}
+		tuned[kind] = t->cand[t->choice].k;
+		uint32_t ran = 0;
+		for (uint32_t j = 0; j < t->ncand; j++)
+			ran += t->cand[j].passes > 0;
+		printf("tuner: %-8s pick %-22s %6llu MB/s; %u of %u run in %.3f s:", kernel_kind_name(kind), tuned[kind]->name,
+		       (unsigned long long)kernel_tune_mbps(&t->cand[t->choice], 1000000000ull),
+		       ran, t->ncand, (double)t->spent_ticks / 1e9);
+		for (uint32_t j = 0; j < t->ncand; j++)
+			if (t->cand[j].passes)
+				printf(" %s %llu", t->cand[j].k->name,
+				       (unsigned long long)kernel_tune_mbps(&t->cand[j], 1000000000ull));
+		printf("\n");
+	}
+	printf("tuner: %.3f s in all\n", (double)(now_ns() - t0) / 1e9);
+	free(a), free(b), free(c), free(t);
+}
+
+/* The highest write-only rate of this invocation (see the top of this file). */
+static double write_limit(uint32_t isa, int have_likwid, const char **who)
+{
+	static char name[64];
+	double best = 0;
+	for (uint32_t i = 0; i < arch_nkernels; i++) {
+		const struct kernel_desc *k = &arch_kernels[i];
+		if ((k->kind != KERNEL_STORE && k->kind != KERNEL_NTSTORE) || !kernel_offered(k, isa))
+			continue;
+		double r = our_run(k, opt.size / k->block_bytes * k->block_bytes);
+		if (r > best)
+			best = r, snprintf(name, sizeof(name), "%s", k->name), *who = name;
+	}
+	static const char *const theirs[] = { "store_mem_avx", "store_mem_avx512", "store_avx512", "store_mem_sse" };
+	for (size_t i = 0; have_likwid && i < sizeof(theirs) / sizeof(theirs[0]); i++) {
+		double r = likwid_run(theirs[i]);
+		if (r > best)
+			best = r, snprintf(name, sizeof(name), "likwid %s", theirs[i]), *who = name;
+	}
+	return best;
 }
 
 /* ---- per cache level ------------------------------------------------------------------------ */
@@ -238,7 +376,7 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 	printf("%-6s %-8s %-14s %10s %12s %12s %7s\n", "level", "kernel", "ours", "bytes", "our MB/s", "likwid MB/s", "ratio");
 	for (int l = 0; l < nl; l++)
 		for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++) {
-			const struct kernel_desc *k = pick(lp[i].kind, isa);
+			const struct kernel_desc *k = tuned[lp[i].kind] ? tuned[lp[i].kind] : kernel_best(arch_kernels, arch_nkernels, lp[i].kind, isa);
 			if (!k)
 				continue;
 			uint64_t ws = lv[l].bytes / 2;
@@ -373,14 +511,17 @@ int main(int argc, char **argv)
 	       size_arg(), opt.reps, opt.min_time, isa & KERNEL_ISA_SSE2 ? "sse2 " : "",
 	       isa & KERNEL_ISA_AVX2 ? "avx2 " : "", isa & KERNEL_ISA_AVX512 ? "avx512 " : "",
 	       isa & KERNEL_ISA_NEON ? "neon " : "");
-	printf("%-8s %-14s %-14s %12s %12s %7s\n", "kernel", "ours", "likwid", "our MB/s", "likwid MB/s", "ratio");
+	tune_all(isa);
+	static double ours_median[KERNEL_KIND_COUNT];
+	printf("%-8s %-22s %-14s %12s %12s %7s\n", "kernel", "ours (tuner's pick)", "likwid", "our MB/s", "likwid MB/s",
+	       "ratio");
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		const struct pair *pr = &pairs[i];
 		if (opt.only && strcmp(opt.only, kernel_kind_name(pr->kind)))
 			continue;
-		const struct kernel_desc *k = pick(pr->kind, isa);
+		const struct kernel_desc *k = tuned[pr->kind];
 		if (!k) {
-			printf("%-8s %-14s not offered by this CPU\n", kernel_kind_name(pr->kind), opt.isa);
+			printf("%-8s %-22s not offered by this CPU\n", kernel_kind_name(pr->kind), opt.isa ? opt.isa : "-");
 			continue;
 		}
 		uint32_t streams = kernel_streams(k->kind);
@@ -393,11 +534,12 @@ int main(int argc, char **argv)
 				pr->likwid, theirs[r]);
 		}
 		double o = median(ours, opt.reps), t = median(theirs, opt.reps);
+		ours_median[k->kind] = o;
 		if (t > 0)
-			printf("%-8s %-14s %-14s %12.0f %12.0f %7.3f\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, t,
+			printf("%-8s %-22s %-14s %12.0f %12.0f %7.3f\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, t,
 			       o / t);
 		else
-			printf("%-8s %-14s %-14s %12.0f %12s %7s\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, "-",
+			printf("%-8s %-22s %-14s %12.0f %12s %7s\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, "-",
 			       "-");
 		fflush(stdout);
 	}
@@ -405,8 +547,18 @@ int main(int argc, char **argv)
 		double v[99];
 		for (int r = 0; r < opt.reps; r++)
 			v[r] = likwid_run("triad_avx");
-		printf("%-8s %-14s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
+		printf("%-8s %-22s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
 		       "triad_avx", "-", median(v, opt.reps), "-");
+	}
+	if (opt.write_limit) {
+		const char *who = "-";
+		double lim = write_limit(isa, have_likwid, &who);
+		printf("write limit: %.0f MB/s (%s: the highest write-only rate of this invocation)\n", lim, who);
+		for (int kind = KERNEL_NTSTORE; lim > 0 && kind <= KERNEL_NTSTORE; kind++)
+			if (ours_median[kind] > 0)
+				printf("write limit: %-8s %.0f MB/s is %.3f of it%s\n", kernel_kind_name((enum kernel_kind)kind),
+				       ours_median[kind], ours_median[kind] / lim,
+				       ours_median[kind] >= WRITE_LIMIT_SLACK * lim ? " (within 2%)" : "");
 	}
 	if (opt.only)
 		return 0;

@@ -144,7 +144,10 @@ def test_loaded_latency_curve(cache_run, figure):
     assert [p["delay"] for p in pts] == [None, 0, 1000], "delays %s" % [p["delay"] for p in pts]
     assert all(p["ok"] and p["ns_per_load"] > 0 for p in pts), pts
     assert pts[0]["read_gbps"] == 0, "the idle point has no bandwidth CPUs: %s" % pts[0]
-    assert pts[1]["read_gbps"] > 0 and pts[2]["read_gbps"] > 0, pts
+    # every loaded point moved bytes in its window (read_gbps rounds to 0.001 GB/s: a delay-1000
+    # point on a loaded emulator can read less than that)
+    assert pts[1]["read_bytes"] > 0 and pts[2]["read_bytes"] > 0, pts
+    assert pts[1]["read_gbps"] > 0, pts
     for p in pts:
         quiet(p, "loaded point delay %s" % p["delay"])
     figure("loaded latency (delay: ns, GB/s; TCG)", [(p["delay"], p["ns_per_load"], p["read_gbps"]) for p in pts])

@@ -84,16 +84,30 @@ static void test_not_offered(void **state)
 				assert_ptr_equal(byname, k);
 		}
 	}
-	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, masks[0])->name, "ntcopy_sse2");
-	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, masks[1])->name, "ntcopy_avx2");
+	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, masks[0])->name, "ntcopy_s8_sse2");
+	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, masks[1])->name, "ntcopy_s8_avx2");
 	const uint32_t all = KERNEL_ISA_SSE2 | KERNEL_ISA_AVX2 | KERNEL_ISA_AVX512;
-	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, all)->name, "ntcopy_avx512");
-	assert_null(kernel_by_name(arch_kernels, arch_nkernels, "copy_avx512", masks[1]));
+	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_NTCOPY, all)->name, "ntcopy_s8_avx512");
+	assert_null(kernel_by_name(arch_kernels, arch_nkernels, "copy_s8_avx512", masks[1]));
 	assert_null(kernel_by_name(arch_kernels, arch_nkernels, "no_such_kernel", all));
 	assert_null(kernel_by_name(arch_kernels, arch_nkernels, NULL, all));
 	/* an empty mask still offers the portable chase, and no SIMD kernel */
 	assert_string_equal(kernel_best(arch_kernels, arch_nkernels, KERNEL_CHASE, 0)->name, "chase_c");
 	assert_null(kernel_best(arch_kernels, arch_nkernels, KERNEL_COPY, 0));
+}
+/* CPUID leaf 04H subleaves (SDM Vol. 2A Table 3-8, "Deterministic Cache Parameters Leaf"),
+ * literal: a 16-way, 64-byte-line, 16384-set unified L3 is 16 MiB; a 12-way 64-set L1 data
+ * cache 48 KiB; an instruction cache and a null subleaf count as none. */
+static void test_cache_bytes(void **state)
+{
+	(void)state;
+	uint32_t level = 0;
+	assert_int_equal(x86_cache_bytes(0x163, 0x03C0003F, 0x3FFF, &level), 16u << 20);
+	assert_int_equal(level, 3);
+	assert_int_equal(x86_cache_bytes(0x121, 0x02C0003F, 0x3F, &level), 48u << 10);
+	assert_int_equal(level, 1);
+	assert_int_equal(x86_cache_bytes(0x122, 0x01C0003F, 0x3F, &level), 0);   /* type 2: instruction */
+	assert_int_equal(x86_cache_bytes(0, 0, 0, &level), 0);                   /* type 0: no more caches */
 }
 #elif defined(__aarch64__)
 #include "arch/aarch64/kernel_neon.h"
@@ -117,7 +131,7 @@ static void test_not_offered(void **state)
 {
 	(void)state;
 	assert_null(kernel_best(arch_kernels, arch_nkernels, KERNEL_COPY, 0));
-	assert_null(kernel_by_name(arch_kernels, arch_nkernels, "copy_neon", 0));
+	assert_null(kernel_by_name(arch_kernels, arch_nkernels, "copy_s8_neon", 0));
 }
 #endif
 
@@ -137,6 +151,9 @@ int main(void)
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_probe_matches_libgcc),
 		cmocka_unit_test(test_not_offered),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_cache_bytes),
+#endif
 		cmocka_unit_test(test_isa_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

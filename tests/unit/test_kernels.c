@@ -4,6 +4,8 @@
  * offers gives exactly what the portable C reference set (arch/kernel_ref.c) gives: the same
  * destination bytes, the same returned XOR for load, the same triad doubles. Sizes are odd
  * multiples of each kernel's block; guard bytes around every destination must stay untouched.
+ * Through kernel_apply, every variant (shape x ISA) equals the reference at every 8-byte
+ * alignment of its buffers (equal and unequal) and every tail length below its block.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,6 +111,60 @@ static void test_kernels_match_reference(void **state)
 	assert_true(tested >= 6 * sizeof(odd_blocks) / sizeof(odd_blocks[0]));
 }
 
+/* One variant at buffer offsets (oa, ob, oc) and `bytes`, against the reference. */
+static void one(const struct kernel_desc *k, unsigned char *bufs[5], uint64_t oa, uint64_t ob, uint64_t oc,
+		uint64_t bytes)
+{
+	const struct kernel_desc *ref = &kernel_ref_set[k->kind];
+	const double s = k->kind == KERNEL_TRIAD ? 3.0 : -1234.5;
+	unsigned char *got = bufs[0] + oa, *want = bufs[1] + oa;
+	const unsigned char *b = bufs[2] + ob, *c = bufs[3] + oc;
+	memset(bufs[0], 0xA5, 4096 + 64);
+	memset(bufs[1], 0xA5, 4096 + 64);
+	uint64_t rg = kernel_apply(k, got, b, c, bytes, s);
+	uint64_t rw = ref->fn(want, b, c, bytes, s);
+	if (rg != rw || memcmp(bufs[0], bufs[1], 4096 + 64) != 0)
+		fail_msg("%s differs from %s at offsets a+%llu b+%llu c+%llu, %llu bytes", k->name, ref->name,
+			 (unsigned long long)oa, (unsigned long long)ob, (unsigned long long)oc,
+			 (unsigned long long)bytes);
+}
+
+static void test_every_variant_every_alignment_and_tail(void **state)
+{
+	(void)state;
+	unsigned char *bufs[5];
+	for (int i = 0; i < 4; i++) {
+		bufs[i] = aligned_alloc(64, 4096 + 64);
+		assert_non_null(bufs[i]);
+	}
+	fill(bufs[2], 4096 + 64, 11, 1);
+	fill(bufs[3], 4096 + 64, 12, 1);
+	uint32_t isa = arch_kernel_isa(), variants = 0;
+	for (uint32_t i = 0; i < arch_nkernels; i++) {
+		const struct kernel_desc *k = &arch_kernels[i];
+		if (k->kind == KERNEL_CHASE || !kernel_offered(k, isa))
+			continue;
+		variants++;
+		assert_true(k->block_bytes % 64 == 0 && k->block_bytes <= 1024);
+		assert_int_equal(k->block_bytes, (uint32_t)(k->parts ? k->parts : 1) * (k->unroll ? k->unroll : 1) * 64u);
+		/* every 8-byte alignment, the same for all arrays: head, middle and tail */
+		for (uint64_t o = 0; o < 64; o += 8)
+			for (uint64_t tail = 0; tail < k->block_bytes; tail += 8)
+				one(k, bufs, o, o, o, 2 * k->block_bytes + tail);
+		/* unequal alignments: no common aligned middle */
+		one(k, bufs, 8, 16, 24, 2 * k->block_bytes + 40);
+		one(k, bufs, 0, 8, 0, 3 * k->block_bytes);
+		/* shorter than the head */
+		one(k, bufs, 56, 56, 56, 8);
+	}
+#if defined(__x86_64__)
+	/* SSE2 is the x86_64 baseline: 6 kinds, 10 read shapes x 4 kinds + 6 write shapes x 2 */
+	assert_true(variants >= 52);
+#endif
+	for (int i = 0; i < 4; i++)
+		free(bufs[i]);
+}
+
 /* A broken kernel must be caught: the harness fails on a wrong store value. */
 static uint64_t broken_store(void *a, const void *b, const void *c, uint64_t bytes, double s)
 {
@@ -120,7 +176,7 @@ static uint64_t broken_store(void *a, const void *b, const void *c, uint64_t byt
 static void test_harness_catches_wrong_kernel(void **state)
 {
 	(void)state;
-	const struct kernel_desc bad = { "store_broken", KERNEL_STORE, KERNEL_ISA_NONE, 8, 8, broken_store };
+	const struct kernel_desc bad = { "store_broken", KERNEL_STORE, KERNEL_ISA_NONE, 8, 8, broken_store, 1, 1, 0 };
 	uint64_t bytes = 64;
 	struct dst got, want;
 	dst_alloc(&got, bytes);
@@ -144,12 +200,15 @@ static void test_every_kind_has_a_kernel(void **state)
 		assert_string_equal(kernel_ref_set[kind].name + strlen(kernel_ref_set[kind].name) - 2, "_c");
 		assert_int_equal(kernel_ref_set[kind].kind, kind);
 	}
-	/* names are unique and say kind then ISA */
+	/* names are unique and say kind, then the shape, then ISA */
 	for (uint32_t i = 0; i < arch_nkernels; i++) {
 		const struct kernel_desc *k = &arch_kernels[i];
 		size_t n = strlen(kernel_kind_name(k->kind));
 		assert_memory_equal(k->name, kernel_kind_name(k->kind), n);
-		assert_string_equal(k->name + n + 1, kernel_isa_name(k->isa));
+		const char *isa_at = strrchr(k->name, '_');
+		assert_non_null(isa_at);
+		assert_true(isa_at >= k->name + n);
+		assert_string_equal(isa_at + 1, kernel_isa_name(k->isa));
 		for (uint32_t j = i + 1; j < arch_nkernels; j++)
 			assert_string_not_equal(k->name, arch_kernels[j].name);
 	}
@@ -247,6 +306,7 @@ static void test_kernel_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_variant_every_alignment_and_tail),
 		cmocka_unit_test(test_kernels_match_reference),
 		cmocka_unit_test(test_harness_catches_wrong_kernel),
 		cmocka_unit_test(test_every_kind_has_a_kernel),
