@@ -38,6 +38,19 @@
 #define SYSREG_ID_AA64PFR0_EL1   ARM_SYSREG(3, 0, 0, 4, 0)   /* Processor Feature 0 */
 #define SYSREG_ID_AA64DFR0_EL1   ARM_SYSREG(3, 0, 0, 5, 0)   /* Debug Feature 0 */
 #define SYSREG_CurrentEL         ARM_SYSREG(3, 0, 4, 2, 2)   /* Current Exception Level */
+#define SYSREG_MDCR_EL2          ARM_SYSREG(3, 4, 1, 1, 1)   /* Monitor Debug Configuration (EL2) */
+#define SYSREG_PMMIR_EL1         ARM_SYSREG(3, 0, 9, 14, 6)  /* Performance Monitors Machine ID */
+
+/* MDCR_EL2 fields (D23.2 MDCR_EL2): HPMN [4:0] event counters accessible below EL2; HPMD
+ * bit 17 (FEAT_PMUv3p1): event counting prohibited at EL2; HCCD bit 23 (FEAT_PMUv3p5): the
+ * cycle counter does not count at EL2. */
+#define MDCR_EL2_HPMN_MASK  0x1f
+#define MDCR_EL2_HPMD       (1u << 17)
+#define MDCR_EL2_HCCD       (1u << 23)
+
+/* PMMIR_EL1.SLOTS [7:0] (D23 PMMIR_EL1, FEAT_PMUv3p4): operation slots per cycle, 0 when the
+ * PE does not say. */
+#define PMMIR_EL1_SLOTS_MASK 0xff
 
 /* MIDR_EL1 fields (D23.2 MIDR_EL1). */
 #define MIDR_EL1_IMPLEMENTER_SHIFT  24   /* [31:24] */

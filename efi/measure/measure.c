@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include <string.h>
 #include "efi/measure/measure.h"
+#include "arch/regs/arm_sysreg.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
 #include "efi/out/pmu_json.h"
@@ -36,6 +37,18 @@ static void counters_json(struct json *j, const struct core_set *s)
 		json_close(j);
 	}
 	json_close(j);
+	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
+		json_u64(j, "current_el", s->el);
+		json_str(j, "exception_levels", s->els);
+		if (s->mdcr_read) {
+			json_obj(j, "mdcr_el2");
+			json_hex(j, "value", s->mdcr_el2);
+			json_u64(j, "hpmn", s->mdcr_el2 & MDCR_EL2_HPMN_MASK);
+			json_bool(j, "hpmd", (s->mdcr_el2 & MDCR_EL2_HPMD) != 0);
+			json_bool(j, "hccd", (s->mdcr_el2 & MDCR_EL2_HCCD) != 0);
+			json_close(j);
+		}
+	}
 	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
 		json_restore_report(j, &s->restore, NULL);
 }

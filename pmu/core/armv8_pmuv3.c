@@ -7,12 +7,14 @@
  *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
  * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.
  *
- * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions): efiperf
- * runs at EL1, or at EL2 under a firmware started at EL2 (QEMU virt,virtualization=on), and
- * must count there whichever it is, so P = 0 and NSK = 0 (= P) count EL1 and NSH = 1 counts
- * EL2. Nothing runs at EL0 in UEFI: U = NSU = 1 leave it out. M = 1 (!= P) leaves EL3 (secure
- * monitor) out, and SH = 0 (!= NSH would count) leaves Secure EL2 out: those are not
- * efiperf's code. M/NSK/NSU are RES0 without EL3, NSH without EL2: harmless.
+ * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions), chosen from
+ * CurrentEL: efiperf runs at EL1, or at EL2 under a firmware started at EL2 (Arm servers, QEMU
+ * virt,virtualization=on). P = 0 and NSK = 0 (= P) count EL1. At EL2 only, NSH = 1 counts EL2
+ * too, and MDCR_EL2 is read (never written) and recorded: HPMD = 1 prohibits event counting at
+ * EL2, HCCD = 1 stops the cycle counter there, HPMN is how many counters EL1 may use; the
+ * record's `els` says what was counted. At EL1, EL2 is left alone (NSH = 0, MDCR_EL2 not
+ * touched: it is not accessible from EL1). Nothing runs at EL0 in UEFI: U = NSU = 1 leave it
+ * out. M = 1 (!= P) leaves EL3 (secure monitor) out, and SH = 0 leaves Secure EL2 out.
  *
  * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER0_EL0,
  * PMCNTENSET_EL0 — each through the save set (pmu/saveset.h). PMCNTENSET_EL0 and PMCNTENCLR_EL0
@@ -28,7 +30,37 @@
 
 enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
 
-#define PMUV3_FILTER (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_NSH | PMEVTYPER_M)
+#define PMUV3_FILTER_EL1 (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_M)
+#define PMUV3_FILTER_EL2 (PMUV3_FILTER_EL1 | PMEVTYPER_NSH)
+#define PMUV3_EL2 2
+
+static uint64_t filter(const struct core_set *s)
+{
+	return s->el == PMUV3_EL2 ? PMUV3_FILTER_EL2 : PMUV3_FILTER_EL1;
+}
+
+/* CurrentEL, and at EL2 MDCR_EL2; s->els says which levels the counters count. */
+static void probe_el(const struct hw *hw, struct core_set *s)
+{
+	uint64_t cel = 0;
+	hw_status st = hw_sysreg_read(hw, SYSREG_CurrentEL, &cel);
+	s->el = st == HW_OK ? (uint8_t)((cel >> CurrentEL_EL_SHIFT) & CurrentEL_EL_MASK) : 0;
+	if (s->el != PMUV3_EL2) {
+		fmt_snprintf(s->els, sizeof(s->els), "EL1%s", st == HW_OK ? "" : " (CurrentEL unreadable: EL1 assumed)");
+		return;
+	}
+	st = hw_sysreg_read(hw, SYSREG_MDCR_EL2, &s->mdcr_el2);
+	s->mdcr_read = st == HW_OK;
+	if (st != HW_OK)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2 (NSH; MDCR_EL2 read: %s)", hw_status_name(st));
+	else if (s->mdcr_el2 & MDCR_EL2_HPMD)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1 (EL2 event counting prohibited by MDCR_EL2.HPMD%s)",
+			     s->mdcr_el2 & MDCR_EL2_HCCD ? ", cycles by HCCD" : "");
+	else if (s->mdcr_el2 & MDCR_EL2_HCCD)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2 (cycle counter not at EL2: MDCR_EL2.HCCD)");
+	else
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2");
+}
 
 static const char *pmuver_name(uint32_t v)
 {
@@ -86,6 +118,7 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 		return 0;
 	}
 	char why[80];
+	probe_el(hw, s);
 	st = hw_sysreg_read(hw, SYSREG_PMCR_EL0, &pmcr);
 	if (st != HW_OK) {
 		fmt_snprintf(why, sizeof(why), "PMCR_EL0 read: %s", hw_status_name(st));
@@ -184,10 +217,10 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), 0), "write PMCNTENSET_EL0");
 	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en), "write PMCNTENCLR_EL0");
 	if (cyc)
-		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), PMUV3_FILTER), "write PMCCFILTR_EL0");
+		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), filter(s)), "write PMCCFILTR_EL0");
 	if (inst)
 		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER0_EL0),
-				   PMUV3_FILTER | ARMV8_PMUV3_EVENT_INST_RETIRED),
+				   filter(s) | ARMV8_PMUV3_EVENT_INST_RETIRED),
 		     "write PMEVTYPER0_EL0");
 	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), en), "write PMCNTENSET_EL0");
 

@@ -49,6 +49,12 @@ struct core_set {
 	uint32_t version;                        /* perfmon version / PMUVer */
 	uint32_t ngp;                            /* general-purpose counters the PMU reports */
 	char probe[128];                         /* one-line summary for the platform report */
+	/* Arm PMUv3: the exception level efiperf runs at (CurrentEL.EL; 0 unknown), MDCR_EL2 as read
+	 * at EL2 (mdcr_read), and which exception levels the counters were set to count. */
+	uint8_t el;
+	uint8_t mdcr_read;
+	uint64_t mdcr_el2;
+	char els[96];
 };
 
 struct core_pmu {
