@@ -77,7 +77,7 @@ $(B)/obj/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
 
-$(B)/obj/%.S.o: %.S $(STAMP)
+$(B)/obj/%.S.o: %.S $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
 

@@ -13,6 +13,7 @@
 #include "efi/pages.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/cpus.h"
+#include "efi/mp.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
@@ -359,6 +360,44 @@ static void loop_once(const struct hw *hw, const struct platform *p, uint64_t it
 	}
 }
 
+struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterations; struct known_loop_result r; };
+
+/* On the CPU it runs on: its own core counters started, the masked loop, stopped and restored. */
+static void loop_on_cpu(void *arg)
+{
+	struct loop_job *lj = arg;
+	loop_once(lj->hw, lj->p, lj->iterations, 1, &lj->r);
+}
+
+/* The masked loop once on every other selected CPU (cpus): per_cpu[] of the loop record. */
+static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platform *p, uint64_t iterations)
+{
+	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	int n = cpus_selected(cpus);
+	json_arr(j, "per_cpu");
+	for (int i = 0; i < n; i++) {
+		struct loop_job lj = { hw, p, iterations, { 0 } };
+		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, loop_on_cpu, &lj);
+		json_obj(j, NULL);
+		json_u64(j, "cpu", cpus[i].cpu);
+		if (st != HW_OK) {
+			const char *why = mp_cpu_why(cpus[i].cpu);
+			json_str(j, "why", why ? why : hw_status_name(st));
+		} else if (!lj.r.valid) {
+			json_str(j, "why", lj.r.why);
+		} else {
+			json_u64(j, "expected", lj.r.expected);
+			json_u64(j, "counted", lj.r.counted);
+			json_i64(j, "extra", (int64_t)(lj.r.counted - lj.r.expected));
+		}
+		json_close(j);
+		if (st == HW_OK && lj.r.valid && n > 1)
+			rep_line("            CPU %u: counted %llu (%lld extra)", cpus[i].cpu, (unsigned long long)lj.r.counted,
+				 (long long)(lj.r.counted - lj.r.expected));
+	}
+	json_close(j);
+}
+
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
 {
 	struct known_loop_result masked[LOOP_MASKED_REPEATS] = { 0 }, unmasked = { 0 };
@@ -394,6 +433,7 @@ int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_str(j, "why", r0->why);
 		rep_line("loop:       not run: %s", r0->why);
 	}
+	loop_per_cpu(j, hw, p, cfg->loop_iterations);
 	rep_end();
 	return 0;
 }
