@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""QEMU tests of every aarch64 core without MP services (AAVMF has no
+EFI_MP_SERVICES_PROTOCOL): the MADT's GICC CPUs started with PSCI CPU_ON on efiperf's own entry
+code and turned off with CPU_OFF after each job, at EL1 (QEMU virt: PSCI over HVC) and at EL2
+(virt,virtualization=on: AAVMF at EL2, PSCI over SMC), with the PMUv3 exception-level handling
+each implies. The conduit expected is the one the FADT's ARM_BOOT_ARCH names in the run's own
+acpi record; the instruction count expected from the known loop is 2N + 2 (arch/aarch64/
+known_loop.S: two instructions a turn, the ISB and the counted MRS)."""
+import os
+
+import pytest
+
+import efiperf_qemu as q
+from efiperf_qemu import boot, cfg_text, make_image, parse_jsonl
+
+aarch64 = pytest.mark.aarch64
+
+N = 1000
+SMALL = {"copy_size": "1M", "copy_passes": "1", "pcie": "off", "loop_iterations": str(N)}
+EL2 = ["-machine", "virtualization=on"]
+
+
+def check_all_cpus(recs, el, conduit_fadt_key="psci_conduit"):
+    """Every check of one `cpus = all` run on -smp 4 without MP services."""
+    by = {}
+    for r in recs:
+        by.setdefault(r["type"], []).append(r)
+    assert recs[-1].get("status") == "ok", "run ended %s: %s" % (recs[-1], by.get("error"))
+    topo = by["platform"][0]["topology"]
+    fadt = by["acpi"][0]["fadt"]
+    assert topo["mp_services"] is False and topo["mp_backend"] == "PSCI", "topology %s" % topo
+    assert topo["logical_cpus"] == 4 and topo["cpu_count_source"] == "MADT GICC entries", "topology %s" % topo
+    assert fadt.get("psci_compliant") is True and topo["psci_conduit"] == fadt[conduit_fadt_key], "conduit %s vs FADT %s" % (topo, fadt)
+    meas = by["measurement"][0]
+    per = meas["passes"][0]["per_cpu"]
+    assert [c["cpu"] for c in per] == [0, 1, 2, 3] and meas["verified"] is True, "copy per-CPU %s" % per
+    assert all(c["ns"] > 0 for c in per), "a CPU without a time: %s" % per
+    ctr = meas["passes"][0]
+    assert ctr.get("current_el") == el, "copy counters current_el %r, expected %d" % (ctr.get("current_el"), el)
+    loop = by["loop"][0]["per_cpu"]
+    assert [(c["cpu"], c.get("counted")) for c in loop] == [(k, 2 * N + 2) for k in range(4)], "per-CPU loop %s" % loop
+    return by, topo, fadt, ctr
+
+
+@aarch64
+def test_arm_all_cpus_psci_el1(scratch, figure):
+    d = scratch()
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, cpus="all", stream="on", stream_size="1M", stream_passes="1")))
+    run = boot("aarch64", img, d, smp=4)
+    run.expect_ok()
+    by, topo, fadt, ctr = check_all_cpus(run.records, 1)
+    assert fadt["psci_conduit"] == "HVC", "QEMU virt at EL1 has PSCI over HVC: FADT says %s" % fadt
+    assert ctr["exception_levels"] == "EL1" and "mdcr_el2" not in ctr, "at EL1: %s" % ctr
+    streams = by.get("stream", [])
+    assert len(streams) == 6, "stream records: %d" % len(streams)
+    for s in streams:
+        assert [c["cpu"] for c in s["per_cpu"]] == [0, 1, 2, 3] and s.get("cpus") == 4, "%s per-CPU %s" % (s["function"], s["per_cpu"])
+    figure("aarch64 cpus = all (PSCI CPU_ON, EL1, HVC)", "copy per CPU ns %s; loop counted %s" % (
+        [c["ns"] for c in by["measurement"][0]["passes"][0]["per_cpu"]], [c["counted"] for c in by["loop"][0]["per_cpu"]]))
+
+
+@aarch64
+def test_arm_all_cpus_psci_el2(scratch, figure):
+    # AAVMF at EL2: the FADT says SMC; NSH counts EL2 and MDCR_EL2 is read and recorded
+    d = scratch()
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, cpus="all")))
+    run = boot("aarch64", img, d, smp=4, extra=EL2)
+    run.expect_ok()
+    by, topo, fadt, ctr = check_all_cpus(run.records, 2)
+    assert fadt["psci_conduit"] == "SMC", "virtualization=on has PSCI over SMC: FADT says %s" % fadt
+    md = ctr.get("mdcr_el2")
+    assert md and md["value"].startswith("0x") and isinstance(md["hpmn"], int), "mdcr_el2 %s" % md
+    assert ctr["exception_levels"].startswith("EL1, EL2") or "HPMD" in ctr["exception_levels"], "exception_levels %r" % ctr["exception_levels"]
+    figure("aarch64 cpus = all at EL2 (PSCI over SMC)", "MDCR_EL2 %s; exception_levels %s" % (md, ctr["exception_levels"]))
+
+
+@aarch64
+def test_arm_cpus_absent_is_a_config_error(scratch):
+    d = scratch()
+    text = cfg_text("aarch64", dict(SMALL, cpus="7"))
+    line = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.startswith("cpus")][0]
+    img = make_image("aarch64", d, text)
+    run = boot("aarch64", img, d, smp=4)
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s: expected status error and power-off" % (run.rc, run.qemu_exit)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert errs and "efiperf.cfg:%d" % line in errs[0] and "CPU 7 does not exist" in errs[0], "no config error naming the line and CPU 7: %s" % run.of("error")
+    assert not run.of("measurement"), "measurements ran after the cpus error"
+
+
+@aarch64
+@pytest.mark.slow
+def test_arm_second_run_from_shell(scratch):
+    # the UEFI shell runs efiperf twice in one boot: the APs the first run turned off with
+    # CPU_OFF start again for the second
+    d = scratch()
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, cpus="all")), shell_args="exit=return")
+    nsh = os.path.join(d, "startup.nsh")
+    with open(nsh, "w", newline="") as f:
+        f.write("\r\n".join(["@echo -off", "for %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9",
+                             "  if exist %v:\\efiperf\\efiperf.efi then", "    %v:",
+                             "    \\efiperf\\efiperf.efi exit=return", "    \\efiperf\\efiperf.efi",
+                             "    goto done", "  endif", "endfor", ":done", ""]))
+    p = q.sh(["mcopy", "-o", "-i", img, nsh, "::/startup.nsh"])
+    assert p.returncode == 0, p.stderr
+    run = boot("aarch64", img, d, smp=4)
+    logs = sorted(x for x in run.paths if x.endswith(".jsonl"))
+    assert len(logs) == 2, "expected two runs' logs, got %s (%s)" % (logs, run.why())
+    for path in logs:
+        with open(path, "rb") as f:
+            check_all_cpus(parse_jsonl(f.read(), os.path.basename(path)), 1)
