@@ -94,14 +94,7 @@ def test_arm_second_run_from_shell(scratch):
     # CPU_OFF start again for the second
     d = scratch()
     img = make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, cpus="all")), shell_args="exit=return")
-    nsh = os.path.join(d, "startup.nsh")
-    with open(nsh, "w", newline="") as f:
-        f.write("\r\n".join(["@echo -off", "for %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9",
-                             "  if exist %v:\\efiperf\\efiperf.efi then", "    %v:",
-                             "    \\efiperf\\efiperf.efi exit=return", "    \\efiperf\\efiperf.efi",
-                             "    goto done", "  endif", "endfor", ":done", ""]))
-    p = q.sh(["mcopy", "-o", "-i", img, nsh, "::/startup.nsh"])
-    assert p.returncode == 0, p.stderr
+    q.startup_twice(img, d, "exit=return")
     run = boot("aarch64", img, d, smp=4)
     logs = sorted(x for x in run.paths if x.endswith(".jsonl"))
     assert len(logs) == 2, "expected two runs' logs, got %s (%s)" % (logs, run.why())
