@@ -101,3 +101,27 @@ def test_arm_second_run_from_shell(scratch):
     for path in logs:
         with open(path, "rb") as f:
             check_all_cpus(parse_jsonl(f.read(), os.path.basename(path)), 1)
+
+
+@aarch64
+def test_arm_core_events(scratch, figure):
+    # events QEMU implements (CPU_CYCLES in perf syntax on an event counter, INST_RETIRED by
+    # name, SW_INCR) count; one its PMCEID0/1_EL0 leave out is a config error naming it
+    d = scratch()
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, core_events="armv8_pmuv3/event=0x11/,INST_RETIRED,SW_INCR")))
+    run = boot("aarch64", img, d)
+    run.expect_ok()
+    ctrs = run.one("measurement")["passes"][0]["counters"]
+    got = [(c["event"], c["state"]) for c in ctrs]
+    assert got[2:] == [("CPU_CYCLES", "counted"), ("INST_RETIRED", "counted"), ("SW_INCR", "not-advancing")], "counters %s" % got
+    # the same event on the cycle counter and on an event counter: the same window
+    cyc, ev = ctrs[0]["delta"], ctrs[2]["delta"]
+    assert abs(cyc - ev) * 100 <= cyc, "PMCCNTR %d vs CPU_CYCLES on an event counter %d" % (cyc, ev)
+    d2 = scratch()
+    text = cfg_text("aarch64", dict(SMALL, core_events="CPU_CYCLES,STALL_SLOT_BACKEND"))
+    line = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.startswith("core_events")][0]
+    run = boot("aarch64", make_image("aarch64", d2, text), d2)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert run.rc == 1 and errs and "efiperf.cfg:%d" % line in errs[0] and "STALL_SLOT_BACKEND (0x3d) is not implemented" in errs[0], "errors %s" % run.of("error")
+    assert not run.of("measurement"), "measured after a core_events error"
+    figure("aarch64 core_events", "%s; %s" % (got, errs[0]))
