@@ -313,6 +313,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		rep_error("config", "%s: %s", cfg.origin[CFG_CORE_EVENTS], arm_err);
 		return finish();
 	}
+	if (plat.core.pmu == &pmu_armv8_pmuv3 && cfg.topdown)
+		armv8_pmuv3_add_topdown(&plat.core);
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
 		trace_drain();

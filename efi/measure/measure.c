@@ -4,6 +4,7 @@
 #include <string.h>
 #include "efi/measure/measure.h"
 #include "arch/regs/arm_sysreg.h"
+#include "pmu/core/arm_topdown.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
 #include "efi/out/pmu_json.h"
@@ -52,6 +53,55 @@ static void counters_json(struct json *j, const struct core_set *s)
 	}
 	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
 		json_restore_report(j, &s->restore, NULL);
+}
+
+/* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
+ * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
+static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
+{
+	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL };
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		for (int k = 0; k < ATD_NINPUT; k++) {
+			const char *a = arm_td_input_name[k], *b = c->event;
+			while (b && *a && *a == *b)
+				a++, b++;
+			if (b && !*a && !*b && c->state == CTR_COUNTED && !(in.have & (1u << k))) {
+				in.have |= 1u << k;
+				in.count[k] = c->delta;
+			}
+		}
+	}
+	struct arm_td_out o;
+	arm_topdown(&in, &o);
+	struct json *j = rep_begin("topdown");
+	json_str(j, "kernel", kernel);
+	json_u64(j, "pass", pass);
+	json_u64(j, "cpu", cpu);
+	json_str(j, "pmu", "armv8_pmuv3");
+	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
+	if (in.slots)
+		json_u64(j, "slots", in.slots);
+	else
+		json_str(j, "slots", in.slots_why ? in.slots_why : "unknown");
+	json_obj(j, "counts");
+	for (int k = 0; k < ATD_NINPUT; k++)
+		if (in.have & (1u << k))
+			json_u64(j, arm_td_input_name[k], in.count[k]);
+		else
+			json_null(j, arm_td_input_name[k]);
+	json_close(j);
+	for (int k = 0; k < ATD_NITEM; k++) {
+		json_obj(j, arm_td_item_name[k]);
+		if (o.valid[k]) {
+			json_i64(j, "milli_pct", o.milli_pct[k]);   /* 1/1000 % of slots; may be < 0 */
+			if (o.milli_pct[k] >= 0)
+				json_milli(j, "pct", (uint64_t)o.milli_pct[k]);
+		} else
+			json_str(j, "why", o.why[k]);
+		json_close(j);
+	}
+	rep_end();
 }
 
 static void counters_text(const struct core_set *s)
@@ -305,6 +355,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			}
 		counters_json(j, &s);
 		json_close(j);
+		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
+			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
 		counters_text(&s);
 		if (ns < best_ns)

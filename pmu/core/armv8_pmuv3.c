@@ -29,6 +29,7 @@
 #include "arch/lib/fmt.h"
 #include "pmu/event_string.h"
 #include "pmu/events/arm_common_events.h"
+#include "pmu/core/arm_topdown.h"
 
 enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
 
@@ -122,6 +123,13 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 	}
 	char why[80];
 	probe_el(hw, s);
+	uint64_t pmmir = 0;
+	hw_status mst = hw_sysreg_read(hw, SYSREG_PMMIR_EL1, &pmmir);   /* FEAT_PMUv3p4 */
+	s->slots = mst == HW_OK ? (uint32_t)(pmmir & PMMIR_EL1_SLOTS_MASK) : 0;
+	if (mst != HW_OK)
+		fmt_snprintf(s->slots_why, sizeof(s->slots_why), "PMMIR_EL1: %s", hw_status_name(mst));
+	else if (!s->slots)
+		fmt_snprintf(s->slots_why, sizeof(s->slots_why), "PMMIR_EL1.SLOTS 0");
 	st = hw_sysreg_read(hw, SYSREG_PMCR_EL0, &pmcr);
 	if (st != HW_OK) {
 		fmt_snprintf(why, sizeof(why), "PMCR_EL0 read: %s", hw_status_name(st));
@@ -380,6 +388,26 @@ int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, siz
 		p = e;
 	}
 	return 0;
+}
+
+void armv8_pmuv3_add_topdown(struct core_set *s)
+{
+	for (int i = 0; i < ATD_NINPUT; i++) {
+		if (i == ATD_CPU_CYCLES)   /* PMCCNTR_EL0, always there */
+			continue;
+		const char *name = arm_td_input_name[i];
+		size_t len = 0;
+		while (name[len])
+			len++;
+		const struct arm_common_event *e = arm_common_event_find(name, len);
+		int have = 0;
+		for (int k = PMUV3_INST; e && k < s->n; k++)
+			have |= s->c[k].code == e->code;
+		if (have || !e || implemented(s, e->code) != 1 || s->n >= CORE_MAX_COUNTERS || (uint32_t)s->n > s->ngp)
+			continue;
+		s->c[s->n++] = (struct core_counter){ .event = e->name, .unit = "events",
+						      .width_mask = s->c[PMUV3_INST].width_mask, .code = e->code };
+	}
 }
 
 const struct core_pmu pmu_armv8_pmuv3 = {

@@ -58,6 +58,8 @@ struct core_set {
 	char els[96];
 	uint64_t ceid[2];                        /* PMCEID0_EL0, PMCEID1_EL0 (0 when unreadable) */
 	uint32_t nimpl;                          /* common events they say are implemented */
+	uint32_t slots;                          /* PMMIR_EL1.SLOTS (0: unknown, slots_why says why) */
+	char slots_why[48];
 };
 
 /* Arm PMUv3: the events of `core_events` (comma-separated, perf syntax armv8_pmuv3/event=0x11/
@@ -66,6 +68,10 @@ struct core_set {
  * event: unknown, not implemented per PMCEID0/1_EL0, wider than evtCount, or more events than
  * counters. */
 int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n);
+/* Arm PMUv3 TopDown (topdown = on): add the Neoverse TopDown L1 events (pmu/core/arm_topdown.h)
+ * the CPU implements and that are not there yet, while counters last. Those it lacks are left
+ * out: the topdown record names them. */
+void armv8_pmuv3_add_topdown(struct core_set *s);
 
 struct core_pmu {
 	const char *name;    /* "x86 architectural fixed counters", "Arm PMUv3" */

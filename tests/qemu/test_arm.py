@@ -125,3 +125,21 @@ def test_arm_core_events(scratch, figure):
     assert run.rc == 1 and errs and "efiperf.cfg:%d" % line in errs[0] and "STALL_SLOT_BACKEND (0x3d) is not implemented" in errs[0], "errors %s" % run.of("error")
     assert not run.of("measurement"), "measured after a core_events error"
     figure("aarch64 core_events", "%s; %s" % (got, errs[0]))
+
+
+@aarch64
+def test_arm_topdown_names_what_is_absent(scratch, figure):
+    # QEMU -cpu max has no PMMIR_EL1.SLOTS and none of the STALL_SLOT*/OP_* events: every item
+    # of the topdown record says why it has no value, and none carries a ratio
+    d = scratch()
+    run = boot("aarch64", make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, topdown="on"))), d)
+    run.expect_ok()
+    tds = run.of("topdown")
+    assert len(tds) == 1 and tds[0]["pmu"] == "armv8_pmuv3", "topdown records %s" % tds
+    td = tds[0]
+    assert isinstance(td["slots"], str) and "PMMIR_EL1" in td["slots"], "slots %r" % td["slots"]
+    assert isinstance(td["counts"]["CPU_CYCLES"], int) and td["counts"]["CPU_CYCLES"] > 0, "counts %s" % td["counts"]
+    for item in ("frontend_bound", "backend_bound", "retiring", "bad_speculation"):
+        assert "pct" not in td[item] and "milli_pct" not in td[item] and "PMMIR_EL1" in td[item]["why"], "%s: %s" % (item, td[item])
+    assert "STALL_SLOT_FRONTEND absent" in td["frontend_bound"]["why"] or td["counts"]["STALL_SLOT_FRONTEND"] is not None, td
+    figure("aarch64 topdown under QEMU", "slots: %s; frontend_bound: %s" % (td["slots"], td["frontend_bound"]["why"]))
