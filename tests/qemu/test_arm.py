@@ -143,3 +143,28 @@ def test_arm_topdown_names_what_is_absent(scratch, figure):
         assert "pct" not in td[item] and "milli_pct" not in td[item] and "PMMIR_EL1" in td[item]["why"], "%s: %s" % (item, td[item])
     assert "STALL_SLOT_FRONTEND absent" in td["frontend_bound"]["why"] or td["counts"]["STALL_SLOT_FRONTEND"] is not None, td
     figure("aarch64 topdown under QEMU", "slots: %s; frontend_bound: %s" % (td["slots"], td["frontend_bound"]["why"]))
+
+
+# Two NUMA nodes of 256 MiB, CPUs 0-1 on node 0 and 2-3 on node 1: QEMU virt writes SRAT GICC
+# affinity entries (ACPI 6.5 5.2.16.4) and memory affinity from -numa.
+TWO_NODES = ["-object", "memory-backend-ram,id=m0,size=256M", "-object", "memory-backend-ram,id=m1,size=256M",
+             "-numa", "node,nodeid=0,cpus=0-1,memdev=m0", "-numa", "node,nodeid=1,cpus=2-3,memdev=m1"]
+
+
+@aarch64
+def test_arm_numa_from_srat_gicc(scratch, figure):
+    d = scratch()
+    run = boot("aarch64", make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, cpus="all"))), d, smp=4, extra=TWO_NODES)
+    run.expect_ok()
+    sel = run.one("cpus")
+    assert sel.get("numa") == "SRAT" and [(c["cpu"], c["node"]) for c in sel["selected"]] == [(0, 0), (1, 0), (2, 1), (3, 1)], "cpus %s" % sel
+    nodes = {}
+    for r in (run.one("acpi").get("srat") or {}).get("memory", []):
+        nodes.setdefault(r["domain"], []).append((int(r["base"], 16), int(r["base"], 16) + int(r["length"], 16)))
+    meas = run.one("measurement")
+    size = meas["buffer_bytes"]
+    for c in meas["passes"][0]["per_cpu"]:
+        a = int(c["buffer"], 16)
+        assert c["node_local"] is True and any(lo <= a and a + size <= hi for lo, hi in nodes[c["node"]]), "CPU %s buffer %s not in node %s %s" % (c["cpu"], c["buffer"], c["node"], nodes)
+    figure("aarch64 NUMA (SRAT GICC affinity)", "CPUs on nodes %s; buffers %s" % (
+        [c["node"] for c in sel["selected"]], [c["buffer"] for c in meas["passes"][0]["per_cpu"]]))
