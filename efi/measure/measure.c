@@ -412,13 +412,18 @@ static void loop_once(const struct hw *hw, const struct platform *p, uint64_t it
 	}
 }
 
-struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterations; struct known_loop_result r; };
+struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterations; struct known_loop_result r;
+		  hw_status fixup; };
 
-/* On the CPU it runs on: its own core counters started, the masked loop, stopped and restored. */
+/* On the CPU it runs on: its own core counters started, the masked loop, stopped and restored.
+ * Arm: then a read of PMSWINC_EL0, which is write-only (Arm ARM D23 PMSWINC_EL0: the read is
+ * UNDEFINED), so each CPU shows its exception vectors turn the fault into a status. */
 static void loop_on_cpu(void *arg)
 {
 	struct loop_job *lj = arg;
 	loop_once(lj->hw, lj->p, lj->iterations, 1, &lj->r);
+	uint64_t v;
+	lj->fixup = lj->p->core.pmu == &pmu_armv8_pmuv3 ? hw_sysreg_read(lj->hw, SYSREG_PMSWINC_EL0, &v) : HW_UNSUPPORTED;
 }
 
 /* The masked loop once on every other selected CPU (cpus): per_cpu[] of the loop record. */
@@ -428,10 +433,12 @@ static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platf
 	int n = cpus_selected(cpus);
 	json_arr(j, "per_cpu");
 	for (int i = 0; i < n; i++) {
-		struct loop_job lj = { hw, p, iterations, { 0 } };
+		struct loop_job lj = { hw, p, iterations, { 0 }, HW_UNSUPPORTED };
 		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, loop_on_cpu, &lj);
 		json_obj(j, NULL);
 		json_u64(j, "cpu", cpus[i].cpu);
+		if (st == HW_OK && lj.fixup != HW_UNSUPPORTED)
+			json_str(j, "pmswinc_read", hw_status_name(lj.fixup));
 		if (st != HW_OK) {
 			const char *why = mp_cpu_why(cpus[i].cpu);
 			json_str(j, "why", why ? why : hw_status_name(st));
