@@ -148,7 +148,8 @@ static uint64_t copy_kernel(void *p)
  * programmed a second time. Elsewhere (Arm PMUv3) the set is started before the barrier opens
  * and stopped after every CPU finished. */
 struct core_cpu { const struct hw *hw; struct corepmu *cp; };
-struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; const struct corepmu *fixed_owner; };
+struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; const struct corepmu *fixed_owner;
+		     struct core_set *arm; /* Arm PMUv3 with more than one CPU: each CPU's own set */ };
 
 /* The boot CPU's core PMU when it owns the fixed counters of set s, else NULL. */
 static const struct corepmu *fixed_owner(const struct platform *p, const struct core_set *s)
@@ -159,20 +160,22 @@ static const struct corepmu *fixed_owner(const struct platform *p, const struct 
 static void counters_start(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu && !c->fixed_owner)
+	if (c->s->pmu && !c->fixed_owner && !c->arm)
 		c->s->pmu->start(c->hw, c->s);
 }
 
 static void counters_stop(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu && !c->fixed_owner)
+	if (c->s->pmu && !c->fixed_owner && !c->arm)
 		c->s->pmu->stop(c->hw, c->s);
 }
 
 static void cpu_counters_start(void *ctx, int i)
 {
 	struct core_window *c = ctx;
+	if (c->arm)
+		c->arm[i].pmu->start(c->hw, &c->arm[i]);
 	if (c->cpu[i].cp)
 		corepmu_run_start(c->hw, c->cpu[i].cp);
 }
@@ -180,6 +183,8 @@ static void cpu_counters_start(void *ctx, int i)
 static void cpu_counters_stop(void *ctx, int i)
 {
 	struct core_window *c = ctx;
+	if (c->arm)
+		c->arm[i].pmu->stop(c->hw, &c->arm[i]);
 	if (c->cpu[i].cp)
 		corepmu_run_stop(c->hw, c->cpu[i].cp);
 }
@@ -190,6 +195,26 @@ static void counters_tick(void *ctx)
 	struct core_cpu *c = ctx;
 	if (c->cp)
 		corepmu_run_tick(c->hw, c->cp);
+}
+
+struct arm_restore { const struct hw *hw; struct core_set *s; };
+
+static void arm_restore_here(void *arg)
+{
+	struct arm_restore *r = arg;
+	r->s->pmu->restore(r->hw, r->s);
+}
+
+/* Each CPU's Arm PMUv3 set put back on its own CPU (a PSCI job on an AP). */
+static void arm_restore_all(const struct hw *hw, struct core_set *sets, const struct window_cpu *cpus, int n)
+{
+	for (int i = 0; sets && i < n; i++) {
+		struct arm_restore r = { hw, &sets[i] };
+		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, arm_restore_here, &r);
+		if (st != HW_OK)
+			rep_error("corepmu", "CPU %u: restoring the PMUv3 registers failed: %s", cpus[i].cpu,
+				  mp_cpu_why(cpus[i].cpu) ? mp_cpu_why(cpus[i].cpu) : hw_status_name(st));
+	}
 }
 
 static void free_args(struct copy_arg *args, int n, uint64_t size)
@@ -288,9 +313,17 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
 		 (unsigned long long)size, n, cfg->copy_passes);
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
+	/* Arm PMUv3 on more than one CPU: each CPU starts and stops its own set around its kernel. */
+	struct core_set *arm = p->core.pmu == &pmu_armv8_pmuv3 && n > 1 ? AllocatePool(n * sizeof(*arm)) : NULL;
+	int arm_bsp = 0;
+	for (int i = 0; i < n; i++)
+		if (cpus[i].cpu == p->mp.bsp)
+			arm_bsp = i;
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
+		for (int i = 0; arm && i < n; i++)
+			arm[i] = p->core;
 		struct core_set s = p->core;
-		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s) };
+		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
 		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
 		spec.counters = &wc;
 		struct window_result w;
@@ -300,8 +333,11 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			for (int i = 0; i < n; i++)
 				if (core_cpus[i].cp)
 					corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
-			if (s.pmu)
+			if (s.pmu && !arm)
 				s.pmu->restore(hw, &s);
+			arm_restore_all(hw, arm, cpus, n);
+			if (arm)
+				FreePool(arm);
 			free_cores(core_cpus, n, p->corepmu);
 			free_args(args, n, size);
 			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
@@ -312,7 +348,18 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
 		if (cw.fixed_owner)
 			x86_fixed_from(&s, &cw.fixed_owner->ic);
-		else if (s.pmu)
+		else if (arm) {
+			arm_restore_all(hw, arm, cpus, n);
+			for (int i = 0; i < n; i++) {
+				struct json *cj = rep_begin("core_counters");
+				json_str(cj, "kernel", "copy");
+				json_u64(cj, "pass", pass);
+				json_u64(cj, "cpu", cpus[i].cpu);
+				counters_json(cj, &arm[i]);
+				rep_end();
+			}
+			s = arm[arm_bsp];   /* the pass's counters are the boot CPU's */
+		} else if (s.pmu)
 			s.pmu->restore(hw, &s);
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
@@ -377,6 +424,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer per CPU, STREAM convention)", rate);
 	free_cores(core_cpus, n, p->corepmu);
 	free_args(args, n, size);
+	if (arm)
+		FreePool(arm);
 	if (bad) {
 		rep_error("measurement.copy", "destination differs from source after the copy kernel");
 		return -1;

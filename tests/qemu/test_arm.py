@@ -37,6 +37,13 @@ def check_all_cpus(recs, el, conduit_fadt_key="psci_conduit"):
     assert all(c["ns"] > 0 for c in per), "a CPU without a time: %s" % per
     ctr = meas["passes"][0]
     assert ctr.get("current_el") == el, "copy counters current_el %r, expected %d" % (ctr.get("current_el"), el)
+    # each CPU started and stopped its own PMUv3 counters around its kernel, and they were put back
+    cc = [r for r in by.get("core_counters", []) if r.get("kernel") == "copy"]
+    assert sorted(r["cpu"] for r in cc) == [0, 1, 2, 3], "copy core_counters records for CPUs %s" % [r["cpu"] for r in cc]
+    for r in cc:
+        st = {c["event"]: c["state"] for c in r["counters"]}
+        assert st.get("CPU_CYCLES") == "counted" and st.get("INST_RETIRED") == "counted", "CPU %s counters %s" % (r["cpu"], r["counters"])
+        assert r.get("current_el") == el and r["restore"]["status"] == "ok", "CPU %s: %s" % (r["cpu"], r)
     loop = by["loop"][0]["per_cpu"]
     assert [(c["cpu"], c.get("counted")) for c in loop] == [(k, 2 * N + 2) for k in range(4)], "per-CPU loop %s" % loop
     # a read of write-only PMSWINC_EL0 is UNDEFINED: on every CPU, APs included, the exception
