@@ -77,4 +77,41 @@ uint64_t arch_known_loop_expected(uint64_t iterations);
 extern const char arch_known_loop_event[];
 extern const uint64_t arch_known_loop_max;
 
+/*
+ * Secondary CPUs efiperf starts itself where the firmware has no EFI_MP_SERVICES_PROTOCOL
+ * (aarch64: PSCI CPU_ON, Arm DEN 0022 "Arm Power State Coordination Interface" 5.1.4; x86_64:
+ * not provided, HW_UNSUPPORTED). The AP runs efiperf's own entry code on its own stack with the
+ * boot CPU's translation setup and efiperf's exception vectors (the same fault fixups as
+ * arch_fixups[]), calls fn(arg) with interrupts masked, and turns itself off (PSCI CPU_OFF,
+ * 5.1.3) whatever fn did, also after an exception no fixup covers. It never calls firmware.
+ */
+#define ARCH_AP_BOOT_WORDS 10
+#define ARCH_AP_STACK_BYTES (64 * 1024)
+enum arch_ap_state { ARCH_AP_IDLE, ARCH_AP_STARTING, ARCH_AP_RUNNING, ARCH_AP_DONE, ARCH_AP_FAULTED };
+enum arch_ap_conduit { ARCH_AP_HVC, ARCH_AP_SMC };
+struct arch_ap {
+	uint64_t boot[ARCH_AP_BOOT_WORDS]; /* arch-private: read by the entry code with the MMU off */
+	hw_cpu_fn fn;
+	void *arg;
+	uint64_t hwid;                    /* aarch64: MPIDR_EL1 affinity (Aff3..Aff0) of the target */
+	void *stack;                      /* ARCH_AP_STACK_BYTES, allocated by the caller */
+	volatile uint32_t state;          /* enum arch_ap_state, written by the AP */
+	int32_t psci_status;              /* CPU_ON's return value (PSCI 5.2.2: 0 SUCCESS, negative) */
+	uint64_t fault_esr, fault_ip;     /* ARCH_AP_FAULTED: ESR_ELx and ELR_ELx of the exception */
+} __attribute__((aligned(64)));
+
+/* A spin-wait hint: x86_64 PAUSE (SDM Vol.2B PAUSE), aarch64 YIELD (Arm ARM C6.2 YIELD). */
+void arch_cpu_relax(void);
+
+/* Start fn(arg) on ap->hwid through `conduit` (enum arch_ap_conduit). HW_OK when CPU_ON
+ * succeeded (ap->state goes RUNNING, then DONE or FAULTED), HW_ERROR with ap->psci_status
+ * otherwise, HW_UNSUPPORTED where the architecture has no such interface. */
+hw_status arch_ap_start(struct arch_ap *ap, int conduit);
+/* PSCI AFFINITY_INFO (5.1.5) of hwid: 1 off, 0 on or on-pending, -1 the call failed. */
+int arch_ap_is_off(uint64_t hwid, int conduit);
+/* PSCI_VERSION (5.1.1): major << 16 | minor, or a negative PSCI error. */
+int32_t arch_psci_version(int conduit);
+/* This CPU's hardware ID as the MADT names it (aarch64: MPIDR_EL1 Aff3..Aff0; x86: 0). */
+uint64_t arch_cpu_hwid(void);
+
 #endif

@@ -337,6 +337,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	trace_drain();
 	if (core_cfg_error)
 		return finish();
+	char arm_err[160];   /* Arm PMUv3: core_events on event counters 1..N-1 of every CPU */
+	if (plat.core.pmu == &pmu_armv8_pmuv3 && cfg.core_events[0] &&
+	    armv8_pmuv3_configure(&plat.core, cfg.core_events, arm_err, sizeof(arm_err)) != 0) {
+		rep_error("config", "%s: %s", cfg.origin[CFG_CORE_EVENTS], arm_err);
+		return finish();
+	}
+	if (plat.core.pmu == &pmu_armv8_pmuv3 && cfg.topdown)
+		armv8_pmuv3_add_topdown(&plat.core);
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
 		trace_drain();

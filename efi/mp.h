@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI Vol.2 13.4). Where the firmware has no MP
- * services (e.g. AAVMF), efiperf runs on the boot CPU only and says so.
+ * services (AAVMF) but the FADT says PSCI (ACPI 6.5 5.2.9.4 ARM_BOOT_ARCH.PSCI_COMPLIANT, the
+ * conduit from PSCI_USE_HVC), the CPUs are the MADT's enabled GICC entries (ACPI 6.5 5.2.12.14)
+ * in table order and efiperf starts each AP itself with PSCI CPU_ON for every job
+ * (arch_ap_start, arch/arch.h): the AP runs the job on efiperf's own entry code and turns
+ * itself off with CPU_OFF; mp_wait() returns once PSCI AFFINITY_INFO says it is off. One
+ * interface either way; elsewhere efiperf runs on the boot CPU only and says why.
  */
 #ifndef EFIPERF_MP_H
 #define EFIPERF_MP_H
@@ -19,7 +24,26 @@ struct mp_info {
 	uint32_t package_cpu[64];/* a CPU of package k, packages in the order first seen (boot CPU's
 				    package first when it is CPU 0) */
 	const struct cpu_desc *cpu;  /* `logical` entries (pool memory), or NULL without MP services */
+	const char *backend;     /* "EFI_MP_SERVICES_PROTOCOL", "PSCI" or "boot CPU only" */
+	const char *count_source;/* where `logical` comes from: "EFI_MP_SERVICES_PROTOCOL",
+				    "MADT GICC entries" or "boot CPU only" */
+	int psci;                /* 1: the PSCI backend starts the APs */
+	int psci_conduit;        /* PSCI: enum arch_ap_conduit */
+	int32_t psci_version;    /* PSCI: PSCI_VERSION's answer (major << 16 | minor) */
+	char why[96];            /* boot CPU only: why no other CPU can be used */
 };
+
+struct acpi_madt;
+struct acpi_fadt;
+/* The firmware tables the PSCI backend reads (either may be NULL); call before mp_init. */
+void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt);
+
+/* Why CPU `cpu`'s last job did not run or end (PSCI: CPU_ON's error, an exception on the AP
+ * with its ESR and address, no CPU_OFF), or NULL. */
+const char *mp_cpu_why(uint32_t cpu);
+
+/* 1 once the fatal-exception path asked every AP to leave whatever it is waiting for. */
+int mp_aborting(void);
 
 /* Locate the protocol and fill info. Returns 0 when present, -1 when not (info says 1 CPU). */
 int mp_init(struct mp_info *info);
@@ -35,6 +59,7 @@ struct mp_pending {
 	hw_cpu_fn fn;
 	void *arg;
 	int started;
+	uint32_t cpu;
 };
 hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p);
 hw_status mp_wait(struct mp_pending *p);

@@ -40,6 +40,7 @@ static void vector_state_check(const struct hw *hw, struct platform *p)
 void platform_discover(const struct hw *hw, struct platform *p)
 {
 	arch_cpu_info(hw, &p->cpu);
+	mp_use_acpi(p->madt, p->fadt);
 	mp_init(&p->mp);
 	/* CPUID 0x15/0x16 (or CNTFRQ_EL0) when the CPU says; else the ACPI PM timer over 100 ms
 	 * (ACPI 6.5 4.8.3.3: 3.579545 MHz); else gBS->Stall. The Stall measurement is kept beside as a cross-check. */
@@ -119,6 +120,16 @@ void platform_report(const struct platform *p)
 	json_u64(j, "enabled_cpus", p->mp.enabled);
 	json_u64(j, "packages", p->mp.packages);
 	json_u64(j, "boot_cpu", p->mp.bsp);
+	json_str(j, "mp_backend", p->mp.backend);
+	json_str(j, "cpu_count_source", p->mp.count_source);
+	if (p->mp.why[0])
+		json_str(j, "mp_why", p->mp.why);
+	if (p->mp.psci) {
+		json_str(j, "psci_conduit", p->mp.psci_conduit == ARCH_AP_HVC ? "HVC" : "SMC");
+		char v[16];
+		fmt_snprintf(v, sizeof(v), "%u.%u", (uint32_t)p->mp.psci_version >> 16, (uint32_t)p->mp.psci_version & 0xffff);
+		json_str(j, "psci_version", v);
+	}
 	json_u64(j, "threads_per_core", c->threads_per_core);
 	json_u64(j, "logical_per_package", c->logical_per_package);
 	json_close(j);
@@ -142,7 +153,7 @@ void platform_report(const struct platform *p)
 		rep_line("            %s; signature 0x%x", ident, c->signature);
 	rep_line("cpus:       %u logical (%u enabled), %u package(s), boot CPU %u%s", p->mp.logical,
 		 p->mp.enabled, p->mp.packages, p->mp.bsp,
-		 p->mp.present ? "" : " (no EFI_MP_SERVICES_PROTOCOL: boot CPU only)");
+		 p->mp.present ? "" : p->mp.why[0] ? " (boot CPU only)" : " (no EFI_MP_SERVICES_PROTOCOL: MADT GICC CPUs started with PSCI CPU_ON)");
 	rep_line("timer:      %s %llu Hz (%s)%s", arch_timer_name,
 		 (unsigned long long)p->timer_hz, p->timer_source, c->tsc_invariant ? ", invariant" : ", NOT invariant");
 	rep_line("            gBS->Stall measures %llu Hz (%lld ppm)%s%s", (unsigned long long)p->stall_hz,

@@ -131,6 +131,10 @@ struct acpi_fadt {
 	uint32_t pm_tmr_blk;             /* raw PM_TMR_BLK */
 	uint8_t pm_tmr_len;
 	int tmr_bits;                    /* 32 when TMR_VAL_EXT (flags bit 8), else 24 */
+	int has_arm_boot_arch;           /* the table is long enough for ARM_BOOT_ARCH (ACPI 5.1+) */
+	uint16_t arm_boot_arch;          /* ACPI 6.5 5.2.9 offset 129, flags in 5.2.9.4 */
+	int psci_compliant;              /* ARM_BOOT_ARCH bit 0 PSCI_COMPLIANT */
+	int psci_use_hvc;                /* ARM_BOOT_ARCH bit 1 PSCI_USE_HVC (else SMC) */
 	char defect[ACPI_DEFECT_LEN];
 };
 

@@ -103,6 +103,7 @@ void acpi_json_gas(struct json *j, const char *key, const struct acpi_gas *g)
 #define FADT_OFF_PM_TMR_BLK     76
 #define FADT_OFF_PM_TMR_LEN     91
 #define FADT_OFF_FLAGS          112
+#define FADT_OFF_ARM_BOOT_ARCH  129    /* 2 bytes */
 #define FADT_OFF_MINOR          131
 #define FADT_OFF_X_PM_TMR_BLK   208
 #define FADT_V1_LEN             (FADT_OFF_FLAGS + 4)   /* ACPI 1.0's FADT ends with Flags */
@@ -110,6 +111,9 @@ void acpi_json_gas(struct json *j, const char *key, const struct acpi_gas *g)
 /* ACPI 6.5 5.2.9.1: fixed feature flags. */
 #define FADT_F_TMR_VAL_EXT      (1u << 8)
 #define FADT_F_HW_REDUCED_ACPI  (1u << 20)
+/* ACPI 6.5 5.2.9.4 Table 5.12: ARM architecture boot flags. */
+#define FADT_ARM_PSCI_COMPLIANT (1u << 0)
+#define FADT_ARM_PSCI_USE_HVC   (1u << 1)
 #define PM_TMR_BITS_EXT         32
 #define PM_TMR_BITS             24
 
@@ -126,6 +130,12 @@ void acpi_parse_fadt(const uint8_t *t, uint32_t len, struct acpi_fadt *f)
 	f->tmr_bits = (f->flags & FADT_F_TMR_VAL_EXT) ? PM_TMR_BITS_EXT : PM_TMR_BITS;
 	if (len > FADT_OFF_MINOR)
 		f->minor_revision = t[FADT_OFF_MINOR];
+	if (len >= FADT_OFF_ARM_BOOT_ARCH + 2) {
+		f->has_arm_boot_arch = 1;
+		f->arm_boot_arch = le16(t + FADT_OFF_ARM_BOOT_ARCH);
+		f->psci_compliant = !!(f->arm_boot_arch & FADT_ARM_PSCI_COMPLIANT);
+		f->psci_use_hvc = !!(f->arm_boot_arch & FADT_ARM_PSCI_USE_HVC);
+	}
 	f->pm_tmr_blk = le32(t + FADT_OFF_PM_TMR_BLK);
 	f->pm_tmr_len = t[FADT_OFF_PM_TMR_LEN];
 	/* ACPI 6.5 5.2.9: X_PM_TMR_BLK, when non-zero, is used instead of PM_TMR_BLK. */
@@ -158,6 +168,12 @@ void acpi_json_fadt(const struct acpi_fadt *f, struct json *j)
 	json_u64(j, "minor_revision", f->minor_revision);
 	json_hex(j, "flags", f->flags);
 	json_bool(j, "hw_reduced", f->hw_reduced);
+	if (f->has_arm_boot_arch) {
+		json_hex(j, "arm_boot_arch", f->arm_boot_arch);
+		json_bool(j, "psci_compliant", f->psci_compliant);
+		if (f->psci_compliant)
+			json_str(j, "psci_conduit", f->psci_use_hvc ? "HVC" : "SMC");
+	}
 	if (f->pm_timer_present) {
 		json_obj(j, "pm_timer");
 		json_str(j, "source", f->pm_timer_source);

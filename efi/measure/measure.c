@@ -3,6 +3,8 @@
 #include <efilib.h>
 #include <string.h>
 #include "efi/measure/measure.h"
+#include "arch/regs/arm_sysreg.h"
+#include "pmu/core/arm_topdown.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
 #include "efi/out/pmu_json.h"
@@ -12,6 +14,7 @@
 #include "efi/pages.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/cpus.h"
+#include "efi/mp.h"
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
@@ -36,8 +39,69 @@ static void counters_json(struct json *j, const struct core_set *s)
 		json_close(j);
 	}
 	json_close(j);
+	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
+		json_u64(j, "current_el", s->el);
+		json_str(j, "exception_levels", s->els);
+		if (s->mdcr_read) {
+			json_obj(j, "mdcr_el2");
+			json_hex(j, "value", s->mdcr_el2);
+			json_u64(j, "hpmn", s->mdcr_el2 & MDCR_EL2_HPMN_MASK);
+			json_bool(j, "hpmd", (s->mdcr_el2 & MDCR_EL2_HPMD) != 0);
+			json_bool(j, "hccd", (s->mdcr_el2 & MDCR_EL2_HCCD) != 0);
+			json_close(j);
+		}
+	}
 	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
 		json_restore_report(j, &s->restore, NULL);
+}
+
+/* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
+ * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
+static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
+{
+	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL };
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		for (int k = 0; k < ATD_NINPUT; k++) {
+			const char *a = arm_td_input_name[k], *b = c->event;
+			while (b && *a && *a == *b)
+				a++, b++;
+			if (b && !*a && !*b && c->state == CTR_COUNTED && !(in.have & (1u << k))) {
+				in.have |= 1u << k;
+				in.count[k] = c->delta;
+			}
+		}
+	}
+	struct arm_td_out o;
+	arm_topdown(&in, &o);
+	struct json *j = rep_begin("topdown");
+	json_str(j, "kernel", kernel);
+	json_u64(j, "pass", pass);
+	json_u64(j, "cpu", cpu);
+	json_str(j, "pmu", "armv8_pmuv3");
+	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
+	if (in.slots)
+		json_u64(j, "slots", in.slots);
+	else
+		json_str(j, "slots", in.slots_why ? in.slots_why : "unknown");
+	json_obj(j, "counts");
+	for (int k = 0; k < ATD_NINPUT; k++)
+		if (in.have & (1u << k))
+			json_u64(j, arm_td_input_name[k], in.count[k]);
+		else
+			json_null(j, arm_td_input_name[k]);
+	json_close(j);
+	for (int k = 0; k < ATD_NITEM; k++) {
+		json_obj(j, arm_td_item_name[k]);
+		if (o.valid[k]) {
+			json_i64(j, "milli_pct", o.milli_pct[k]);   /* 1/1000 % of slots; may be < 0 */
+			if (o.milli_pct[k] >= 0)
+				json_milli(j, "pct", (uint64_t)o.milli_pct[k]);
+		} else
+			json_str(j, "why", o.why[k]);
+		json_close(j);
+	}
+	rep_end();
 }
 
 static void counters_text(const struct core_set *s)
@@ -84,7 +148,8 @@ static uint64_t copy_kernel(void *p)
  * programmed a second time. Elsewhere (Arm PMUv3) the set is started before the barrier opens
  * and stopped after every CPU finished. */
 struct core_cpu { const struct hw *hw; struct corepmu *cp; };
-struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; const struct corepmu *fixed_owner; };
+struct core_window { const struct hw *hw; struct core_set *s; struct core_cpu *cpu; const struct corepmu *fixed_owner;
+		     struct core_set *arm; /* Arm PMUv3 with more than one CPU: each CPU's own set */ };
 
 /* The boot CPU's core PMU when it owns the fixed counters of set s, else NULL. */
 static const struct corepmu *fixed_owner(const struct platform *p, const struct core_set *s)
@@ -95,20 +160,22 @@ static const struct corepmu *fixed_owner(const struct platform *p, const struct 
 static void counters_start(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu && !c->fixed_owner)
+	if (c->s->pmu && !c->fixed_owner && !c->arm)
 		c->s->pmu->start(c->hw, c->s);
 }
 
 static void counters_stop(void *ctx)
 {
 	struct core_window *c = ctx;
-	if (c->s->pmu && !c->fixed_owner)
+	if (c->s->pmu && !c->fixed_owner && !c->arm)
 		c->s->pmu->stop(c->hw, c->s);
 }
 
 static void cpu_counters_start(void *ctx, int i)
 {
 	struct core_window *c = ctx;
+	if (c->arm)
+		c->arm[i].pmu->start(c->hw, &c->arm[i]);
 	if (c->cpu[i].cp)
 		corepmu_run_start(c->hw, c->cpu[i].cp);
 }
@@ -116,6 +183,8 @@ static void cpu_counters_start(void *ctx, int i)
 static void cpu_counters_stop(void *ctx, int i)
 {
 	struct core_window *c = ctx;
+	if (c->arm)
+		c->arm[i].pmu->stop(c->hw, &c->arm[i]);
 	if (c->cpu[i].cp)
 		corepmu_run_stop(c->hw, c->cpu[i].cp);
 }
@@ -126,6 +195,26 @@ static void counters_tick(void *ctx)
 	struct core_cpu *c = ctx;
 	if (c->cp)
 		corepmu_run_tick(c->hw, c->cp);
+}
+
+struct arm_restore { const struct hw *hw; struct core_set *s; };
+
+static void arm_restore_here(void *arg)
+{
+	struct arm_restore *r = arg;
+	r->s->pmu->restore(r->hw, r->s);
+}
+
+/* Each CPU's Arm PMUv3 set put back on its own CPU (a PSCI job on an AP). */
+static void arm_restore_all(const struct hw *hw, struct core_set *sets, const struct window_cpu *cpus, int n)
+{
+	for (int i = 0; sets && i < n; i++) {
+		struct arm_restore r = { hw, &sets[i] };
+		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, arm_restore_here, &r);
+		if (st != HW_OK)
+			rep_error("corepmu", "CPU %u: restoring the PMUv3 registers failed: %s", cpus[i].cpu,
+				  mp_cpu_why(cpus[i].cpu) ? mp_cpu_why(cpus[i].cpu) : hw_status_name(st));
+	}
 }
 
 static void free_args(struct copy_arg *args, int n, uint64_t size)
@@ -224,9 +313,17 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
 		 (unsigned long long)size, n, cfg->copy_passes);
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
+	/* Arm PMUv3 on more than one CPU: each CPU starts and stops its own set around its kernel. */
+	struct core_set *arm = p->core.pmu == &pmu_armv8_pmuv3 && n > 1 ? AllocatePool(n * sizeof(*arm)) : NULL;
+	int arm_bsp = 0;
+	for (int i = 0; i < n; i++)
+		if (cpus[i].cpu == p->mp.bsp)
+			arm_bsp = i;
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
+		for (int i = 0; arm && i < n; i++)
+			arm[i] = p->core;
 		struct core_set s = p->core;
-		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s) };
+		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
 		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
 		spec.counters = &wc;
 		struct window_result w;
@@ -236,8 +333,11 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			for (int i = 0; i < n; i++)
 				if (core_cpus[i].cp)
 					corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
-			if (s.pmu)
+			if (s.pmu && !arm)
 				s.pmu->restore(hw, &s);
+			arm_restore_all(hw, arm, cpus, n);
+			if (arm)
+				FreePool(arm);
 			free_cores(core_cpus, n, p->corepmu);
 			free_args(args, n, size);
 			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
@@ -248,7 +348,18 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
 		if (cw.fixed_owner)
 			x86_fixed_from(&s, &cw.fixed_owner->ic);
-		else if (s.pmu)
+		else if (arm) {
+			arm_restore_all(hw, arm, cpus, n);
+			for (int i = 0; i < n; i++) {
+				struct json *cj = rep_begin("core_counters");
+				json_str(cj, "kernel", "copy");
+				json_u64(cj, "pass", pass);
+				json_u64(cj, "cpu", cpus[i].cpu);
+				counters_json(cj, &arm[i]);
+				rep_end();
+			}
+			s = arm[arm_bsp];   /* the pass's counters are the boot CPU's */
+		} else if (s.pmu)
 			s.pmu->restore(hw, &s);
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
@@ -291,6 +402,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			}
 		counters_json(j, &s);
 		json_close(j);
+		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
+			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
 		counters_text(&s);
 		if (ns < best_ns)
@@ -311,6 +424,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("  best:     %s GB/s (bytes moved = 2 x buffer per CPU, STREAM convention)", rate);
 	free_cores(core_cpus, n, p->corepmu);
 	free_args(args, n, size);
+	if (arm)
+		FreePool(arm);
 	if (bad) {
 		rep_error("measurement.copy", "destination differs from source after the copy kernel");
 		return -1;
@@ -344,6 +459,51 @@ static void loop_once(const struct hw *hw, const struct platform *p, uint64_t it
 		s.pmu->stop(hw, &s);
 		s.pmu->restore(hw, &s);
 	}
+}
+
+struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterations; struct known_loop_result r;
+		  hw_status fixup; };
+
+/* On the CPU it runs on: its own core counters started, the masked loop, stopped and restored.
+ * Arm: then a read of PMSWINC_EL0, which is write-only (Arm ARM D23 PMSWINC_EL0: the read is
+ * UNDEFINED), so each CPU shows its exception vectors turn the fault into a status. */
+static void loop_on_cpu(void *arg)
+{
+	struct loop_job *lj = arg;
+	loop_once(lj->hw, lj->p, lj->iterations, 1, &lj->r);
+	uint64_t v;
+	lj->fixup = lj->p->core.pmu == &pmu_armv8_pmuv3 ? hw_sysreg_read(lj->hw, SYSREG_PMSWINC_EL0, &v) : HW_UNSUPPORTED;
+}
+
+/* The masked loop once on every other selected CPU (cpus): per_cpu[] of the loop record. */
+static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platform *p, uint64_t iterations)
+{
+	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	int n = cpus_selected(cpus);
+	json_arr(j, "per_cpu");
+	for (int i = 0; i < n; i++) {
+		struct loop_job lj = { hw, p, iterations, { 0 }, HW_UNSUPPORTED };
+		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, loop_on_cpu, &lj);
+		json_obj(j, NULL);
+		json_u64(j, "cpu", cpus[i].cpu);
+		if (st == HW_OK && lj.fixup != HW_UNSUPPORTED)
+			json_str(j, "pmswinc_read", hw_status_name(lj.fixup));
+		if (st != HW_OK) {
+			const char *why = mp_cpu_why(cpus[i].cpu);
+			json_str(j, "why", why ? why : hw_status_name(st));
+		} else if (!lj.r.valid) {
+			json_str(j, "why", lj.r.why);
+		} else {
+			json_u64(j, "expected", lj.r.expected);
+			json_u64(j, "counted", lj.r.counted);
+			json_i64(j, "extra", (int64_t)(lj.r.counted - lj.r.expected));
+		}
+		json_close(j);
+		if (st == HW_OK && lj.r.valid && n > 1)
+			rep_line("            CPU %u: counted %llu (%lld extra)", cpus[i].cpu, (unsigned long long)lj.r.counted,
+				 (long long)(lj.r.counted - lj.r.expected));
+	}
+	json_close(j);
 }
 
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
@@ -381,6 +541,7 @@ int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_str(j, "why", r0->why);
 		rep_line("loop:       not run: %s", r0->why);
 	}
+	loop_per_cpu(j, hw, p, cfg->loop_iterations);
 	rep_end();
 	return 0;
 }

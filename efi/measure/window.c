@@ -19,10 +19,14 @@ static void cpu_counters(const struct window_spec *s, int i, int start)
 		wc->cpu_stop(wc->ctx, i);
 }
 
+/* Also left when the fatal-exception path asks every AP to stop waiting (mp_aborting).
+ * arch_cpu_relax() between polls: a waiting CPU gives way (under QEMU's round-robin TCG a spin
+ * without it takes the boot CPU's share of virtual time, and the firmware's timer interrupt
+ * on the boot CPU no longer keeps up). */
 static void spin_until(volatile uint32_t *v, uint32_t want)
 {
-	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want)
-		;
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want && !mp_aborting())
+		arch_cpu_relax();
 }
 
 /* What every taking-part CPU does: mask, arrive, wait for go, run, time, leave. */

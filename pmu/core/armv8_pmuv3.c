@@ -7,12 +7,14 @@
  *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
  * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.
  *
- * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions): efiperf
- * runs at EL1, or at EL2 under a firmware started at EL2 (QEMU virt,virtualization=on), and
- * must count there whichever it is, so P = 0 and NSK = 0 (= P) count EL1 and NSH = 1 counts
- * EL2. Nothing runs at EL0 in UEFI: U = NSU = 1 leave it out. M = 1 (!= P) leaves EL3 (secure
- * monitor) out, and SH = 0 (!= NSH would count) leaves Secure EL2 out: those are not
- * efiperf's code. M/NSK/NSU are RES0 without EL3, NSH without EL2: harmless.
+ * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions), chosen from
+ * CurrentEL: efiperf runs at EL1, or at EL2 under a firmware started at EL2 (Arm servers, QEMU
+ * virt,virtualization=on). P = 0 and NSK = 0 (= P) count EL1. At EL2 only, NSH = 1 counts EL2
+ * too, and MDCR_EL2 is read (never written) and recorded: HPMD = 1 prohibits event counting at
+ * EL2, HCCD = 1 stops the cycle counter there, HPMN is how many counters EL1 may use; the
+ * record's `els` says what was counted. At EL1, EL2 is left alone (NSH = 0, MDCR_EL2 not
+ * touched: it is not accessible from EL1). Nothing runs at EL0 in UEFI: U = NSU = 1 leave it
+ * out. M = 1 (!= P) leaves EL3 (secure monitor) out, and SH = 0 leaves Secure EL2 out.
  *
  * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER0_EL0,
  * PMCNTENSET_EL0 — each through the save set (pmu/saveset.h). PMCNTENSET_EL0 and PMCNTENCLR_EL0
@@ -25,10 +27,43 @@
 #include "pmu/core/core_counters.h"
 #include "arch/regs/arm_sysreg.h"
 #include "arch/lib/fmt.h"
+#include "pmu/event_string.h"
+#include "pmu/events/arm_common_events.h"
+#include "pmu/core/arm_topdown.h"
 
 enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
 
-#define PMUV3_FILTER (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_NSH | PMEVTYPER_M)
+#define PMUV3_FILTER_EL1 (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_M)
+#define PMUV3_FILTER_EL2 (PMUV3_FILTER_EL1 | PMEVTYPER_NSH)
+#define PMUV3_EL2 2
+
+static uint64_t filter(const struct core_set *s)
+{
+	return s->el == PMUV3_EL2 ? PMUV3_FILTER_EL2 : PMUV3_FILTER_EL1;
+}
+
+/* CurrentEL, and at EL2 MDCR_EL2; s->els says which levels the counters count. */
+static void probe_el(const struct hw *hw, struct core_set *s)
+{
+	uint64_t cel = 0;
+	hw_status st = hw_sysreg_read(hw, SYSREG_CurrentEL, &cel);
+	s->el = st == HW_OK ? (uint8_t)((cel >> CurrentEL_EL_SHIFT) & CurrentEL_EL_MASK) : 0;
+	if (s->el != PMUV3_EL2) {
+		fmt_snprintf(s->els, sizeof(s->els), "EL1%s", st == HW_OK ? "" : " (CurrentEL unreadable: EL1 assumed)");
+		return;
+	}
+	st = hw_sysreg_read(hw, SYSREG_MDCR_EL2, &s->mdcr_el2);
+	s->mdcr_read = st == HW_OK;
+	if (st != HW_OK)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2 (NSH; MDCR_EL2 read: %s)", hw_status_name(st));
+	else if (s->mdcr_el2 & MDCR_EL2_HPMD)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1 (EL2 event counting prohibited by MDCR_EL2.HPMD%s)",
+			     s->mdcr_el2 & MDCR_EL2_HCCD ? ", cycles by HCCD" : "");
+	else if (s->mdcr_el2 & MDCR_EL2_HCCD)
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2 (cycle counter not at EL2: MDCR_EL2.HCCD)");
+	else
+		fmt_snprintf(s->els, sizeof(s->els), "EL1, EL2");
+}
 
 static const char *pmuver_name(uint32_t v)
 {
@@ -65,7 +100,8 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 						    .width_mask = ~0ull };
 	s->c[PMUV3_INST] = (struct core_counter){ .event = "INST_RETIRED",
 						  .unit = "instructions",
-						  .width_mask = 0xffffffffull };
+						  .width_mask = 0xffffffffull,
+						  .code = ARMV8_PMUV3_EVENT_INST_RETIRED };
 
 	/* ID_AA64DFR0_EL1 exists on every AArch64 CPU: unsupported (x86 backend) or faulting
 	 * means this is not an AArch64 CPU, so PMUv3 does not apply. */
@@ -86,6 +122,14 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 		return 0;
 	}
 	char why[80];
+	probe_el(hw, s);
+	uint64_t pmmir = 0;
+	hw_status mst = hw_sysreg_read(hw, SYSREG_PMMIR_EL1, &pmmir);   /* FEAT_PMUv3p4 */
+	s->slots = mst == HW_OK ? (uint32_t)(pmmir & PMMIR_EL1_SLOTS_MASK) : 0;
+	if (mst != HW_OK)
+		fmt_snprintf(s->slots_why, sizeof(s->slots_why), "PMMIR_EL1: %s", hw_status_name(mst));
+	else if (!s->slots)
+		fmt_snprintf(s->slots_why, sizeof(s->slots_why), "PMMIR_EL1.SLOTS 0");
 	st = hw_sysreg_read(hw, SYSREG_PMCR_EL0, &pmcr);
 	if (st != HW_OK) {
 		fmt_snprintf(why, sizeof(why), "PMCR_EL0 read: %s", hw_status_name(st));
@@ -94,6 +138,11 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 	}
 	s->ngp = (pmcr >> PMCR_EL0_N_SHIFT) & PMCR_EL0_N_MASK;
 	st = hw_sysreg_read(hw, SYSREG_PMCEID0_EL0, &ceid0);
+	if (st == HW_OK && hw_sysreg_read(hw, SYSREG_PMCEID1_EL0, &s->ceid[1]) != HW_OK)
+		s->ceid[1] = 0;
+	s->ceid[0] = st == HW_OK ? ceid0 : 0;
+	for (int w = 0; w < 2; w++)
+		s->nimpl += (uint32_t)__builtin_popcountll(s->ceid[w]);
 	int inst_impl = st == HW_OK &&
 		((ceid0 >> PMCEID0_EL0_BIT(ARMV8_PMUV3_EVENT_INST_RETIRED)) & 1);
 	int cyc_impl = st == HW_OK &&
@@ -112,8 +161,8 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 		absent(&s->c[PMUV3_INST], "PMCEID0_EL0[8]=0: INST_RETIRED (0x08) not implemented");
 	}
 	fmt_snprintf(s->probe, sizeof(s->probe),
-		     "%s (PMUVer=0x%x), %u counters (PMCR_EL0.N), PMCEID0: INST_RETIRED %s, CPU_CYCLES %s",
-		     pmuver_name(ver), ver, s->ngp, inst_impl ? "yes" : "no", cyc_impl ? "yes" : "no");
+		     "%s (PMUVer=0x%x), %u counters (PMCR_EL0.N), PMCEID0: INST_RETIRED %s, CPU_CYCLES %s; %u common events (PMCEID0/1)",
+		     pmuver_name(ver), ver, s->ngp, inst_impl ? "yes" : "no", cyc_impl ? "yes" : "no", s->nimpl);
 	return 0;
 }
 
@@ -122,8 +171,9 @@ static uint64_t enable_mask(const struct core_set *s)
 	uint64_t m = 0;
 	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT)
 		m |= PMCNTEN_C;
-	if (s->c[PMUV3_INST].state != CTR_ABSENT)
-		m |= PMCNTEN_P(0);
+	for (int i = PMUV3_INST; i < s->n; i++)
+		if (s->c[i].state != CTR_ABSENT)
+			m |= PMCNTEN_P(i - PMUV3_INST);
 	return m;
 }
 
@@ -159,7 +209,8 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	uint64_t en = enable_mask(s), pmcr = 0;
 	if (!en)
 		return HW_OK;  /* nothing present: nothing to write */
-	int cyc = (en & PMCNTEN_C) != 0, inst = (en & PMCNTEN_P(0)) != 0;
+	int cyc = (en & PMCNTEN_C) != 0;
+	char what[40];
 
 	core_saveset_begin(s);
 	STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCR_EL0), NULL), "save PMCR_EL0");
@@ -167,8 +218,11 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENCLR_EL0), NULL), "save PMCNTENCLR_EL0");
 	if (cyc)
 		STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), NULL), "save PMCCFILTR_EL0");
-	if (inst)
-		STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER0_EL0), NULL), "save PMEVTYPER0_EL0");
+	for (int i = PMUV3_INST; i < s->n; i++)
+		if (en & PMCNTEN_P(i - PMUV3_INST)) {
+			fmt_snprintf(what, sizeof(what), "save PMEVTYPER%d_EL0", i - PMUV3_INST);
+			STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(i - PMUV3_INST)), NULL), what);
+		}
 	s->started = 1;
 	saved_value(s, SYSREG_PMCR_EL0, &pmcr);
 
@@ -184,20 +238,24 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), 0), "write PMCNTENSET_EL0");
 	STEP(hw_sysreg_write(hw, SYSREG_PMCNTENCLR_EL0, en), "write PMCNTENCLR_EL0");
 	if (cyc)
-		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), PMUV3_FILTER), "write PMCCFILTR_EL0");
-	if (inst)
-		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER0_EL0),
-				   PMUV3_FILTER | ARMV8_PMUV3_EVENT_INST_RETIRED),
-		     "write PMEVTYPER0_EL0");
+		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), filter(s)), "write PMCCFILTR_EL0");
+	for (int i = PMUV3_INST; i < s->n; i++)
+		if (en & PMCNTEN_P(i - PMUV3_INST)) {
+			fmt_snprintf(what, sizeof(what), "write PMEVTYPER%d_EL0", i - PMUV3_INST);
+			STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(i - PMUV3_INST)),
+					   filter(s) | s->c[i].code), what);
+		}
 	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), en), "write PMCNTENSET_EL0");
 
 	/* Counting now; `before` is read after enabling so the window is read-to-read. */
 	if (cyc)
 		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].before),
 		     "read PMCCNTR_EL0");
-	if (inst)
-		STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR0_EL0, &s->c[PMUV3_INST].before),
-		     "read PMEVCNTR0_EL0");
+	for (int i = PMUV3_INST; i < s->n; i++)
+		if (en & PMCNTEN_P(i - PMUV3_INST)) {
+			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", i - PMUV3_INST);
+			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(i - PMUV3_INST), &s->c[i].before), what);
+		}
 	return HW_OK;
 }
 
@@ -209,9 +267,12 @@ static hw_status armv8_stop(const struct hw *hw, struct core_set *s)
 	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT && s->c[PMUV3_CYCLES].state != CTR_FAULTED)
 		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].after),
 		     "read PMCCNTR_EL0");
-	if (s->c[PMUV3_INST].state != CTR_ABSENT && s->c[PMUV3_INST].state != CTR_FAULTED)
-		STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR0_EL0, &s->c[PMUV3_INST].after),
-		     "read PMEVCNTR0_EL0");
+	char what[40];
+	for (int i = PMUV3_INST; i < s->n; i++)
+		if (s->c[i].state != CTR_ABSENT && s->c[i].state != CTR_FAULTED) {
+			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", i - PMUV3_INST);
+			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(i - PMUV3_INST), &s->c[i].after), what);
+		}
 	for (int i = 0; i < s->n; i++)
 		core_finish_counter(&s->c[i]);
 	/* Stop the counters this run enabled; ones the firmware had enabled keep counting. */
@@ -238,6 +299,115 @@ static hw_status armv8_restore(const struct hw *hw, struct core_set *s)
 	saveset_report_add(&s->sv, &s->restore);
 	s->started = 0;
 	return st != HW_OK ? st : clr;
+}
+
+/* ---- core_events: the armv8_pmuv3 grammar (pmu/event_string.h) ------------------------- */
+
+/* Linux's PMU format for the Arm PMUv3 (drivers/perf/arm_pmuv3.c, format attribute "event" =
+ * config:0-15): evtCount [15:0] of PMEVTYPER<n>_EL0 (16 bits from FEAT_PMUv3p1, 10 before). */
+static const struct ev_field pmuv3_fields[] = {
+	{ .name = "event", .reg = 0, .shift = 0, .bits = 16 },
+};
+
+static const void *pmuv3_lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t,
+				char *err, size_t n)
+{
+	const struct arm_common_event *e = arm_common_event_find(name, len);
+	if (!e) {
+		fmt_snprintf(err, n, "'%.*s' is not an Arm PMUv3 common event", (int)len, name);
+		return NULL;
+	}
+	return ev_set_named(g, t, "event", e->code, err, n) == 0 ? e : NULL;
+}
+
+static const struct ev_grammar pmuv3_grammar = {
+	.pmu = { "armv8_pmuv3", "armv8_pmuv3_0", NULL },
+	.fields = pmuv3_fields,
+	.nfields = 1,
+	.bare_name = 1,
+	.what = "Arm PMUv3",
+	.lookup = pmuv3_lookup,
+};
+
+/* PMCEID0/1_EL0 say whether common event `code` is implemented; -1: not a common event. */
+static int implemented(const struct core_set *s, uint32_t code)
+{
+	uint32_t base = code >= PMCEID_EXT_BASE ? PMCEID_EXT_BASE : 0, k = code - base;
+	if (k >= PMCEID_EVENTS)
+		return -1;
+	uint32_t bit = (k % 32) + (base ? 32 : 0);
+	return (int)((s->ceid[k / 32] >> bit) & 1);
+}
+
+int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n)
+{
+	const char *p = events;
+	while (*p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		const char *e = p;
+		int slashes = 0;
+		while (*e && !(*e == ',' && slashes % 2 == 0))   /* a ',' inside pmu/.../ is a term separator */
+			slashes += *e++ == '/';
+		size_t len = (size_t)(e - p);
+		while (len && p[len - 1] == ' ')
+			len--;
+		struct ev_terms t;
+		char why[96];
+		if (ev_parse(&pmuv3_grammar, p, len, 0, &t, why, sizeof(why)) != 0) {
+			fmt_snprintf(err, n, "core_events: '%.*s': %s", (int)len, p, why);
+			return -1;
+		}
+		uint32_t code = (uint32_t)t.v[0];
+		uint32_t evmask = s->version >= PMUVer_V3P1 ? PMEVTYPER_EVTCOUNT_MASK_V3P1 : PMEVTYPER_EVTCOUNT_MASK_V3;
+		const struct arm_common_event *ce = arm_common_event_by_code((uint16_t)code);
+		int impl = implemented(s, code);
+		if (code & ~evmask) {
+			fmt_snprintf(err, n, "core_events: '%.*s': event 0x%x wider than evtCount (%s)", (int)len, p, code,
+				     s->version >= PMUVer_V3P1 ? "16 bits" : "10 bits before PMUv3p1");
+			return -1;
+		}
+		if (impl == 0) {
+			fmt_snprintf(err, n, "core_events: '%.*s': %s (0x%x) is not implemented by this CPU (PMCEID%d_EL0)",
+				     (int)len, p, ce ? ce->name : "event", code, (code % PMCEID_EXT_BASE) >= 32);
+			return -1;
+		}
+		if (s->n >= CORE_MAX_COUNTERS || (uint32_t)s->n > s->ngp) {
+			fmt_snprintf(err, n, "core_events: '%.*s': no event counter left (PMCR_EL0.N = %u, counter 0 holds INST_RETIRED)",
+				     (int)len, p, s->ngp);
+			return -1;
+		}
+		s->c[s->n] = (struct core_counter){ .event = ce ? ce->name : "IMPLEMENTATION DEFINED", .unit = "events",
+						    .width_mask = s->c[PMUV3_INST].width_mask, .code = (uint16_t)code };
+		if (impl < 0)
+			fmt_snprintf(s->c[s->n].why, sizeof(s->c[s->n].why),
+				     "0x%x: IMPLEMENTATION DEFINED, PMCEID0/1_EL0 cannot say", code);
+		s->n++;
+		p = e;
+	}
+	return 0;
+}
+
+void armv8_pmuv3_add_topdown(struct core_set *s)
+{
+	for (int i = 0; i < ATD_NINPUT; i++) {
+		if (i == ATD_CPU_CYCLES)   /* PMCCNTR_EL0, always there */
+			continue;
+		const char *name = arm_td_input_name[i];
+		size_t len = 0;
+		while (name[len])
+			len++;
+		const struct arm_common_event *e = arm_common_event_find(name, len);
+		int have = 0;
+		for (int k = PMUV3_INST; e && k < s->n; k++)
+			have |= s->c[k].code == e->code;
+		if (have || !e || implemented(s, e->code) != 1 || s->n >= CORE_MAX_COUNTERS || (uint32_t)s->n > s->ngp)
+			continue;
+		s->c[s->n++] = (struct core_counter){ .event = e->name, .unit = "events",
+						      .width_mask = s->c[PMUV3_INST].width_mask, .code = e->code };
+	}
 }
 
 const struct core_pmu pmu_armv8_pmuv3 = {

@@ -22,8 +22,8 @@
 #include "pmu/core/ctr_state.h"
 #include "pmu/core/intel_core.h"
 
-#define CORE_MAX_COUNTERS 6
-#define CORE_MAX_SAVED 12
+#define CORE_MAX_COUNTERS 32   /* Arm: the cycle counter + 31 event counters (PMCR_EL0.N <= 31) */
+#define CORE_MAX_SAVED 72
 
 
 struct core_counter {
@@ -31,6 +31,7 @@ struct core_counter {
 	const char *unit;    /* "instructions" | "cycles" | "ref-cycles" */
 	uint64_t before, after, delta;  /* raw counter values; delta modulo the counter width */
 	uint64_t width_mask;            /* (1 << width) - 1 */
+	uint16_t code;                  /* Arm PMUv3: the event number programmed (evtCount) */
 	uint8_t state;                  /* enum ctr_state */
 	uint8_t fault;                  /* hw_status when CTR_FAULTED */
 	char why[80];                   /* CTR_ABSENT / CTR_FAULTED: why, citing the register */
@@ -49,7 +50,28 @@ struct core_set {
 	uint32_t version;                        /* perfmon version / PMUVer */
 	uint32_t ngp;                            /* general-purpose counters the PMU reports */
 	char probe[128];                         /* one-line summary for the platform report */
+	/* Arm PMUv3: the exception level efiperf runs at (CurrentEL.EL; 0 unknown), MDCR_EL2 as read
+	 * at EL2 (mdcr_read), and which exception levels the counters were set to count. */
+	uint8_t el;
+	uint8_t mdcr_read;
+	uint64_t mdcr_el2;
+	char els[96];
+	uint64_t ceid[2];                        /* PMCEID0_EL0, PMCEID1_EL0 (0 when unreadable) */
+	uint32_t nimpl;                          /* common events they say are implemented */
+	uint32_t slots;                          /* PMMIR_EL1.SLOTS (0: unknown, slots_why says why) */
+	char slots_why[48];
 };
+
+/* Arm PMUv3: the events of `core_events` (comma-separated, perf syntax armv8_pmuv3/event=0x11/
+ * or armv8_pmuv3_0/.../, or an Arm ARM common-event name such as STALL_BACKEND) on event
+ * counters 1..N-1 after the probe (counter 0 keeps INST_RETIRED). 0, or -1 with err naming the
+ * event: unknown, not implemented per PMCEID0/1_EL0, wider than evtCount, or more events than
+ * counters. */
+int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n);
+/* Arm PMUv3 TopDown (topdown = on): add the Neoverse TopDown L1 events (pmu/core/arm_topdown.h)
+ * the CPU implements and that are not there yet, while counters last. Those it lacks are left
+ * out: the topdown record names them. */
+void armv8_pmuv3_add_topdown(struct core_set *s);
 
 struct core_pmu {
 	const char *name;    /* "x86 architectural fixed counters", "Arm PMUv3" */

@@ -251,6 +251,19 @@ def qemu_slot(exclusive=False):
     return Flock(".qemu-slots.lock", exclusive)
 
 
+def startup_twice(img, d, first_args):
+    """Replace img's \\startup.nsh (shell mode) by one that runs \\efiperf\\efiperf.efi twice in
+    one boot: first with first_args, then with none."""
+    nsh = os.path.join(d, "startup.nsh")
+    with open(nsh, "w", newline="") as f:
+        f.write("\r\n".join(["@echo -off", "for %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9",
+                             "  if exist %v:\\efiperf\\efiperf.efi then", "    %v:",
+                             "    \\efiperf\\efiperf.efi " + first_args, "    \\efiperf\\efiperf.efi",
+                             "    goto done", "  endif", "endfor", ":done", ""]))
+    p = sh(["mcopy", "-o", "-i", img, nsh, "::/startup.nsh"])
+    assert p.returncode == 0, p.stderr
+
+
 def base_image_lock(exclusive=False):
     """Held shared while build/<arch>/efiperf.img is read or copied, alone while it is built or
     booted in place (`make run` writes its logs into it)."""

@@ -223,14 +223,7 @@ def test_nvme_given_back_second_run(scratch):
     disks, extra = topology(d)
     before = [digest(p) for p in disks]
     img = make_image("x86_64", d, cfg_text("x86_64", dict(BASE, nvme="all", nvme_iodepth="1,16", nvme_size="4M")), shell_args="exit=return")
-    nsh = os.path.join(d, "startup.nsh")
-    with open(nsh, "w", newline="") as f:
-        f.write("\r\n".join(["@echo -off", "for %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9",
-                             "  if exist %v:\\efiperf\\efiperf.efi then", "    %v:",
-                             "    \\efiperf\\efiperf.efi exit=return", "    \\efiperf\\efiperf.efi",
-                             "    goto done", "  endif", "endfor", ":done", ""]))
-    p = q.sh(["mcopy", "-o", "-i", img, nsh, "::/startup.nsh"])
-    assert p.returncode == 0, p.stderr
+    q.startup_twice(img, d, "exit=return")
     run = boot("x86_64", img, d, extra=extra)
     logs = sorted(x for x in run.paths if x.endswith(".jsonl"))
     assert len(logs) == 2, "expected two runs' logs, got %s (%s)" % (logs, run.why())

@@ -21,6 +21,16 @@
 #define INST_STEP 2
 #define PMCEID0_BOTH ((1u << ARMV8_PMUV3_EVENT_INST_RETIRED) | (1u << ARMV8_PMUV3_EVENT_CPU_CYCLES))
 
+/* CurrentEL values (Arm ARM D23.2 CurrentEL: EL in bits [3:2]). */
+#define CURRENTEL_EL1 0x4u
+#define CURRENTEL_EL2 0x8u
+/* PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 bit 27 NSH (Arm ARM D23 PMEVTYPER<n>_EL0), typed here. */
+#define NSH_BIT 0x08000000u
+/* MDCR_EL2 as a firmware might leave it: HPMN = 4 (bits [4:0]), HPMD (bit 17) clear, HCCD
+ * (bit 23) set (Arm ARM D23.2 MDCR_EL2). */
+#define MDCR_HPMN4_HCCD 0x00800004u
+#define MDCR_HPMD       0x00020006u
+
 static struct hw_model m;
 static struct hw h;
 static struct core_set s;
@@ -51,6 +61,15 @@ static void arm_model(uint32_t pmuver, uint64_t pmcr, uint64_t pmceid0)
 	r->en2_id = SYSREG_PMCNTENSET_EL0;
 	r->en2_mask = PMCNTEN_P(0);
 	memset(&s, 0, sizeof(s));
+}
+
+/* The same CPU with CurrentEL (and at EL2 MDCR_EL2) readable. */
+static void arm_model_el(uint32_t currentel, uint64_t mdcr)
+{
+	arm_model(PMUVer_V3P5, PMCR_ORIG, PMCEID0_BOTH);
+	hw_model_reg(&m, HWM_SYSREG, SYSREG_CurrentEL, HWM_READONLY, currentel);
+	if (currentel == CURRENTEL_EL2)
+		hw_model_reg(&m, HWM_SYSREG, SYSREG_MDCR_EL2, HWM_PLAIN, mdcr);
 }
 
 static uint64_t reg(uint32_t enc)
@@ -148,11 +167,13 @@ static void test_start_stop_deltas(void **state)
 	assert_true(pmcr & PMCR_EL0_LP);
 	assert_false(pmcr & (PMCR_EL0_D | PMCR_EL0_P | PMCR_EL0_C));
 	assert_int_equal((pmcr >> PMCR_EL0_N_SHIFT) & PMCR_EL0_N_MASK, 6);
-	/* INST_RETIRED, counting EL1 (P = NSK = 0) and EL2 (NSH = 1), not EL0 / EL3 */
+	/* INST_RETIRED, counting EL1 (P = NSK = 0), not EL0 / EL3; no CurrentEL in this model:
+	 * EL1 assumed, so EL2 is left alone (NSH = 0) */
 	uint64_t ev = reg(SYSREG_PMEVTYPER0_EL0);
 	assert_int_equal(ev & PMEVTYPER_EVTCOUNT_MASK_V3P1, ARMV8_PMUV3_EVENT_INST_RETIRED);
 	assert_false(ev & (PMEVTYPER_P | PMEVTYPER_NSK));
-	assert_true(ev & PMEVTYPER_NSH);
+	assert_false(ev & NSH_BIT);
+	assert_non_null(strstr(s.els, "EL1 assumed"));
 	assert_true(ev & PMEVTYPER_U);
 	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), ev & ~(uint64_t)PMEVTYPER_EVTCOUNT_MASK_V3P1);
 	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG | PMCNTEN_C | PMCNTEN_P(0));
@@ -291,6 +312,98 @@ static void test_start_fault_marks_and_restores(void **state)
 	assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
 }
 
+/* At EL1: NSH clear in both filters, MDCR_EL2 never accessed, `els` says EL1. */
+static void test_el1_leaves_el2_alone(void **state)
+{
+	(void)state;
+	arm_model_el(CURRENTEL_EL1, 0);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(s.el, 1);
+	assert_string_equal(s.els, "EL1");
+	assert_false(s.mdcr_read);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	assert_int_equal(reg(SYSREG_PMEVTYPER0_EL0) & NSH_BIT, 0);
+	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0) & NSH_BIT, 0);
+	pmu_armv8_pmuv3.stop(&h, &s);
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	for (int i = 0; i < m.nlog; i++)
+		assert_int_not_equal(m.log[i].id, SYSREG_MDCR_EL2);
+}
+
+/* At EL2: NSH set in both filters, MDCR_EL2 read (never written) and recorded, HCCD named;
+ * with HPMD the record says EL2 event counting is prohibited. Everything restored. */
+static void test_el2_sets_nsh_and_reads_mdcr(void **state)
+{
+	(void)state;
+	arm_model_el(CURRENTEL_EL2, MDCR_HPMN4_HCCD);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_int_equal(s.el, 2);
+	assert_true(s.mdcr_read);
+	assert_int_equal(s.mdcr_el2, MDCR_HPMN4_HCCD);
+	assert_non_null(strstr(s.els, "EL1, EL2"));
+	assert_non_null(strstr(s.els, "HCCD"));
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &s), HW_OK);
+	assert_int_equal(reg(SYSREG_PMEVTYPER0_EL0) & NSH_BIT, NSH_BIT);
+	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0) & NSH_BIT, NSH_BIT);
+	hw_model_tick(&m, 10);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &s), HW_OK);
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
+	assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_ORIG);
+	assert_int_equal(reg(SYSREG_PMEVTYPER0_EL0), EVTYPER0_ORIG);
+	assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), CCFILTR_ORIG);
+	assert_int_equal(reg(SYSREG_MDCR_EL2), MDCR_HPMN4_HCCD);
+	for (int i = 0; i < m.nlog; i++)
+		assert_int_not_equal(m.log[i].id, SYSREG_MDCR_EL2);
+
+	arm_model_el(CURRENTEL_EL2, MDCR_HPMD);
+	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
+	assert_non_null(strstr(s.els, "prohibited by MDCR_EL2.HPMD"));
+}
+
+/* A fault injected at each access of probe + start + stop + restore, at EL1 and at EL2, once
+ * and sticky: never a crash, every register the run wrote is back or named failed, and NSH is
+ * never left set at EL1. */
+static void test_fault_at_each_step(void **state)
+{
+	(void)state;
+	static const uint32_t els[] = { CURRENTEL_EL1, CURRENTEL_EL2 };
+	for (unsigned e = 0; e < 2; e++) {
+		arm_model_el(els[e], MDCR_HPMN4_HCCD);
+		pmu_armv8_pmuv3.probe(&h, &s);
+		pmu_armv8_pmuv3.start(&h, &s);
+		pmu_armv8_pmuv3.stop(&h, &s);
+		pmu_armv8_pmuv3.restore(&h, &s);
+		uint32_t total = m.naccess;
+		assert_true(total > 8);
+		for (int sticky = 0; sticky < 2; sticky++)
+			for (uint32_t at = 1; at <= total; at++) {
+				arm_model_el(els[e], MDCR_HPMN4_HCCD);
+				m.fail_at = at;
+				m.fail_sticky = (uint8_t)sticky;
+				m.fail_status = HW_FAULT_SYNC;
+				pmu_armv8_pmuv3.probe(&h, &s);
+				pmu_armv8_pmuv3.start(&h, &s);
+				pmu_armv8_pmuv3.stop(&h, &s);
+				hw_status rs = pmu_armv8_pmuv3.restore(&h, &s);
+				m.fail_at = 0;
+				m.fail_sticky = 0;
+				int failed = rs != HW_OK || s.restore.nfailed;
+				if (!failed) {
+					assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_ORIG);
+					assert_int_equal(reg(SYSREG_PMEVTYPER0_EL0), EVTYPER0_ORIG);
+					assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), CCFILTR_ORIG);
+					assert_int_equal(enable_state(CNTEN_ORIG, m.nlog), CNTEN_ORIG);
+				}
+				if (els[e] == CURRENTEL_EL1 && !sticky)
+					for (int i = 0; i < m.nlog; i++)
+						if (m.log[i].id == SYSREG_PMEVTYPER0_EL0 && m.log[i].value != EVTYPER0_ORIG)
+							assert_int_equal(m.log[i].value & NSH_BIT, 0);
+				for (int i = 0; i < m.nlog; i++)   /* MDCR_EL2 is only ever read */
+					assert_int_not_equal(m.log[i].id, SYSREG_MDCR_EL2);
+			}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +418,9 @@ int main(void)
 		cmocka_unit_test(test_restore_puts_everything_back),
 		cmocka_unit_test(test_restore_without_stop),
 		cmocka_unit_test(test_start_fault_marks_and_restores),
+		cmocka_unit_test(test_el1_leaves_el2_alone),
+		cmocka_unit_test(test_el2_sets_nsh_and_reads_mdcr),
+		cmocka_unit_test(test_fault_at_each_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
