@@ -253,6 +253,61 @@ static EFI_STATUS finish(void)
 	return st;
 }
 
+/* The run after the plan: a table of measurements, each traffic sources + counter sets + a
+ * window -> a result struct -> its record, in this order. One whose keys are off returns at
+ * once; a failure is an error record and the next measurement still runs; `trace = hw` records
+ * are written between them, never inside a window. */
+struct run_ctx {
+	const struct hw *hw;
+	struct platform *p;
+	const struct efiperf_config *cfg;
+	void *image;
+};
+#define RUN_STEP(fn) \
+	static int run_##fn(const struct run_ctx *c) { return fn(c->hw, c->p, c->cfg); }
+RUN_STEP(measure_copy)
+RUN_STEP(measure_cha)
+RUN_STEP(uncore_run_plan)
+RUN_STEP(measure_uncore)
+RUN_STEP(measure_stream)
+RUN_STEP(measure_latency)
+RUN_STEP(measure_c2c)
+RUN_STEP(measure_numa_matrix)
+RUN_STEP(measure_cache_bw)
+RUN_STEP(measure_loaded_latency)
+RUN_STEP(measure_mmio)
+RUN_STEP(measure_dma_engine)
+RUN_STEP(measure_blockio)
+RUN_STEP(measure_ddio)
+RUN_STEP(measure_dma_cpu)
+RUN_STEP(measure_loop)
+static int run_measure_blockio_write(const struct run_ctx *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
+static int run_measure_nvme(const struct run_ctx *c) { return measure_nvme(c->hw, c->p, c->cfg, c->image); }
+
+static const struct {
+	const char *name;
+	int (*run)(const struct run_ctx *c);
+} run_table[] = {
+	{ "copy", run_measure_copy },                    /* + core counters, the known loop's set */
+	{ "cha", run_measure_cha },                      /* CHA around a copy window */
+	{ "uncore plan", run_uncore_run_plan },          /* IIO stack map against the PCIe tree */
+	{ "uncore", run_measure_uncore },
+	{ "stream", run_measure_stream },
+	{ "latency", run_measure_latency },
+	{ "c2c", run_measure_c2c },
+	{ "numa_matrix", run_measure_numa_matrix },
+	{ "cache_bw", run_measure_cache_bw },
+	{ "loaded_latency", run_measure_loaded_latency },
+	{ "mmio", run_measure_mmio },                    /* DMA windows from here: counters, self_check, link_limit */
+	{ "dma_engine", run_measure_dma_engine },
+	{ "blockio write", run_measure_blockio_write },  /* before the read, so a read of the disk sees the pattern */
+	{ "blockio", run_measure_blockio },
+	{ "ddio_sweep", run_measure_ddio },
+	{ "dma_cpu_traffic", run_measure_dma_cpu },
+	{ "nvme", run_measure_nvme },
+	{ "loop", run_measure_loop },
+};
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	InitializeLib(image, systab);
@@ -358,40 +413,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 	trace_drain();
 
-	measure_copy(&hw, &plat, &cfg);
-	trace_drain();
-	measure_cha(&hw, &plat, &cfg);
-	trace_drain();
-	uncore_run_plan(&hw, &plat, &cfg);
-	trace_drain();
-	measure_uncore(&hw, &plat, &cfg);
-	trace_drain();
-	measure_stream(&hw, &plat, &cfg);
-	trace_drain();
-	measure_latency(&hw, &plat, &cfg);
-	trace_drain();
-	measure_c2c(&hw, &plat, &cfg);
-	trace_drain();
-	measure_numa_matrix(&hw, &plat, &cfg);
-	trace_drain();
-	measure_cache_bw(&hw, &plat, &cfg);
-	trace_drain();
-	measure_loaded_latency(&hw, &plat, &cfg);
-	trace_drain();
-	measure_mmio(&hw, &plat, &cfg);
-	trace_drain();
-	measure_dma_engine(&hw, &plat, &cfg);
-	trace_drain();
-	measure_blockio_write(&plat, &cfg, self);
-	trace_drain();
-	measure_blockio(&hw, &plat, &cfg);
-	trace_drain();
-	measure_ddio(&hw, &plat, &cfg);
-	trace_drain();
-	measure_dma_cpu(&hw, &plat, &cfg);
-	trace_drain();
-	measure_nvme(&hw, &plat, &cfg, self);
-	trace_drain();
-	measure_loop(&hw, &plat, &cfg);
+	const struct run_ctx ctx = { &hw, &plat, &cfg, self };
+	for (size_t i = 0; i < sizeof(run_table) / sizeof(run_table[0]); i++) {
+		run_table[i].run(&ctx);   /* a failure is in the log as an error record: the run goes on */
+		trace_drain();
+	}
 	return finish();
 }

@@ -26,6 +26,7 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 stages=${RUN_ALL_STAGES:-build unit fuzz tools pytest}
 JUNIT=build/test-results/pytest.xml
+JOBS=$(nproc 2>/dev/null || echo 2)   # host builds of the unit and fuzz stages
 passed=0 failed=0 notes=()
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -69,7 +70,7 @@ fi
 
 if want unit; then
 	if [ -f tests/unit.mk ]; then
-		run unit make --no-print-directory -C tests -f unit.mk run
+		run unit make -j"$JOBS" --no-print-directory -C tests -f unit.mk run
 		count unit "$rc"
 	else
 		fail "unit: tests/unit.mk does not exist (host unit tests not written yet)"
@@ -78,7 +79,7 @@ fi
 
 if want fuzz; then
 	if [ -f tests/unit.mk ]; then
-		run fuzz-smoke make --no-print-directory -C tests -f unit.mk fuzz-smoke
+		run fuzz-smoke make -j"$JOBS" --no-print-directory -C tests -f unit.mk fuzz-smoke
 		lines=$(grep -E '^fuzz [^ ]+: .*[0-9]+ crashes' "$out" || true)
 		if [ -n "$lines" ]; then
 			bad=0
