@@ -32,4 +32,16 @@ static inline void arch_dma_rmb(void)
 #endif
 }
 
+/* Inside a spin-wait loop: a hint that this CPU waits for another (x86 PAUSE, SDM Vol.2B; Arm
+ * YIELD, Arm ARM C6.2 YIELD). Under QEMU's round-robin TCG it also lets the other vCPU run,
+ * without which a ping-pong between two emulated CPUs crawls. */
+static inline void arch_spin_hint(void)
+{
+#if defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	__asm__ volatile("pause" ::: "memory");
+#endif
+}
+
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/c2c.h"
+#include "arch/barrier.h"
 
 /* How many spins between two looks at the timer. */
 #define SPINS_PER_TIMER_READ 256u
@@ -29,6 +30,7 @@ static int cas_when(struct c2c_run *r, uint64_t from)
 			return 0;
 		if (timed_out(r, spins, &start))
 			return -1;
+		arch_spin_hint();
 	}
 }
 
@@ -36,9 +38,11 @@ static int cas_when(struct c2c_run *r, uint64_t from)
 static int wait_for(struct c2c_run *r, uint64_t v)
 {
 	uint64_t start = 0;
-	for (uint32_t spins = 0; __atomic_load_n(r->line, __ATOMIC_ACQUIRE) != v; spins++)
+	for (uint32_t spins = 0; __atomic_load_n(r->line, __ATOMIC_ACQUIRE) != v; spins++) {
 		if (timed_out(r, spins, &start))
 			return -1;
+		arch_spin_hint();
+	}
 	return 0;
 }
 

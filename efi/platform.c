@@ -27,7 +27,10 @@ static void vector_state_check(const struct hw *hw, struct platform *p)
 	static struct vec_run trial;
 	static struct window_cpu cpus[WINDOW_MAX_CPUS];
 	int n = 0;
-	for (uint32_t i = 0; i < p->mp.logical && n < WINDOW_MAX_CPUS; i++)
+	/* With the PSCI backend the other CPUs start from the boot CPU's system registers for
+	 * every job and are off between jobs: their vector state is the boot CPU's, so the boot
+	 * CPU alone is enabled and restored. */
+	for (uint32_t i = 0; i < p->mp.logical && n < WINDOW_MAX_CPUS && !p->mp.psci; i++)
 		if (!p->mp.cpu || p->mp.cpu[i].enabled)
 			cpus[n++].cpu = i;
 	if (!n)

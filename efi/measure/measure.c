@@ -80,10 +80,18 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_u64(j, "cpu", cpu);
 	json_str(j, "pmu", "armv8_pmuv3");
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
+	/* valid: every input counted and SLOTS known, so every item has a value */
+	int td_valid = in.slots && in.have == (1u << ATD_NINPUT) - 1;
+	json_bool(j, "valid", td_valid);
+	if (!td_valid)
+		json_str(j, "why", !in.slots ? "PMMIR_EL1.SLOTS unknown: no item can be computed"
+				: "an input event was not counted: each item says which");
 	if (in.slots)
 		json_u64(j, "slots", in.slots);
-	else
-		json_str(j, "slots", in.slots_why ? in.slots_why : "unknown");
+	else {
+		json_null(j, "slots");
+		json_str(j, "slots_why", in.slots_why ? in.slots_why : "unknown");
+	}
 	json_obj(j, "counts");
 	for (int k = 0; k < ATD_NINPUT; k++)
 		if (in.have & (1u << k))
@@ -355,6 +363,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				json_str(cj, "kernel", "copy");
 				json_u64(cj, "pass", pass);
 				json_u64(cj, "cpu", cpus[i].cpu);
+				json_str(cj, "backend", arm[i].pmu ? arm[i].pmu->name : "none");
 				counters_json(cj, &arm[i]);
 				rep_end();
 			}

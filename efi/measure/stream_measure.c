@@ -188,7 +188,13 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		}
 	/* The wider vector state on every CPU of the run, for the masked windows below; given back
 	 * at `out` (and by the cleanup registry on a fatal exception). */
-	vec_run_enable(hw, &vec, cpus, n);
+	/* With the PSCI backend the other CPUs start from the boot CPU's system registers for every
+	 * job (efi/mp.h): enabling and restoring the boot CPU is what gives them the state. */
+	struct window_cpu boot = { .cpu = p->mp.bsp };
+	if (p->mp.psci)
+		vec_run_enable(hw, &vec, &boot, 1);
+	else
+		vec_run_enable(hw, &vec, cpus, n);
 	vec_on = 1;
 	isa = arch_kernel_isa();
 	classes_find(hw, cpus, n, &cl);
