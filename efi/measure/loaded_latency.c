@@ -28,6 +28,13 @@ int loaded_latency_plan(const struct efiperf_config *cfg)
 
 /* The shared state of one window: the bandwidth CPUs stop when the chase is done. */
 static volatile uint32_t chase_done;
+/* The chase starts once every bandwidth CPU is reading (MLC's method measures latency under the
+ * load, not before it arrives): bw_started counts the CPUs that read their first line; the chaser
+ * waits for bw_expected of them, at most BW_START_WAIT_S (a CPU that never started leaves the
+ * point's bandwidth lower, which the record shows). */
+static volatile uint32_t bw_started, bw_expected;
+static uint64_t bw_wait_ticks;
+#define BW_START_WAIT_S 1u
 
 struct ll_arg {
 	int chaser;
@@ -42,6 +49,9 @@ static uint64_t ll_kernel(void *p)
 {
 	struct ll_arg *a = p;
 	if (a->chaser) {
+		uint64_t t0 = arch_timer_read();
+		while (__atomic_load_n(&bw_started, __ATOMIC_ACQUIRE) < bw_expected && arch_timer_read() - t0 < bw_wait_ticks)
+			arch_cpu_relax();
 		kernel_run(a->chase);
 		__atomic_store_n(&chase_done, 1, __ATOMIC_RELEASE);
 		return a->chase->result;
@@ -51,7 +61,8 @@ static uint64_t ll_kernel(void *p)
 	while (!__atomic_load_n(&chase_done, __ATOMIC_ACQUIRE)) {
 		for (uint64_t w = 0; w < words && !__atomic_load_n(&chase_done, __ATOMIC_RELAXED); w += LINE_BYTES / 8) {
 			x ^= b[w];
-			lines++;
+			if (!lines++)
+				__atomic_fetch_add(&bw_started, 1, __ATOMIC_RELEASE);
 			for (uint32_t d = 0; d < a->delay; d++)
 				__asm__ volatile("" ::: "memory");
 		}
@@ -108,6 +119,9 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 			sel[i].arg = &args[i];
 		}
 		chase_done = 0;
+		bw_started = 0;
+		bw_expected = (uint32_t)(ncpu - 1);
+		bw_wait_ticks = p->timer_hz * BW_START_WAIT_S;
 		struct window_spec spec = { .kernel = ll_kernel, .cpus = sel, .ncpus = ncpu, .mask_interrupts = 1 };
 		struct window_result w;
 		int ok = window_run(hw, &spec, &w) == 0 && r.status == 0 && r.result == (uint64_t)(uintptr_t)buf[0];
