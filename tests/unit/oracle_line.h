@@ -37,4 +37,18 @@ static inline uint64_t num(const char *line, const char *key)
 	return strtoull(v, NULL, 0);
 }
 
+/* The extract tests/oracle/perfmon/<name>, from the directory the test binary runs in (tests/,
+ * the repository root, or a folder beside tests/), opened for reading; NULL when none is there. */
+static inline FILE *oracle_open(const char *name)
+{
+	static const char *const dirs[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
+	char path[160];
+	FILE *f = NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		f = fopen(path, "r");
+	}
+	return f;
+}
+
 #endif

@@ -29,13 +29,9 @@ struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; c
 
 static unsigned load(const char *plat, struct row *rows)
 {
-	static const char *const dirs[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
-	char path[128], line[LINE];
-	FILE *f = NULL;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
-		snprintf(path, sizeof(path), "%s/%s_cha.json", dirs[i], plat);
-		f = fopen(path, "r");
-	}
+	char name[64], line[LINE];
+	snprintf(name, sizeof(name), "%s_cha.json", plat);
+	FILE *f = oracle_open(name);
 	if (!f)
 		fail_msg("no extract %s_cha.json (tests/oracle/perfmon)", plat);
 	unsigned n = 0;

@@ -28,13 +28,9 @@ struct row { char name[96]; uint64_t code, umask, port, fc; char counter[16]; };
 
 static unsigned load(const char *plat, struct row *rows)
 {
-	static const char *const dirs[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
-	char path[128], line[512];
-	FILE *f = NULL;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
-		snprintf(path, sizeof(path), "%s/%s_imc_iio.json", dirs[i], plat);
-		f = fopen(path, "r");
-	}
+	char name[64], line[512];
+	snprintf(name, sizeof(name), "%s_imc_iio.json", plat);
+	FILE *f = oracle_open(name);
 	if (!f)
 		fail_msg("no extract %s_imc_iio.json (tests/oracle/perfmon)", plat);
 	unsigned n = 0;
