@@ -59,7 +59,8 @@ static void counters_json(struct json *j, const struct core_set *s)
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
 static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
 {
-	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL };
+	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
+				.f = arm_td_formula_for(s->midr) };
 	for (int i = 0; i < s->n; i++) {
 		const struct core_counter *c = &s->c[i];
 		for (int k = 0; k < ATD_NINPUT; k++) {
@@ -80,15 +81,20 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_u64(j, "cpu", cpu);
 	json_str(j, "pmu", "armv8_pmuv3");
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
-	/* valid: every input counted and SLOTS known, so every item has a value */
-	int td_valid = in.slots && in.have == (1u << ATD_NINPUT) - 1;
+	json_str(j, "formula", in.f->core);
+	json_str(j, "formula_source", in.f->source);
+	/* valid: every item has a value */
+	int td_valid = 1;
+	for (int k = 0; k < ATD_NITEM; k++)
+		td_valid &= o.valid[k];
 	json_bool(j, "valid", td_valid);
 	if (!td_valid)
-		json_str(j, "why", !in.slots ? "PMMIR_EL1.SLOTS unknown: no item can be computed"
+		json_str(j, "why", in.f->no_l1 ? in.f->no_l1 : !o.slots ? "slots per cycle unknown: no item can be computed"
 				: "an input event was not counted: each item says which");
-	if (in.slots)
-		json_u64(j, "slots", in.slots);
-	else {
+	if (o.slots) {
+		json_u64(j, "slots", o.slots);
+		json_str(j, "slots_source", o.slots_source);
+	} else {
 		json_null(j, "slots");
 		json_str(j, "slots_why", in.slots_why ? in.slots_why : "unknown");
 	}

@@ -123,7 +123,9 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 	}
 	char why[80];
 	probe_el(hw, s);
-	uint64_t pmmir = 0;
+	uint64_t pmmir = 0, midr = 0;
+	if (hw_sysreg_read(hw, SYSREG_MIDR_EL1, &midr) == HW_OK)
+		s->midr = (uint32_t)midr;
 	hw_status mst = hw_sysreg_read(hw, SYSREG_PMMIR_EL1, &pmmir);   /* FEAT_PMUv3p4 */
 	s->slots = mst == HW_OK ? (uint32_t)(pmmir & PMMIR_EL1_SLOTS_MASK) : 0;
 	if (mst != HW_OK)

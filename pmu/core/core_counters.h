@@ -59,6 +59,7 @@ struct core_set {
 	uint64_t ceid[2];                        /* PMCEID0_EL0, PMCEID1_EL0 (0 when unreadable) */
 	uint32_t nimpl;                          /* common events they say are implemented */
 	uint32_t slots;                          /* PMMIR_EL1.SLOTS (0: unknown, slots_why says why) */
+	uint32_t midr;                           /* MIDR_EL1 (0 when unreadable): the TopDown formula */
 	char slots_why[48];
 };
 
