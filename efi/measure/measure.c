@@ -40,6 +40,20 @@ static void counters_json(struct json *j, const struct core_set *s)
 	}
 	json_close(j);
 	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
+		if (s->event_set)
+			json_str(j, "event_set", s->event_set);
+		json_u64(j, "event_counters", s->ngp);   /* PMCR_EL0.N */
+		json_u64(j, "event_counters_used", s->n > ARMV8_C_INST ? (uint64_t)(s->n - ARMV8_C_INST) : 0);
+		json_arr(j, "not_programmed");
+		for (uint32_t i = 0; i < s->nleft && i < CORE_MAX_LEFT_OUT; i++) {
+			json_obj(j, NULL);
+			json_str(j, "event", s->left[i].event);
+			json_str(j, "why", s->left[i].why);
+			json_close(j);
+		}
+		json_close(j);
+		if (s->nleft > CORE_MAX_LEFT_OUT)
+			json_u64(j, "not_programmed_unlisted", s->nleft - CORE_MAX_LEFT_OUT);
 		json_u64(j, "current_el", s->el);
 		json_str(j, "exception_levels", s->els);
 		if (s->mdcr_read) {
