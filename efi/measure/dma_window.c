@@ -58,6 +58,14 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 	struct cha_pass x = { { hw, p, w, 0, 0 }, r };
 	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
 		r->status = -1;
+	if (r->iio.on) {
+		char ratio[24] = "-";
+		const struct self_check *s = &r->iio.sc;
+		if (s->have_ratio_write || s->have_ratio_read)
+			fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
+		rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
+			 s->why[0] ? ": " : "", s->why);
+	}
 	struct core_ctx c = x.c;
 	const struct cha_metric_values *total = cha_run_total();
 	r->have_cha = total != NULL;
