@@ -37,6 +37,13 @@ static void x86_program(const struct ls_table *t, char *s, size_t n)
 			: (size_t)fmt_snprintf(s + k, n - k, "%s%s", i ? " " : "", t->ev[i].name);
 }
 
+/* The drivers name the `core_events` key in their errors; here no key was set. */
+static const char *unprefixed(const char *err)
+{
+	static const char prefix[] = "core_events: ";
+	return strncmp(err, prefix, sizeof(prefix) - 1) ? err : err + sizeof(prefix) - 1;
+}
+
 static int setup_x86(const struct hw *hw, const struct platform *p, struct ldsrc *l, char *why, size_t n)
 {
 	const struct corepmu *cp = p->corepmu;
@@ -53,6 +60,8 @@ static int setup_x86(const struct hw *hw, const struct platform *p, struct ldsrc
 	char prog[LS_MAX_EVENTS * 40];
 	x86_program(l->t, prog, sizeof(prog));
 	l->cp = corepmu_setup_events(hw, p->timer_hz, prog, why, n);
+	if (!l->cp)
+		memmove(why, unprefixed(why), strlen(unprefixed(why)) + 1);
 	return l->cp != NULL;
 }
 
@@ -63,19 +72,18 @@ static int setup_arm(const struct platform *p, struct ldsrc *l)
 	l->run = l->arm;
 	for (int i = 0; i < l->t->n; i++) {
 		char err[ERR_BYTES];
-		const char *prefix = "core_events: ";
 		l->idx[i] = -1;
 		if (armv8_pmuv3_configure(&l->arm, l->t->ev[i].name, err, sizeof(err)) == 0) {
 			l->idx[i] = l->arm.n - 1;
 			continue;
 		}
-		const char *e = strncmp(err, prefix, strlen(prefix)) ? err : err + strlen(prefix);
-		fmt_snprintf(l->why[i], LS_WHY, "%s", e);
+		fmt_snprintf(l->why[i], LS_WHY, "%s", unprefixed(err));
 	}
 	return 1;
 }
 
-int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **out, char *events, char *why, size_t n)
+int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **out, char *events, size_t en, char *why,
+		size_t n)
 {
 	*out = NULL;
 	events[0] = 0;
@@ -93,7 +101,7 @@ int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **ou
 		fmt_snprintf(why, n, "no core PMU efiperf can program on this CPU");
 		ok = 0;
 	}
-	names(l->t, events, n);
+	names(l->t, events, en);
 	if (!ok) {
 		FreePool(l);
 		return 0;
@@ -104,6 +112,13 @@ int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **ou
 
 const struct ls_table *ldsrc_table(const struct ldsrc *l) { return l->t; }
 const struct corepmu *ldsrc_corepmu(const struct ldsrc *l) { return l->cp; }
+const struct core_set *ldsrc_core_set(const struct ldsrc *l) { return l->cp ? NULL : &l->run; }
+
+void ldsrc_prepare(struct ldsrc *l)
+{
+	if (!l->cp)
+		l->run = l->arm;   /* each window starts from the configured set */
+}
 
 void ldsrc_start(const struct hw *hw, struct ldsrc *l)
 {
@@ -153,8 +168,6 @@ void ldsrc_collect(const struct hw *hw, struct ldsrc *l, uint32_t cpu, uint64_t 
 			fmt_snprintf(w->why[i], LS_WHY, "%s", c->why);
 		}
 	}
-	if (!l->cp)
-		l->run = l->arm;   /* the next window starts from the configured set */
 	load_source_compute(l->t, w->c, loads, &w->r);
 }
 

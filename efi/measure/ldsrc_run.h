@@ -24,9 +24,12 @@ struct ldsrc;
 
 /* Pool memory in *out (free with ldsrc_free) and 1 when the table's events are programmed;
  * 0 with *out NULL and why (n bytes) when there is no evidence. events: the table's event
- * names, space-separated (n bytes; "" without a table). */
-int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **out, char *events, char *why, size_t n);
+ * names, space-separated (en bytes; "" without a table). */
+int ldsrc_setup(const struct hw *hw, const struct platform *p, struct ldsrc **out, char *events, size_t en, char *why,
+		size_t n);
 const struct ls_table *ldsrc_table(const struct ldsrc *l);
+/* Before each window, outside it: Arm copies the configured set for the window. */
+void ldsrc_prepare(struct ldsrc *l);
 /* Window hooks, on the boot CPU around the kernel. */
 void ldsrc_start(const struct hw *hw, struct ldsrc *l);
 void ldsrc_stop(const struct hw *hw, struct ldsrc *l);
@@ -35,6 +38,9 @@ void ldsrc_stop(const struct hw *hw, struct ldsrc *l);
 void ldsrc_collect(const struct hw *hw, struct ldsrc *l, uint32_t cpu, uint64_t loads, struct ls_window *w);
 /* x86: the window's core PMU, for the point's `core_counters`; NULL on Arm. */
 const struct corepmu *ldsrc_corepmu(const struct ldsrc *l);
+/* Arm: the last window's PMUv3 set (CPU_CYCLES, INST_RETIRED and the table's events), for the
+ * point's `core_counters`; NULL on x86. */
+const struct core_set *ldsrc_core_set(const struct ldsrc *l);
 void ldsrc_free(struct ldsrc *l);
 /* One console line: each level's fraction, or why there is none. */
 void ldsrc_text(const struct ls_window *w);

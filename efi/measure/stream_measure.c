@@ -498,7 +498,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	/* evidence: the core counters of the level that served the loads, per point */
 	char why[160] = "", events[LS_MAX_EVENTS * 64];
 	struct ldsrc *ev = NULL;
-	ldsrc_setup(hw, p, &ev, events, why, sizeof(why));
+	ldsrc_setup(hw, p, &ev, events, sizeof(events), why, sizeof(why));
 	struct evidence_ctx evc = { hw, ev };
 	struct window_counters wcnt = { NULL, NULL, &evc, ev_start, ev_stop };
 	json_obj(j, "evidence");
@@ -520,6 +520,8 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		struct window_spec spec = { .kernel = run_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1,
 					    .counters = ev ? &wcnt : NULL };
 		struct window_result w;
+		if (ev)
+			ldsrc_prepare(ev);
 		window_run(hw, &spec, &w);
 		static struct ls_window lsw;
 		if (ev)
@@ -536,11 +538,14 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		measure_quiet_json(j, &w);
 		if (ev) {
 			json_u64(j, "loads_in_window", lines * r.passes);
-			if (ldsrc_corepmu(ev)) {
-				json_obj(j, "core_counters");
+			json_obj(j, "core_counters");
+			if (ldsrc_corepmu(ev))
 				corepmu_json_counters(j, ldsrc_corepmu(ev));
-				json_close(j);
+			else {
+				json_str(j, "backend", ldsrc_core_set(ev)->pmu->name);
+				core_set_json(j, ldsrc_core_set(ev));
 			}
+			json_close(j);
 			load_source_json(j, &lsw);
 			ldsrc_text(&lsw);
 		}
