@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "pmu/core/load_source.h"
 #include "pmu/core/ctr_state.h"
+#include "efi/out/pmu_json.h"
+#include "json_check.h"
 
 #define C(n) { CTR_COUNTED, (n) }
 #define Z { CTR_NOT_ADVANCING, 0 }
@@ -221,6 +224,36 @@ static void test_generations(void **state)
 	assert_null(load_source_amd(0x1B, 0x00));
 }
 
+/* The record's shape: one writer for every vendor; unknown levels are null with why. */
+static void test_json_writer(void **state)
+{
+	(void)state;
+	static char buf[4096];
+	struct strbuf sb;
+	struct json j;
+	struct ls_window w = { .t = &ls_amd_zen3, .c = { C(10000), C(1000), C(500), Z, C(250), A }, .loads = 9000 };
+	snprintf(w.why[5], LS_WHY, "no free core counter (4, legacy)");
+	load_source_compute(w.t, w.c, w.loads, &w.r);
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	load_source_json(&j, &w);
+	json_end(&j);
+	assert_true(json_check_object(buf, strlen(buf)));
+	const char *want[] = {
+		"\"load_source\":{\"table\":\"amd-zen3\",\"valid\":false,",
+		"\"loads\":9000,\"denominator\":10000,\"denominator_from\":\"ls_dispatch.ld_dispatch\",\"attributed\":1750,",
+		"{\"level\":\"L1\",\"count\":null,\"fraction\":null,\"derived\":true,\"why\":",
+		"{\"level\":\"L2\",\"count\":1000,\"fraction\":0.100,\"derived\":false}",
+		"{\"level\":\"near_cache\",\"count\":0,\"fraction\":0.000,",
+		"{\"event\":\"ls_dispatch.ld_dispatch\",\"level\":null,\"kind\":\"accesses\",\"state\":\"counted\",\"count\":10000}",
+		"{\"event\":\"ls_dmnd_fills_from_sys.ext_cache_local\",\"level\":\"near_cache\",\"kind\":\"served\",\"state\":\"not-advancing\"}",
+		"\"state\":\"absent\",\"why\":\"no free core counter (4, legacy)\"}",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("%s\nnot in\n%s", want[i], buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_arm_cumulative_refills),
 		cmocka_unit_test(test_arm_absent_and_impossible),
 		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_json_writer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
