@@ -69,16 +69,23 @@ static int setup_arm(const struct platform *p, struct ldsrc *l)
 {
 	l->t = &ls_arm;
 	l->arm = p->core;
-	l->run = l->arm;
+	const char *denom = NULL;
 	for (int i = 0; i < l->t->n; i++) {
 		char err[ERR_BYTES];
 		l->idx[i] = -1;
+		if (l->t->ev[i].kind == LS_ACCESSES && denom) {   /* a fallback denominator: keep the counter */
+			fmt_snprintf(l->why[i], LS_WHY, "not programmed: %s is the denominator", denom);
+			continue;
+		}
 		if (armv8_pmuv3_configure(&l->arm, l->t->ev[i].name, err, sizeof(err)) == 0) {
+			if (l->t->ev[i].kind == LS_ACCESSES)
+				denom = l->t->ev[i].name;
 			l->idx[i] = l->arm.n - 1;
 			continue;
 		}
 		fmt_snprintf(l->why[i], LS_WHY, "%s", unprefixed(err));
 	}
+	l->run = l->arm;
 	return 1;
 }
 

@@ -9,7 +9,7 @@
  *        no free counter is absent, named.
  *   Arm: a copy of the probed PMUv3 set with each event added through armv8_pmuv3_configure();
  *        one it refuses (PMCEID0/1_EL0 say not implemented, no counter left) is absent with
- *        that reason.
+ *        that reason; MEM_ACCESS is programmed only when L1D_CACHE is not (one counter saved).
  * Without a table or a PMU, ldsrc_setup returns 0 and `why` says why; the curve is measured
  * without evidence.
  */
