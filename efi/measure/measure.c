@@ -19,56 +19,6 @@
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
 
-static void counters_json(struct json *j, const struct core_set *s)
-{
-	json_arr(j, "counters");
-	for (int i = 0; i < s->n; i++) {
-		const struct core_counter *c = &s->c[i];
-		json_obj(j, NULL);
-		json_str(j, "event", c->event);
-		json_str(j, "unit", c->unit);
-		json_str(j, "state", ctr_state_name(c->state));
-		if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
-			json_u64(j, "before", c->before);
-			json_u64(j, "after", c->after);
-		}
-		if (c->state == CTR_COUNTED)
-			json_u64(j, "delta", c->delta);
-		if (c->why[0])
-			json_str(j, "why", c->why);
-		json_close(j);
-	}
-	json_close(j);
-	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
-		if (s->event_set)
-			json_str(j, "event_set", s->event_set);
-		json_u64(j, "event_counters", s->ngp);   /* PMCR_EL0.N */
-		json_u64(j, "event_counters_used", s->n > ARMV8_C_INST ? (uint64_t)(s->n - ARMV8_C_INST) : 0);
-		json_arr(j, "not_programmed");
-		for (uint32_t i = 0; i < s->nleft && i < CORE_MAX_LEFT_OUT; i++) {
-			json_obj(j, NULL);
-			json_str(j, "event", s->left[i].event);
-			json_str(j, "why", s->left[i].why);
-			json_close(j);
-		}
-		json_close(j);
-		if (s->nleft > CORE_MAX_LEFT_OUT)
-			json_u64(j, "not_programmed_unlisted", s->nleft - CORE_MAX_LEFT_OUT);
-		json_u64(j, "current_el", s->el);
-		json_str(j, "exception_levels", s->els);
-		if (s->mdcr_read) {
-			json_obj(j, "mdcr_el2");
-			json_hex(j, "value", s->mdcr_el2);
-			json_u64(j, "hpmn", s->mdcr_el2 & MDCR_EL2_HPMN_MASK);
-			json_bool(j, "hpmd", (s->mdcr_el2 & MDCR_EL2_HPMD) != 0);
-			json_bool(j, "hccd", (s->mdcr_el2 & MDCR_EL2_HCCD) != 0);
-			json_close(j);
-		}
-	}
-	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
-		json_restore_report(j, &s->restore, NULL);
-}
-
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
 static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
@@ -384,7 +334,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				json_u64(cj, "pass", pass);
 				json_u64(cj, "cpu", cpus[i].cpu);
 				json_str(cj, "backend", arm[i].pmu ? arm[i].pmu->name : "none");
-				counters_json(cj, &arm[i]);
+				core_set_json(cj, &arm[i]);
 				rep_end();
 			}
 			s = arm[arm_bsp];   /* the pass's counters are the boot CPU's */
@@ -429,7 +379,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
 					 MEASURE_OUTLIER_PCT, md);
 			}
-		counters_json(j, &s);
+		core_set_json(j, &s);
 		json_close(j);
 		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
 			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
