@@ -19,48 +19,9 @@
  * _DSD: ACPI 6.5 6.2.5 and the UEFI "_DSD Device Properties" UUID
  * daffd814-6eba-4d8c-8a91-bc9bbf4aa301 (stored as ToUUID lays it out, 6.4.3 / 19.6.142).
  */
-#include "efi/fw/aml.h"
-#include "arch/lib/fmt.h"
+#include "efi/fw/aml_term.h"
 
-#include <stdarg.h>
 #include <string.h>
-
-#define OP_ZERO 0x00
-#define OP_ONE 0x01
-#define OP_ALIAS 0x06
-#define OP_NAME 0x08
-#define OP_BYTE 0x0A
-#define OP_WORD 0x0B
-#define OP_DWORD 0x0C
-#define OP_STRING 0x0D
-#define OP_QWORD 0x0E
-#define OP_SCOPE 0x10
-#define OP_BUFFER 0x11
-#define OP_PACKAGE 0x12
-#define OP_VARPACKAGE 0x13
-#define OP_METHOD 0x14
-#define OP_EXTERNAL 0x15
-#define OP_DUAL_NAME 0x2E
-#define OP_MULTI_NAME 0x2F
-#define OP_EXT 0x5B
-#define OP_ROOT '\\'
-#define OP_PARENT '^'
-#define OP_IF 0xA0
-#define OP_ELSE 0xA1
-#define OP_WHILE 0xA2
-#define OP_NOOP 0xA3
-#define OP_ONES 0xFF
-#define EXT_MUTEX 0x01
-#define EXT_EVENT 0x02
-#define EXT_REVISION 0x30
-#define EXT_REGION 0x80
-#define EXT_FIELD 0x81
-#define EXT_DEVICE 0x82
-#define EXT_PROCESSOR 0x83
-#define EXT_POWERRES 0x84
-#define EXT_THERMAL 0x85
-#define EXT_INDEXFIELD 0x86
-#define EXT_BANKFIELD 0x87
 
 #define RES_LARGE 0x80
 #define RES_SMALL_END 0xF
@@ -75,240 +36,6 @@
 /* daffd814-6eba-4d8c-8a91-bc9bbf4aa301 as ToUUID stores it (first three fields little-endian) */
 static const uint8_t dsd_props_uuid[16] = { 0x14, 0xd8, 0xff, 0xda, 0xba, 0x6e, 0x8c, 0x4d,
 					    0x8a, 0x91, 0xbc, 0x9b, 0xbf, 0x4a, 0xa3, 0x01 };
-
-enum vkind { V_INT, V_STR, V_BUF, V_PKG, V_NAME };
-
-struct value {
-	uint8_t kind;
-	uint64_t i;                 /* V_INT */
-	uint32_t pos, end;          /* V_STR: chars [pos,end); V_BUF: bytes; V_PKG: elements */
-	uint32_t count;             /* V_PKG: NumElements; V_BUF: BufferSize */
-};
-
-struct walker {
-	const uint8_t *t;
-	uint32_t len, index;
-	char sig[5];
-	struct aml_info *info;
-};
-
-static void defect(struct walker *w, uint32_t off, const char *path, const char *fmt, ...)
-{
-	struct aml_info *in = w->info;
-	if (in->ndefects >= AML_MAX_DEFECTS) {
-		in->defects_dropped++;
-		return;
-	}
-	char what[AML_DEFECT_LEN];
-	va_list ap;
-	va_start(ap, fmt);
-	fmt_vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	fmt_snprintf(in->defect[in->ndefects++], AML_DEFECT_LEN, "%s[%u] @0x%x %s: %s", w->sig, w->index, off,
-		     path, what);
-}
-
-static uint64_t rd(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* PkgLength at p: *obj_end = p + its value (the object's end), *body = first byte after it.
- * -1 when malformed or the encoding itself runs past end; the caller checks *obj_end. */
-static int pkg_length(const struct walker *w, uint32_t p, uint32_t end, uint32_t *body, uint64_t *obj_end)
-{
-	if (p >= end)
-		return -1;
-	uint8_t lead = w->t[p];
-	uint32_t n = lead >> 6;
-	if (p + 1 + n > end)
-		return -1;
-	uint32_t v = lead & 0x3F;
-	if (n) {
-		if (lead & 0x30)
-			return -1;
-		v = lead & 0x0F;
-		for (uint32_t i = 0; i < n; i++)
-			v |= (uint32_t)w->t[p + 1 + i] << (4 + 8 * i);
-	}
-	if (v < n + 1)
-		return -1;
-	*body = p + 1 + n;
-	*obj_end = (uint64_t)p + v;
-	return 0;
-}
-
-/* Bounded copy of a name path (the x86_64 build has no strcpy). */
-static void path_copy(char *dst, const char *src)
-{
-	size_t l = strlen(src);
-	if (l >= AML_PATH_LEN)
-		l = AML_PATH_LEN - 1;
-	memcpy(dst, src, l);
-	dst[l] = 0;
-}
-
-/* Drop the last segment of a path ("\\A.B" -> "\\A", "\\A" -> "\\"). */
-static void path_pop(char *path)
-{
-	size_t l = strlen(path);
-	while (l > 1 && path[l - 1] != '.')
-		l--;
-	path[l > 1 ? l - 1 : 1] = 0;
-}
-
-static int lead_char(uint8_t c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
-static int name_char(uint8_t c) { return lead_char(c) || (c >= '0' && c <= '9'); }
-
-/* NameString at p. *after: past it. When path is given it is updated: rooted names replace it,
- * '^' pops a segment, segments are appended. last (5 bytes) gets the final NameSeg or "". */
-static int name_string(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after, char *path, char *last)
-{
-	const uint8_t *t = w->t;
-	if (last)
-		last[0] = 0;
-	if (p < end && t[p] == OP_ROOT) {
-		if (path)
-			path_copy(path, "\\");
-		p++;
-	} else {
-		while (p < end && t[p] == OP_PARENT) {
-			if (path)
-				path_pop(path);
-			p++;
-		}
-	}
-	if (p >= end)
-		return -1;
-	uint32_t segs;
-	if (t[p] == OP_ZERO) {
-		*after = p + 1;
-		return 0;
-	} else if (t[p] == OP_DUAL_NAME) {
-		segs = 2;
-		p++;
-	} else if (t[p] == OP_MULTI_NAME) {
-		if (p + 1 >= end)
-			return -1;
-		segs = t[p + 1];
-		p += 2;
-	} else
-		segs = 1;
-	if ((uint64_t)p + 4ull * segs > end)
-		return -1;
-	for (uint32_t s = 0; s < segs; s++, p += 4) {
-		if (!lead_char(t[p]) || !name_char(t[p + 1]) || !name_char(t[p + 2]) || !name_char(t[p + 3]))
-			return -1;
-		if (path) {
-			size_t l = strlen(path);
-			if (l + 6 < AML_PATH_LEN) {
-				if (l > 1)
-					path[l++] = '.';
-				memcpy(path + l, t + p, 4);
-				path[l + 4] = 0;
-			}
-		}
-		if (last) {
-			memcpy(last, t + p, 4);
-			last[4] = 0;
-		}
-	}
-	*after = p;
-	return 0;
-}
-
-/* A data object (constant, string, buffer, package, or a name reference) at p. -1: cannot
- * size it, or it runs past end (*why says which). */
-static int data_object(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after, struct value *v,
-		       const char **why)
-{
-	static const uint8_t width[] = { [OP_BYTE] = 1, [OP_WORD] = 2, [OP_DWORD] = 4, [OP_QWORD] = 8 };
-	const uint8_t *t = w->t;
-	*why = "object cut short";
-	if (p >= end)
-		return -1;
-	uint8_t op = t[p];
-	memset(v, 0, sizeof(*v));
-	switch (op) {
-	case OP_ZERO:
-	case OP_ONE:
-	case OP_ONES:
-		v->i = op == OP_ONES ? ~0ull : op;
-		*after = p + 1;
-		return 0;
-	case OP_BYTE:
-	case OP_WORD:
-	case OP_DWORD:
-	case OP_QWORD:
-		if (p + 1 + width[op] > end)
-			return -1;
-		v->i = rd(t + p + 1, width[op]);
-		*after = p + 1 + width[op];
-		return 0;
-	case OP_STRING: {
-		uint32_t q = p + 1;
-		while (q < end && t[q])
-			q++;
-		if (q >= end)
-			return -1;
-		v->kind = V_STR;
-		v->pos = p + 1;
-		v->end = q;
-		*after = q + 1;
-		return 0;
-	}
-	case OP_BUFFER:
-	case OP_PACKAGE:
-	case OP_VARPACKAGE: {
-		uint32_t body;
-		uint64_t oend;
-		if (pkg_length(w, p + 1, end, &body, &oend))
-			return *why = "malformed PkgLength", -1;
-		if (oend > end)
-			return *why = "PkgLength runs past its enclosing object", -1;
-		struct value n;
-		uint32_t q;
-		if (op == OP_PACKAGE) {
-			if (body >= oend)
-				return -1;
-			n.i = t[body];
-			q = body + 1;
-		} else if (data_object(w, body, (uint32_t)oend, &q, &n, why) || n.kind != V_INT)
-			return *why = "size is not a constant integer", -1;
-		v->kind = op == OP_BUFFER ? V_BUF : V_PKG;
-		v->pos = q;
-		v->end = (uint32_t)oend;
-		v->count = n.i > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)n.i;
-		*after = (uint32_t)oend;
-		return 0;
-	}
-	case OP_EXT:
-		if (p + 1 < end && t[p + 1] == EXT_REVISION) {
-			*after = p + 2;
-			return 0;
-		}
-		break;
-	default:
-		if (lead_char(op) || op == OP_ROOT || op == OP_PARENT || op == OP_DUAL_NAME || op == OP_MULTI_NAME) {
-			v->kind = V_NAME;
-			return name_string(w, p, end, after, NULL, NULL) ? (*why = "bad NameString", -1) : 0;
-		}
-	}
-	*why = "not a data object";
-	return -1;
-}
-
-static void copy_str(const struct walker *w, const struct value *v, char *dst, size_t n)
-{
-	size_t l = v->end - v->pos;
-	if (l >= n)
-		l = n - 1;
-	memcpy(dst, w->t + v->pos, l);
-	dst[l] = 0;
-}
 
 /* ACPI 6.5 19.6.43 EISAID: three 5-bit letters ('A' = 1) and four hex digits, stored big-endian
  * in the low 32 bits of the integer as it sits in memory. */
@@ -351,24 +78,24 @@ static void resources(struct walker *w, const struct value *v, struct aml_device
 			r += 1 + (tag & 7u);
 			continue;
 		}
-		if (r + 3 > end || r + 3 + rd(t + r + 1, 2) > end) {
-			defect(w, r, d->path, "_CRS descriptor 0x%02x runs past the buffer's end 0x%x", tag, end);
+		if (r + 3 > end || r + 3 + aml_rd(t + r + 1, 2) > end) {
+			aml_defect(w, r, d->path, "_CRS descriptor 0x%02x runs past the buffer's end 0x%x", tag, end);
 			return;
 		}
-		uint32_t l = (uint32_t)rd(t + r + 1, 2);
+		uint32_t l = (uint32_t)aml_rd(t + r + 1, 2);
 		const uint8_t *x = t + r;
 		if (tag == RES_MEM32_FIXED && l >= 9)
-			add_range(d, rd(x + 4, 4), rd(x + 8, 4), AML_MEM32_FIXED);
+			add_range(d, aml_rd(x + 4, 4), aml_rd(x + 8, 4), AML_MEM32_FIXED);
 		else if (tag == RES_DWORD && l >= 23 && x[3] == RES_TYPE_MEMORY)
-			add_range(d, rd(x + 10, 4), rd(x + 22, 4), AML_DWORD_MEM);
+			add_range(d, aml_rd(x + 10, 4), aml_rd(x + 22, 4), AML_DWORD_MEM);
 		else if (tag == RES_QWORD && l >= 43 && x[3] == RES_TYPE_MEMORY)
-			add_range(d, rd(x + 14, 8), rd(x + 38, 8), AML_QWORD_MEM);
+			add_range(d, aml_rd(x + 14, 8), aml_rd(x + 38, 8), AML_QWORD_MEM);
 		else if (tag == RES_EXTENDED && l >= 53 && x[3] == RES_TYPE_MEMORY)
-			add_range(d, rd(x + 16, 8), rd(x + 40, 8), AML_EXT_MEM);
+			add_range(d, aml_rd(x + 16, 8), aml_rd(x + 40, 8), AML_EXT_MEM);
 		r += 3 + l;
 	}
 	if (r > end)
-		defect(w, v->pos, d->path, "_CRS small descriptor runs past the buffer's end 0x%x", end);
+		aml_defect(w, v->pos, d->path, "_CRS small descriptor runs past the buffer's end 0x%x", end);
 }
 
 /* One Package(){"name", value} of the device-properties package. */
@@ -377,9 +104,9 @@ static void property(struct walker *w, const struct value *pk, struct aml_device
 	struct value k, val;
 	uint32_t q;
 	const char *why;
-	if (pk->kind != V_PKG || data_object(w, pk->pos, pk->end, &q, &k, &why) || k.kind != V_STR ||
-	    data_object(w, q, pk->end, &q, &val, &why) || (val.kind != V_INT && val.kind != V_STR)) {
-		defect(w, pk->pos, d->path, "_DSD property is not Package(){\"name\", integer or string}");
+	if (pk->kind != V_PKG || aml_data_object(w, pk->pos, pk->end, &q, &k, &why) || k.kind != V_STR ||
+	    aml_data_object(w, q, pk->end, &q, &val, &why) || (val.kind != V_INT && val.kind != V_STR)) {
+		aml_defect(w, pk->pos, d->path, "_DSD property is not Package(){\"name\", integer or string}");
 		return;
 	}
 	if (d->nprops >= AML_MAX_PROPS) {
@@ -388,11 +115,11 @@ static void property(struct walker *w, const struct value *pk, struct aml_device
 	}
 	struct aml_prop *p = &d->prop[d->nprops++];
 	memset(p, 0, sizeof(*p));
-	copy_str(w, &k, p->name, sizeof(p->name));
+	aml_copy_str(w, &k, p->name, sizeof(p->name));
 	p->is_string = val.kind == V_STR;
 	p->value = val.i;
 	if (p->is_string)
-		copy_str(w, &val, p->str, sizeof(p->str));
+		aml_copy_str(w, &val, p->str, sizeof(p->str));
 }
 
 /* _DSD: pairs of (UUID buffer, package); the device-properties UUID's package is read. */
@@ -403,8 +130,8 @@ static void dsd(struct walker *w, const struct value *v, struct aml_device *d)
 	d->has_dsd = 1;
 	for (uint32_t i = 0; q < v->end && i < v->count; i += 2) {
 		struct value uuid, body;
-		if (data_object(w, q, v->end, &q, &uuid, &why) || data_object(w, q, v->end, &q, &body, &why)) {
-			defect(w, q, d->path, "_DSD element %u: %s", i, why);
+		if (aml_data_object(w, q, v->end, &q, &uuid, &why) || aml_data_object(w, q, v->end, &q, &body, &why)) {
+			aml_defect(w, q, d->path, "_DSD element %u: %s", i, why);
 			return;
 		}
 		if (uuid.kind != V_BUF || uuid.end - uuid.pos < 16 || memcmp(w->t + uuid.pos, dsd_props_uuid, 16) ||
@@ -413,8 +140,8 @@ static void dsd(struct walker *w, const struct value *v, struct aml_device *d)
 		uint32_t e = body.pos;
 		for (uint32_t k = 0; e < body.end && k < body.count; k++) {
 			struct value pk;
-			if (data_object(w, e, body.end, &e, &pk, &why)) {
-				defect(w, e, d->path, "_DSD property %u: %s", k, why);
+			if (aml_data_object(w, e, body.end, &e, &pk, &why)) {
+				aml_defect(w, e, d->path, "_DSD property %u: %s", k, why);
 				return;
 			}
 			property(w, &pk, d);
@@ -426,7 +153,7 @@ static void name_object(struct walker *w, const char *seg, const struct value *v
 {
 	if (!strcmp(seg, "_HID")) {
 		if (v->kind == V_STR)
-			copy_str(w, v, d->hid, sizeof(d->hid));
+			aml_copy_str(w, v, d->hid, sizeof(d->hid));
 		else if (v->kind == V_INT)
 			eisaid((uint32_t)v->i, d->hid);
 	} else if (!strcmp(seg, "_UID")) {
@@ -434,7 +161,7 @@ static void name_object(struct walker *w, const char *seg, const struct value *v
 			d->has_uid = 1;
 			d->uid = v->i;
 		} else if (v->kind == V_STR) {
-			copy_str(w, v, d->uid_str, sizeof(d->uid_str));
+			aml_copy_str(w, v, d->uid_str, sizeof(d->uid_str));
 			d->has_uid = d->uid_is_string = 1;
 			d->uid = 0;
 			for (const char *c = d->uid_str; *c >= '0' && *c <= '9'; c++)
@@ -451,7 +178,7 @@ static int const_arg(const struct walker *w, uint32_t p, uint32_t end, uint32_t 
 {
 	struct value v;
 	const char *why;
-	return data_object(w, p, end, after, &v, &why) || v.kind != V_INT ? -1 : 0;
+	return aml_data_object(w, p, end, after, &v, &why) || v.kind != V_INT ? -1 : 0;
 }
 
 static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, struct aml_device *dev);
@@ -471,9 +198,14 @@ static void device(struct walker *w, uint32_t off, uint32_t body, uint32_t oend,
 	memcpy(d->table, w->sig, 5);
 	d->table_index = w->index;
 	d->offset = off;
-	path_copy(d->path, path);
+	aml_path_copy(d->path, path);
 	walk(w, body, oend, depth + 1, path, d);
-	if (!d->hid[0]) {        /* not kept: later (nested) devices move down */
+	int wanted = !in->nwant;
+	for (uint32_t k = 0; k < in->nwant && !wanted; k++)
+		wanted = !strcmp(d->hid, in->want_hid[k]);
+	if (d->hid[0] && !wanted)
+		in->dev_other++;
+	if (!d->hid[0] || !wanted) {        /* not kept: later (nested) devices move down */
 		memmove(d, d + 1, (in->ndev - slot - 1) * sizeof(*d));
 		in->ndev--;
 	}
@@ -483,7 +215,7 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 {
 	const uint8_t *t = w->t;
 	if (depth > AML_MAX_DEPTH) {
-		defect(w, p, path, "nesting deeper than %u levels: not read", AML_MAX_DEPTH);
+		aml_defect(w, p, path, "nesting deeper than %u levels: not read", AML_MAX_DEPTH);
 		return;
 	}
 	while (p < end) {
@@ -499,25 +231,25 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 		if (op == OP_NOOP)
 			continue;
 		if (with_pkg) {
-			if (pkg_length(w, p, end, &body, &oend)) {
-				defect(w, off, path, "opcode 0x%02x%s: malformed PkgLength; rest of the scope not read",
+			if (aml_pkg_length(w, p, end, &body, &oend)) {
+				aml_defect(w, off, path, "opcode 0x%02x%s: malformed PkgLength; rest of the scope not read",
 				       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "");
 				return;
 			}
-			path_copy(sub, path);
-			if ((op == OP_SCOPE || ext == EXT_DEVICE) && name_string(w, body, end, &body, sub, NULL)) {
-				defect(w, off, path, "bad NameString of a Scope/Device; rest of the scope not read");
+			aml_path_copy(sub, path);
+			if ((op == OP_SCOPE || ext == EXT_DEVICE) && aml_name_string(w, body, end, &body, sub, NULL)) {
+				aml_defect(w, off, path, "bad NameString of a Scope/Device; rest of the scope not read");
 				return;
 			}
 			if (oend > end) {
-				defect(w, off, op == OP_SCOPE || ext == EXT_DEVICE ? sub : path,
+				aml_defect(w, off, op == OP_SCOPE || ext == EXT_DEVICE ? sub : path,
 				       "%s PkgLength 0x%llx runs past its enclosing scope (ends at 0x%x): object cut short, "
 				       "not used", op == OP_SCOPE ? "Scope" : ext == EXT_DEVICE ? "Device" : "object",
 				       (unsigned long long)(oend - p), end);
 				return;
 			}
 			if (body > oend) {
-				defect(w, off, sub, "name runs past the object's PkgLength");
+				aml_defect(w, off, sub, "name runs past the object's PkgLength");
 				return;
 			}
 			if (op == OP_SCOPE)
@@ -530,36 +262,36 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 		int bad = 0;
 		switch (op) {
 		case OP_NAME:
-			bad = name_string(w, p, end, &p, NULL, seg) || data_object(w, p, end, &p, &v, &why);
+			bad = aml_name_string(w, p, end, &p, NULL, seg) || aml_data_object(w, p, end, &p, &v, &why);
 			if (!bad && dev)
 				name_object(w, seg, &v, dev);
 			break;
 		case OP_EXTERNAL:
-			bad = name_string(w, p, end, &p, NULL, NULL) || (p += 2) > end;
+			bad = aml_name_string(w, p, end, &p, NULL, NULL) || (p += 2) > end;
 			break;
 		case OP_ALIAS:
-			bad = name_string(w, p, end, &p, NULL, NULL) || name_string(w, p, end, &p, NULL, NULL);
+			bad = aml_name_string(w, p, end, &p, NULL, NULL) || aml_name_string(w, p, end, &p, NULL, NULL);
 			break;
 		case OP_EXT:
 			if (ext == EXT_MUTEX)
-				bad = name_string(w, p, end, &p, NULL, NULL) || ++p > end;
+				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end;
 			else if (ext == EXT_EVENT)
-				bad = name_string(w, p, end, &p, NULL, NULL);
+				bad = aml_name_string(w, p, end, &p, NULL, NULL);
 			else if (ext == EXT_REGION)
-				bad = name_string(w, p, end, &p, NULL, NULL) || ++p > end || const_arg(w, p, end, &p) ||
+				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end || const_arg(w, p, end, &p) ||
 				      const_arg(w, p, end, &p);
 			else {
-				defect(w, off, path, "extended opcode 0x5B 0x%02x cannot be sized; rest of the scope not read",
+				aml_defect(w, off, path, "extended opcode 0x5B 0x%02x cannot be sized; rest of the scope not read",
 				       ext);
 				return;
 			}
 			break;
 		default:
-			defect(w, off, path, "opcode 0x%02x cannot be sized; rest of the scope not read", op);
+			aml_defect(w, off, path, "opcode 0x%02x cannot be sized; rest of the scope not read", op);
 			return;
 		}
 		if (bad) {
-			defect(w, off, path, "opcode 0x%02x%s: object cut short or malformed%s%s; rest of the scope not read",
+			aml_defect(w, off, path, "opcode 0x%02x%s: object cut short or malformed%s%s; rest of the scope not read",
 			       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "", why[0] ? ": " : "", why);
 			return;
 		}
@@ -576,17 +308,29 @@ int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, stru
 			if (w.sig[i] < ' ' || w.sig[i] > '~')
 				w.sig[i] = '?';
 	}
+	struct aml_table *tb = info->ntables <= AML_MAX_TABLES ? &info->table[info->ntables - 1] : NULL;
+	if (tb) {
+		memset(tb, 0, sizeof(*tb));
+		memcpy(tb->sig, w.sig, 5);
+		tb->index = table_index;
+		tb->length = len;
+		tb->rc = -1;
+	}
 	if (len < HEADER_LEN) {
-		defect(&w, 0, "\\", "definition block of %u bytes is shorter than its %u-byte header", len, HEADER_LEN);
+		aml_defect(&w, 0, "\\", "definition block of %u bytes is shorter than its %u-byte header", len, HEADER_LEN);
 		return -1;
 	}
-	uint32_t declared = (uint32_t)rd(tbl + 4, 4);
+	uint32_t declared = (uint32_t)aml_rd(tbl + 4, 4);
 	if (declared > len || declared < HEADER_LEN) {
-		defect(&w, 4, "\\", "header Length %u is outside [%u, %u]", declared, HEADER_LEN, len);
+		aml_defect(&w, 4, "\\", "header Length %u is outside [%u, %u]", declared, HEADER_LEN, len);
 		return -1;
 	}
 	w.len = declared;
 	walk(&w, HEADER_LEN, declared, 0, "\\", NULL);
+	if (tb) {
+		tb->length = declared;
+		tb->rc = 0;
+	}
 	return 0;
 }
 

@@ -17,7 +17,7 @@
  * their fixed shape). An opcode the reader cannot size ends the walk of its scope with a
  * named defect; an object whose PkgLength runs past its enclosing scope is a defect naming
  * the table, offset and device path, and is not used. The walk goes on in the outer scopes.
- * A device is kept only when it has a _HID. Only Name objects with constant data are seen:
+ * A device is kept only when it has a _HID (one of info->want_hid when the caller sets it). Only Name objects with constant data are seen:
  * a _CRS / _HID returned by a Method is not.
  */
 #ifndef EFIPERF_AML_H
@@ -34,6 +34,7 @@
 #define AML_PROP_NAME     24
 #define AML_MAX_DEFECTS   16
 #define AML_DEFECT_LEN    160
+#define AML_MAX_TABLES    32        /* definition blocks listed in info.table[] */
 
 enum aml_range_kind { AML_MEM32_FIXED, AML_DWORD_MEM, AML_QWORD_MEM, AML_EXT_MEM };
 
@@ -65,8 +66,24 @@ struct aml_device {
 	struct aml_prop prop[AML_MAX_PROPS];
 };
 
+/* A definition block as read: its signature, the caller's index and address, its length and
+ * aml_parse_table's result. */
+struct aml_table {
+	char sig[5];
+	uint32_t index;
+	uint64_t addr;              /* set by the caller (0: not known) */
+	uint32_t length;
+	int rc;
+};
+
 struct aml_info {
-	uint32_t ntables;
+	/* Set by the caller before the first table (optional): keep only devices whose _HID is
+	 * one of want_hid[0..nwant); the others with a _HID are only counted in dev_other. */
+	const char *const *want_hid;
+	uint32_t nwant;
+	uint32_t dev_other;
+	uint32_t ntables;           /* definition blocks given; the first AML_MAX_TABLES listed */
+	struct aml_table table[AML_MAX_TABLES];
 	uint32_t ndev, dev_dropped;
 	struct aml_device dev[AML_MAX_DEVICES];
 	uint32_t ndefects, defects_dropped;

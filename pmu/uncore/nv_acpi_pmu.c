@@ -18,6 +18,14 @@ const struct nv_apmu_type *nv_apmu_for_hid(const char *hid)
 	return NULL;
 }
 
+uint32_t nv_apmu_hids(const char **hid, uint32_t max)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && n < max; i++)
+		hid[n++] = types[i]->hid;
+	return n;
+}
+
 int nv_apmu_setup(const struct nv_apmu_type *t, uint32_t socket, const uint64_t *base, uint32_t nbase,
 		  const struct nv_apmu_props *props, struct nv_apmu_dev *d, char *why, size_t n)
 {

@@ -79,6 +79,8 @@ extern const struct nv_apmu_type nv_nvdlink_type, nv_nvclink_type, nv_nvlink_c2c
 
 /* The type of an ACPI _HID, or NULL. */
 const struct nv_apmu_type *nv_apmu_for_hid(const char *hid);
+/* The _HIDs of every type into hid[0..max); returns how many. */
+uint32_t nv_apmu_hids(const char **hid, uint32_t max);
 
 /* _DSD properties the C2C types read (has_* 0: absent). */
 struct nv_apmu_props {

@@ -123,6 +123,25 @@ static void test_iasl_ssdt_devices(void **state)
 	assert_null(aml_find_hid(&info, "NVDA2021", &from));
 }
 
+/* The caller's _HID list: only those devices are kept, the others with a _HID counted. */
+static void test_wanted_hids(void **state)
+{
+	(void)state;
+	static const char *const want[] = { "NVDA2023", "EFIP0001" };
+	reset();
+	info.want_hid = want;
+	info.nwant = 2;
+	assert_int_equal(aml_parse_table(ssdt, ssdt_len, 1, &info), 0);
+	assert_int_equal(info.ndev, 2);
+	assert_string_equal(info.dev[0].path, "\\_SB_.C2C0");
+	assert_string_equal(info.dev[1].path, "\\_SB_.MIXD.SUB0");   /* nested in a device not kept */
+	assert_int_equal(info.dev_other, 3);                          /* CM00, MIXD, BAD0 */
+	assert_int_equal(info.ntables, 1);
+	assert_string_equal(info.table[0].sig, "SSDT");
+	assert_int_equal(info.table[0].length, ssdt_len);
+	assert_int_equal(info.table[0].rc, 0);
+}
+
 /* Offset of the DeviceOp (0x5B 0x82) whose NameSeg is seg, found in the bytes. */
 static uint32_t device_op(const uint8_t *t, uint32_t len, const char *seg)
 {
@@ -300,6 +319,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_iasl_ssdt_devices),
+		cmocka_unit_test(test_wanted_hids),
 		cmocka_unit_test(test_cut_short_device_is_a_defect),
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_hand_assembled),
