@@ -17,7 +17,7 @@
  * Memory32Fixed (0x86), 6.4.3.5.2 DWord (0x87), 6.4.3.5.1 QWord (0x8A), 6.4.3.5.4 Extended
  * (0x8B) address space descriptors, resource type 0 = memory.
  * _DSD: ACPI 6.5 6.2.5 and the UEFI "_DSD Device Properties" UUID
- * daffd814-6eba-4d8c-8a91-bc9bbf4aa301 (stored as ToUUID lays it out, 6.4.3 / 19.6.142).
+ * daffd814-6eba-4d8c-8a91-bc9bbf4aa301 (stored as the ASL ToUUID operator lays it out, 19.6).
  */
 #include "efi/fw/aml_term.h"
 
@@ -37,8 +37,8 @@
 static const uint8_t dsd_props_uuid[16] = { 0x14, 0xd8, 0xff, 0xda, 0xba, 0x6e, 0x8c, 0x4d,
 					    0x8a, 0x91, 0xbc, 0x9b, 0xbf, 0x4a, 0xa3, 0x01 };
 
-/* ACPI 6.5 19.6.43 EISAID: three 5-bit letters ('A' = 1) and four hex digits, stored big-endian
- * in the low 32 bits of the integer as it sits in memory. */
+/* ACPI 6.5 19.6, the ASL EISAID operator: three 5-bit letters ('A' = 1) and four hex digits,
+ * stored big-endian in the low 32 bits of the integer as it sits in memory. */
 static void eisaid(uint32_t id, char out[9])
 {
 	static const char hex[] = "0123456789ABCDEF";

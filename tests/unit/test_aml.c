@@ -3,7 +3,8 @@
  * The bounded AML reader (efi/fw/aml.c) on bytes iasl compiled (tests/aml/nv_pmu_ssdt.asl,
  * built by tests/unit.mk with Debian's acpica-tools) and on hand-assembled bytes. Expected
  * values are read off the ASL source by hand (addresses, lengths, _UIDs, property values) and
- * from the ACPI 6.5 spec's own examples (EISAID("PNP0A08") = 0x080AD041, 19.6.43); the
+ * from the EISAID encoding of ACPI 6.5 19.6 worked by hand (EISAID("PNP0A08"): letters P N P as
+ * 5-bit 0x10 0x0E 0x10 = 0x41D0 big-endian, then 0x0A 0x08: bytes 41 D0 0A 08); the
  * offsets of patched objects come from searching the compiled bytes, not from the reader.
  */
 #include <stdarg.h>
