@@ -82,7 +82,9 @@ def fill(d):
             struct.pack_into("<Q", data, r + reg, 7000 * (k + 1) + 3 * i)
         r = C2C + i * 0x1000
         for k, (name, reg) in enumerate(sorted(C2C_CTR.items())):
-            struct.pack_into("<Q", data, r + reg, (5 << 32) * (name == "cycles") + 1000 * (k + 1) + i)
+            # out_wr_cum_outs above 2^32: the high-low-high read must join both halves
+            v = 2000000 + i if name == "cycles" else (5 << 32) * (name == "out_wr_cum_outs") + 1000 * (k + 1) + i
+            struct.pack_into("<Q", data, r + reg, v)
     path = os.path.join(d, "ivshmem.bin")
     open(path, "wb").write(data)
     return path, bytes(data)
