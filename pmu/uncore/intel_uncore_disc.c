@@ -44,19 +44,19 @@ int intel_disc_units(const struct intel_uncore_platform *p, enum intel_box b, co
 	*ty = *base;
 	for (uint32_t i = 0; i < k; i++) {
 		const struct disc_unit *d = &t->unit[idx[i]];
-		const char *left = NULL;
+		char left[64] = "";
 		if (d->access != disc_access_of(base->access))
-			left = "access type";
+			fmt_snprintf(left, sizeof(left), "access type %s, not %s", disc_access_name(d->access),
+				     disc_access_name(disc_access_of(base->access)));
 		else if (d->box_id >= base->max_boxes)
-			left = "box id";
+			fmt_snprintf(left, sizeof(left), "box id beyond %u", base->max_boxes - 1);
 		else if (first && (d->num_regs != first->num_regs || d->bit_width != first->bit_width ||
 				   d->ctl_offset != first->ctl_offset || d->ctr_offset != first->ctr_offset))
-			left = "geometry";
-		if (left) {
-			add_why(why, wn, &w, "%s%s unit %u left out: %s %s (%u counters of %u bits, CTL +0x%x, CTR +0x%x)",
-				w ? "; " : "", base->name, d->box_id, left,
-				!strcmp(left, "access type") ? disc_access_name(d->access) : "differs", d->num_regs, d->bit_width,
-				d->ctl_offset, d->ctr_offset);
+			fmt_snprintf(left, sizeof(left), "geometry differs from unit %u's", first->box_id);
+		if (left[0]) {
+			add_why(why, wn, &w, "%s%s unit %u left out: %s (%u counters of %u bits, CTL +0x%x, CTR +0x%x)",
+				w ? "; " : "", base->name, d->box_id, left, d->num_regs, d->bit_width, d->ctl_offset,
+				d->ctr_offset);
 			continue;
 		}
 		if (!first) {
