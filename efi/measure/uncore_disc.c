@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Bytes read of one table at most: 1024 entries of 32 bytes (the global entry's max_units is
- * 10 bits; Sapphire Rapids' stride is 4 x 8 bytes). */
+ * 10 bits); a table that claims more is read this far and named short by the parser. */
 #define TABLE_MAX (1024u * 32u)
 
 /* The table of socket s parsed into *t (defects reported). 0, or -1 with why. */

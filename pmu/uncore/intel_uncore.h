@@ -22,6 +22,12 @@
  *               fc_mask, ch_mask2, fc_mask2). 0x83 counts on counters 0-1, 0xC0 on 2-3 (Linux
  *               skx_/icx_uncore_iio_constraints; perfmon "Counter").
  *
+ *   SPR, EMR, GNR: no fixed addresses. Each socket's uncore discovery table
+ *               (pmu/uncore/intel_discovery.h) lists the IMC channels (box type 6, MMIO) and IIO
+ *               stacks (box type 1, MSR) with their unit control address and geometry
+ *               (intel_disc_units); the types here give the bits (generic unit control: FRZ bit
+ *               0, RST bits 8 and 9; EN bit 22; IIO ch_mask / fc_mask as ICX).
+ *
  * Events are named and encoded as Intel's perfmon files give them (github.com/intel/perfmon
  * SKX/events/skylakex_uncore.json v1.37, ICX/events/icelakex_uncore.json v1.30): CAS_COUNT.RD /
  * WR x 64 bytes; DATA_REQ_OF_CPU.MEM_READ / MEM_WRITE.PARTp (a device reads / writes memory)
