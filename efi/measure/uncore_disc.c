@@ -12,71 +12,98 @@
  * 10 bits); a table that claims more is read this far and named short by the parser. */
 #define TABLE_MAX (1024u * 32u)
 
-/* The table of socket s parsed into *t (defects reported). 0, or -1 with why. */
-static int table_of(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan, uint32_t s,
-		    struct disc_table *t, char *why, size_t wn)
+/* Each socket's table, read and parsed once per run (the IMC, the IIO and the map use it). */
+struct cached { struct disc_table t; int rc; char why[160]; };
+static struct cached *cache[UNC_MAX_PKGS];
+
+/* Read and parse the table of socket s into c (defects reported). */
+static void load(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan, uint32_t s, struct cached *c)
 {
 	uint32_t seen = 0;
 	const struct intel_pci_fn *f = NULL;
+	c->rc = -1;
 	for (uint32_t i = 0; i < nscan && !f; i++)
 		if (scan[i].vendor == 0x8086 && scan[i].device == DISC_DEVICE && seen++ == s)
 			f = &scan[i];
 	if (!f) {
 		if (!seen)
-			fmt_snprintf(why, wn, "no uncore discovery table found: no function 8086:%04x in the PCI scan", DISC_DEVICE);
+			fmt_snprintf(c->why, sizeof(c->why), "no uncore discovery table found: no function 8086:%04x in the "
+				     "PCI scan", DISC_DEVICE);
 		else
-			fmt_snprintf(why, wn, "no uncore discovery table found for socket %u: %u function(s) 8086:%04x in the "
-				     "PCI scan", s, seen, DISC_DEVICE);
-		return -1;
+			fmt_snprintf(c->why, sizeof(c->why), "no uncore discovery table found for socket %u: %u function(s) "
+				     "8086:%04x in the PCI scan", s, seen, DISC_DEVICE);
+		return;
 	}
 	uint8_t *buf = AllocatePool(TABLE_MAX);
 	if (!buf) {
-		fmt_snprintf(why, wn, "cannot allocate %u bytes for the uncore discovery table", TABLE_MAX);
-		return -1;
+		fmt_snprintf(c->why, sizeof(c->why), "cannot allocate %u bytes for the uncore discovery table", TABLE_MAX);
+		return;
 	}
 	size_t len = 0;
 	uint64_t base = 0;
 	char rwhy[160] = "";
-	int rc = disc_read(hw, f->a, buf, TABLE_MAX, &len, &base, rwhy, sizeof(rwhy));
-	if (rc) {
-		fmt_snprintf(why, wn, "no uncore discovery table found: %s", rwhy);
+	if (disc_read(hw, f->a, buf, TABLE_MAX, &len, &base, rwhy, sizeof(rwhy))) {
+		fmt_snprintf(c->why, sizeof(c->why), "no uncore discovery table found: %s", rwhy);
 	} else {
-		static uint32_t reported;          /* a socket's table defects are reported once */
-		int say = s >= 32 || !(reported >> s & 1);
-		if (s < 32)
-			reported |= 1u << s;
-		if (rwhy[0] && say)
+		if (rwhy[0])
 			rep_error("uncore", "uncore discovery table of socket %u: %s", s, rwhy);
-		rc = disc_parse(buf, len, t);
-		for (uint32_t d = 0; say && d < t->ndefects && d < DISC_MAX_DEFECTS; d++)
+		c->rc = disc_parse(buf, len, &c->t);
+		for (uint32_t d = 0; d < c->t.ndefects && d < DISC_MAX_DEFECTS; d++)
 			rep_error("uncore", "uncore discovery table of socket %u at 0x%llx: %s", s, (unsigned long long)base,
-				  t->defect[d]);
-		if (say && t->ndefects > DISC_MAX_DEFECTS)
+				  c->t.defect[d]);
+		if (c->t.ndefects > DISC_MAX_DEFECTS)
 			rep_error("uncore", "uncore discovery table of socket %u: %u more defects", s,
-				  t->ndefects - DISC_MAX_DEFECTS);
-		if (rc)
-			fmt_snprintf(why, wn, "uncore discovery table of socket %u at 0x%llx unusable: %s", s,
-				     (unsigned long long)base, t->defect[0]);
+				  c->t.ndefects - DISC_MAX_DEFECTS);
+		if (c->rc)
+			fmt_snprintf(c->why, sizeof(c->why), "uncore discovery table of socket %u at 0x%llx unusable: %s", s,
+				     (unsigned long long)base, c->t.defect[0]);
 	}
 	FreePool(buf);
-	return rc;
+}
+
+/* The parsed table of socket s, or NULL with why. */
+static const struct disc_table *table_of(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan,
+					 uint32_t s, char *why, size_t wn)
+{
+	if (s >= UNC_MAX_PKGS) {
+		fmt_snprintf(why, wn, "socket %u: beyond %u sockets", s, UNC_MAX_PKGS);
+		return NULL;
+	}
+	if (!cache[s]) {
+		cache[s] = AllocateZeroPool(sizeof(*cache[s]));
+		if (!cache[s]) {
+			fmt_snprintf(why, wn, "cannot allocate the discovery table (%u bytes)", (unsigned)sizeof(*cache[s]));
+			return NULL;
+		}
+		load(hw, scan, nscan, s, cache[s]);
+	}
+	if (cache[s]->rc) {
+		fmt_snprintf(why, wn, "%s", cache[s]->why);
+		return NULL;
+	}
+	return &cache[s]->t;
+}
+
+void uncore_disc_free(void)
+{
+	for (uint32_t s = 0; s < UNC_MAX_PKGS; s++)
+		if (cache[s]) {
+			FreePool(cache[s]);
+			cache[s] = NULL;
+		}
 }
 
 int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *ip, enum intel_box bx,
 		      const struct intel_pci_fn *scan, uint32_t nscan, uint32_t nsock, struct intel_unit *units,
 		      uint32_t max, uint32_t *n, struct uncore_box_type *ty, char *why, size_t wn)
 {
-	struct disc_table *t = AllocatePool(sizeof(*t));
 	*n = 0;
-	if (!t) {
-		fmt_snprintf(why, wn, "cannot allocate the discovery table (%u bytes)", (unsigned)sizeof(*t));
-		return -1;
-	}
 	for (uint32_t s = 0; s < nsock && *n < max; s++) {
 		uint32_t k = 0;
 		char uwhy[160] = "";
 		struct uncore_box_type sty;
-		if (table_of(hw, scan, nscan, s, t, why, wn))
+		const struct disc_table *t = table_of(hw, scan, nscan, s, why, wn);
+		if (!t)
 			continue;
 		if (intel_disc_units(ip, bx, t, (uint16_t)s, units + *n, max - *n, &k, &sty, uwhy, sizeof(uwhy))) {
 			fmt_snprintf(why, wn, "%s", uwhy);
@@ -93,22 +120,19 @@ int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *i
 		*ty = sty;
 		*n += k;
 	}
-	FreePool(t);
 	return *n ? 0 : -1;
 }
 
 void uncore_disc_iio_map(const struct hw *hw, const struct intel_uncore_platform *ip, const struct intel_pci_fn *scan,
 			 uint32_t nscan, uint32_t s, struct iio_map *m)
 {
-	struct disc_table *t = AllocatePool(sizeof(*t));
-	char why[160] = "cannot allocate the discovery table";
-	if (t && !table_of(hw, scan, nscan, s, t, why, sizeof(why))) {
+	char why[160] = "";
+	const struct disc_table *t = table_of(hw, scan, nscan, s, why, sizeof(why));
+	if (t) {
 		intel_iio_map_disc(hw, ip, scan, nscan, t, s, m);
-	} else {
-		memset(m, 0, sizeof(*m));
-		m->method = IIO_MAP_DISCOVERY;
-		fmt_snprintf(m->why, sizeof(m->why), "%s", why);
+		return;
 	}
-	if (t)
-		FreePool(t);
+	memset(m, 0, sizeof(*m));
+	m->method = IIO_MAP_DISCOVERY;
+	fmt_snprintf(m->why, sizeof(m->why), "%s", why);
 }

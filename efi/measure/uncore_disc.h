@@ -2,7 +2,7 @@
 /*
  * SPR and later: the IMC channels and IIO stacks of every socket from its uncore discovery
  * table (pmu/uncore/intel_discovery.h), read from the functions 8086:09A7 of the PCI scan (in
- * scan order: socket 0, 1, ...). A table's defects are reported as errors ("uncore discovery
+ * scan order: socket 0, 1, ...) once per run and kept until uncore_disc_free. A table's defects are reported as errors ("uncore discovery
  * table of socket S: ...") and the units it does describe are used; no table at all is the
  * reason the IMC / IIO records give ("no uncore discovery table found: ...").
  */
@@ -21,5 +21,8 @@ int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *i
  * socket has no table. */
 void uncore_disc_iio_map(const struct hw *hw, const struct intel_uncore_platform *ip, const struct intel_pci_fn *scan,
 			 uint32_t nscan, uint32_t s, struct iio_map *m);
+
+/* Free the tables read (each socket's is read once per run). */
+void uncore_disc_free(void);
 
 #endif

@@ -329,6 +329,7 @@ out:
 		FreePool(scan);
 		scan = NULL;
 	}
+	uncore_disc_free();
 	if (req)
 		FreePool(req);
 	if (res)
