@@ -127,19 +127,22 @@ static const struct intel_imc_mmio icx_imc_mmio = {
 	.events = ev, .nevents = nev, .bytes = 4, .prefix = "UNC_IIO_", .source = src }
 
 /* SPR and later: the stacks' buses from the MSM function (struct intel_msm); CPU bus -> IIO
- * PMON box of the XCC die (SPR) and of EMR as PCM lists them; SPR MCC parts number their boxes
- * otherwise (PCM spr_mcc_sad_to_pmu_id_mapping, told apart by CAPID4's physical chop; not yet
- * read), and the check against the PCI tree names the disagreement there */
+ * PMON box per die as PCM lists them (src/pcm-iio-pmu.h; PCM marks two of the MCC entries as
+ * assumptions: the check against the PCI tree names a disagreement) */
 #define MSM_NONE_4 0xFF, 0xFF, 0xFF, 0xFF
 #define MSM_TAIL MSM_NONE_4, MSM_NONE_4, MSM_NONE_4, MSM_NONE_4, MSM_NONE_4
+#define MSM_REGS .device = 0x09A6, .valid_reg = 0x1A0, .busno_reg = { 0x190, 0x1C0 }
 static const struct intel_msm spr_msm = {
-	.device = 0x09A6, .valid_reg = 0x1A0, .busno_reg = { 0x190, 0x1C0 },
-	.to_pmon = { 1, 2, 4, 6, 7, 9, 0xFF, 0xFF, 0, 3, 5, 8, MSM_TAIL },
+	MSM_REGS, .chop_device = 0x325B, .chop_dev = 0x1E, .chop_func = 3, .chop_reg = 0x94, .chop_shift = 6,
+	.nmaps = 2, .map = {
+		{ 3, "XCC", { 1, 2, 4, 6, 7, 9, 0xFF, 0xFF, 0, 3, 5, 8, MSM_TAIL } },
+		{ 1, "MCC", { 0, 1, 2, 10, 4, 5, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF, MSM_TAIL } },
+	},
 };
 static const struct intel_msm emr_msm = {
-	.device = 0x09A6, .valid_reg = 0x1A0, .busno_reg = { 0x190, 0x1C0 },
-	.to_pmon = { 7, 1, 2, 3, 8, 6, 0xFF, 0xFF, 0, 4, 5, 9, MSM_TAIL },
+	MSM_REGS, .nmaps = 1, .map = { { MSM_NO_CHOP, "EMR", { 7, 1, 2, 3, 8, 6, 0xFF, 0xFF, 0, 4, 5, 9, MSM_TAIL } } },
 };
+
 /* Linux uncore_snbep.c UNCORE_SPR_IIO 1, UNCORE_SPR_IMC 6 (also GNR's gnr_uncores[1], [6]) */
 #define SPR_DISCOVERY .discovery = 1, .disc_box_type = { [INTEL_BOX_IMC] = 6, [INTEL_BOX_IIO] = 1 }, \
 	.iio_map = IIO_MAP_DISCOVERY, .nstacks = 16, .part_dev0 = 1, .nparts = 8

@@ -93,12 +93,21 @@ enum intel_iio_map { IIO_MAP_NONE, IIO_MAP_CPUBUSNO_MSR, IIO_MAP_SAD_CONTROL, II
  * PCM src/types.h SPR_MSM_*, src/utils.cpp get_cpu_bus: device 8086:09A6; CPUBUSNO_VALID
  * 0x1A0, bit k: CPU bus k is enabled; CPUBUSNO0-3 at 0x190 + 4 i and CPUBUSNO4-7 at 0x1C0 + 4 i,
  * one bus per byte: bus k in byte k % 4 of register k / 4). CPU bus k belongs to IIO PMON box
- * to_pmon[k] (0xFF: none; PCM src/pcm-iio-pmu.h spr_xcc_ / emr_sad_to_pmu_id_mapping). */
+ * to_pmon[k] (0xFF: none) of the map for the die: SPR's XCC and MCC dies number their boxes
+ * differently, told apart by the physical chop in CAPID4 of the PCU function (PCM
+ * src/pcm-iio-pmu.h SPR_PCU_CR3_DID 8086:325B device 0x1E function 3, SPR_CAPID4_OFFSET 0x94,
+ * chop bits 7:6: 3 XCC, 1 MCC; spr_xcc_ / spr_mcc_ / emr_sad_to_pmu_id_mapping). */
 #define MSM_MAX_BUSES 32
+#define MSM_MAX_MAPS 2
+#define MSM_NO_CHOP 0xFF                          /* the platform has one map, no chop read */
 struct intel_msm {
 	uint16_t device;
 	uint16_t valid_reg, busno_reg[2];         /* CPUBUSNO0 (buses 0-15), CPUBUSNO4 (16-31) */
-	uint8_t to_pmon[MSM_MAX_BUSES];
+	uint16_t chop_device;                     /* 0: one map, map[0] */
+	uint8_t chop_dev, chop_func, chop_shift;
+	uint16_t chop_reg;
+	uint8_t nmaps;
+	struct { uint8_t chop; const char *die; uint8_t to_pmon[MSM_MAX_BUSES]; } map[MSM_MAX_MAPS];
 };
 
 struct intel_uncore_platform {
@@ -238,10 +247,11 @@ int intel_disc_units(const struct intel_uncore_platform *p, enum intel_box b, co
 		     char *why, size_t wn);
 /* The IIO map of one socket from its discovery table (the stacks: IIO units present) and the
  * MSM CPU-bus registers (valid bits, the 8 CPUBUSNO dwords): bus k, when valid, is the root bus
- * of PMON box p->msm->to_pmon[k]. A valid bus of no PMON box, or of a box the table lacks, is
- * a defect. No msm table: not valid, why says so. method = IIO_MAP_DISCOVERY. */
-void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct disc_table *t, uint32_t valid,
-			    const uint32_t busno[8], struct iio_map *m);
+ * of PMON box to_pmon[k] of the map for `chop` (MSM_NO_CHOP on a platform without chop). A
+ * valid bus of no PMON box, or of a box the table lacks, is a defect. No msm table, or no map
+ * for the chop: not valid, why says so. method = IIO_MAP_DISCOVERY. */
+void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct disc_table *t, uint8_t chop,
+			    uint32_t valid, const uint32_t busno[8], struct iio_map *m);
 /* Firmware glue: the MSM function of socket s (the s-th 8086:msm->device among fns, in scan
  * order) read, iio_map_from_discovery, then iio_map_check against the tree. */
 void intel_iio_map_disc(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,

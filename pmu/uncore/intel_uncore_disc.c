@@ -96,15 +96,13 @@ const char *iio_map_source_name(uint8_t method)
 	return method <= IIO_MAP_DISCOVERY ? n[method] : "none";
 }
 
-void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct disc_table *t, uint32_t valid,
-			    const uint32_t busno[8], struct iio_map *m)
+void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct disc_table *t, uint8_t chop,
+			    uint32_t valid, const uint32_t busno[8], struct iio_map *m)
 {
 	uint32_t idx[IIO_MAX_STACKS], k = disc_units_of(t, p->disc_box_type[INTEL_BOX_IIO], idx, IIO_MAX_STACKS);
 	memset(m, 0, sizeof(*m));
 	m->method = IIO_MAP_DISCOVERY;
 	m->nstacks = p->nstacks < IIO_MAX_STACKS ? p->nstacks : IIO_MAX_STACKS;
-	fmt_snprintf(m->source, sizeof(m->source), "discovery table (%u IIO units); MSM CPUBUSNO_VALID = 0x%08x", k,
-		     valid);
 	if (!k) {
 		fmt_snprintf(m->why, sizeof(m->why), "the discovery table lists no IIO unit (box type %u)",
 			     p->disc_box_type[INTEL_BOX_IIO]);
@@ -115,18 +113,30 @@ void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct 
 			     p->name, k);
 		return;
 	}
+	int map = -1;
+	for (int i = 0; i < p->msm->nmaps && i < MSM_MAX_MAPS && map < 0; i++)
+		if (p->msm->map[i].chop == chop)
+			map = i;
+	if (map < 0) {
+		fmt_snprintf(m->why, sizeof(m->why), "%s: CAPID4 chop %u names no die with a CPU-bus-to-IIO-box table",
+			     p->name, chop);
+		return;
+	}
+	const uint8_t *to_pmon = p->msm->map[map].to_pmon;
+	fmt_snprintf(m->source, sizeof(m->source), "discovery table (%u IIO units); MSM CPUBUSNO_VALID = 0x%08x, %s die",
+		     k, valid, p->msm->map[map].die);
 	m->valid = 1;
 	for (uint32_t b = 0; b < MSM_MAX_BUSES; b++) {
 		if (!(valid >> b & 1))
 			continue;
-		uint8_t bus = (uint8_t)(busno[b / BUSES_PER_REG] >> (8 * (b % BUSES_PER_REG))), pmon = p->msm->to_pmon[b];
+		uint8_t bus = (uint8_t)(busno[b / BUSES_PER_REG] >> (8 * (b % BUSES_PER_REG))), pmon = to_pmon[b];
 		if (pmon == 0xFF || pmon >= m->nstacks) {
 			iio_map_defect(m, "CPU bus %u (bus %02x) is valid but belongs to no IIO PMON box", b, bus);
 			continue;
 		}
 		if (disc_find(t, p->disc_box_type[INTEL_BOX_IIO], pmon) < 0) {
-			iio_map_defect(m, "CPU bus %u (bus %02x) belongs to IIO box %u, which the discovery table does not list", b,
-				   bus, pmon);
+			iio_map_defect(m, "CPU bus %u (bus %02x) belongs to IIO box %u, which the discovery table does not list",
+				       b, bus, pmon);
 			continue;
 		}
 		m->stack[pmon].present = 1;
@@ -134,31 +144,59 @@ void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct 
 	}
 }
 
+/* The socket-th function vendor:device (at dev.func when fixed) among fns, or NULL; *seen: how many. */
+static const struct intel_pci_fn *nth(const struct intel_pci_fn *fns, uint32_t nfns, uint16_t device, int fixed,
+				      uint8_t dev, uint8_t func, uint32_t socket, uint32_t *seen)
+{
+	*seen = 0;
+	for (uint32_t i = 0; i < nfns; i++)
+		if (fns[i].vendor == INTEL_VENDOR && fns[i].device == device &&
+		    (!fixed || (fns[i].a.dev == dev && fns[i].a.func == func)) && (*seen)++ == socket)
+			return &fns[i];
+	return NULL;
+}
+
 void intel_iio_map_disc(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
 			uint32_t nfns, const struct disc_table *t, uint32_t socket, struct iio_map *m)
 {
-	uint32_t valid = 0, busno[8] = { 0 }, seen = 0;
-	const struct intel_pci_fn *f = NULL;
-	for (uint32_t i = 0; p->msm && i < nfns && !f; i++)
-		if (fns[i].vendor == INTEL_VENDOR && fns[i].device == p->msm->device && seen++ == socket)
-			f = &fns[i];
-	if (p->msm && !f) {
-		iio_map_from_discovery(p, t, 0, busno, m);
-		m->valid = 0;
-		fmt_snprintf(m->why, sizeof(m->why), "no MSM function 8086:%04x for socket %u in the PCI scan (%u found)",
-			     p->msm->device, socket, seen);
+	uint32_t valid = 0, busno[8] = { 0 }, seen = 0, capid = 0;
+	const struct intel_msm *ms = p->msm;
+	if (!ms) {
+		iio_map_from_discovery(p, t, MSM_NO_CHOP, 0, busno, m);
 		return;
 	}
-	hw_status st = HW_OK;
-	if (f) {
-		st = hw_pci_read32(hw, f->a, p->msm->valid_reg, &valid);
-		for (int r = 0; r < 8 && st == HW_OK; r++)
-			st = hw_pci_read32(hw, f->a, (uint16_t)(p->msm->busno_reg[r / 4] + 4 * (r % 4)), &busno[r]);
+	const struct intel_pci_fn *f = nth(fns, nfns, ms->device, 0, 0, 0, socket, &seen);
+	if (!f) {
+		iio_map_from_discovery(p, t, MSM_NO_CHOP, 0, busno, m);
+		m->valid = 0;
+		fmt_snprintf(m->why, sizeof(m->why), "no MSM function 8086:%04x for socket %u in the PCI scan (%u found)",
+			     ms->device, socket, seen);
+		return;
 	}
-	iio_map_from_discovery(p, t, valid, busno, m);
+	uint8_t chop = MSM_NO_CHOP;
+	hw_status st = HW_OK;
+	const struct intel_pci_fn *pcu = NULL;
+	if (ms->chop_device) {
+		pcu = nth(fns, nfns, ms->chop_device, 1, ms->chop_dev, ms->chop_func, socket, &seen);
+		if (!pcu) {
+			iio_map_from_discovery(p, t, MSM_NO_CHOP, 0, busno, m);
+			m->valid = 0;
+			fmt_snprintf(m->why, sizeof(m->why), "no PCU function 8086:%04x at device %u function %u for socket %u "
+				     "(CAPID4, the die's chop)", ms->chop_device, ms->chop_dev, ms->chop_func, socket);
+			return;
+		}
+		st = hw_pci_read32(hw, pcu->a, ms->chop_reg, &capid);
+		chop = (uint8_t)((capid >> ms->chop_shift) & 3);
+	}
+	const struct intel_pci_fn *at = st == HW_OK ? f : pcu;
+	if (st == HW_OK)
+		st = hw_pci_read32(hw, f->a, ms->valid_reg, &valid);
+	for (int r = 0; r < 8 && st == HW_OK; r++)
+		st = hw_pci_read32(hw, f->a, (uint16_t)(ms->busno_reg[r / 4] + 4 * (r % 4)), &busno[r]);
+	iio_map_from_discovery(p, t, chop, valid, busno, m);
 	if (st != HW_OK) {
 		m->valid = 0;
-		fmt_snprintf(m->why, sizeof(m->why), "MSM CPU-bus registers of %02x:%02x.%x: %s", f->a.bus, f->a.dev, f->a.func,
+		fmt_snprintf(m->why, sizeof(m->why), "MSM / PCU registers at %02x:%02x.%x: %s", at->a.bus, at->a.dev, at->a.func,
 			     hw_status_name(st));
 		return;
 	}

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				assert(u[i].unit < p->box[b].type->max_boxes);
 		}
 		struct iio_map m;
-		iio_map_from_discovery(p, &t, valid, busno, &m);
+		iio_map_from_discovery(p, &t, (uint8_t)(valid >> 30), valid, busno, &m);
 		assert(m.nstacks <= IIO_MAX_STACKS && memchr(m.why, 0, sizeof(m.why)));
 		for (uint32_t d = 0; d < m.ndefects && d < IIO_MAX_DEFECTS; d++)
 			assert(memchr(m.defect[d], 0, sizeof(m.defect[d])));

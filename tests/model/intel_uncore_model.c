@@ -282,8 +282,11 @@ void iu_model_spr_discovery(struct intel_uncore_model *u, uint8_t bus, uint64_t 
 	iu_model_iio(u, nstacks, 0);
 }
 
-void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8])
+void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8],
+		      uint32_t capid4)
 {
+	fn0(u, bus, 0x1E, 0x3258);
+	pci_model_w32(pci_model_add(&u->pci, 0, bus, 0x1E, 3, 0x8086, 0x325B, 0x088000, 0x80), 0x94, capid4);
 	struct pci_model_func *f = pci_model_add(&u->pci, 0, bus, 3, 0, 0x8086, 0x09A6, 0x088000, 0x00);
 	pci_model_w32(f, 0x1A0, valid);
 	for (unsigned r = 0; r < 4; r++) {

@@ -22,7 +22,8 @@
  *           IMC units (type 6, MMIO) are boxes laid out as ICX's (CTL +0x40, CTR +0x08); IIO
  *           units (type 1, MSR) as above; one CHA unit (type 0, id 1) the code must pass over. The
  *           generic unit control freezes with bit 0 (Linux GENERIC_PMON_BOX_CTL_FRZ).
- *           MSM 8086:09A6: CPUBUSNO_VALID 0x1A0, CPUBUSNO0-3 0x190 + 4 i, 4-7 0x1C0 + 4 i.
+ *           MSM 8086:09A6: CPUBUSNO_VALID 0x1A0, CPUBUSNO0-3 0x190 + 4 i, 4-7 0x1C0 + 4 i; PCU
+ *           8086:325B at device 0x1E function 3: CAPID4 0x94 (Intel PCM src/pcm-iio-pmu.h).
  *
  * Every PCI and MMIO access is numbered and fault-injected with hw_model's fail_at /
  * fail_sticky / fail_writes_only, in one sequence with the MSR accesses.
@@ -84,8 +85,10 @@ void iu_model_iio(struct intel_uncore_model *u, unsigned nstacks, uint64_t cpubu
  * this calls), plus a CHA unit. */
 void iu_model_spr_discovery(struct intel_uncore_model *u, uint8_t bus, uint64_t table_base, unsigned nimc,
 			    uint64_t imc_base, unsigned nstacks);
-/* SPR: the MSM function at bus:03.0 with CPUBUSNO_VALID = valid and CPUBUSNO0-7 = busno[]. */
-void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8]);
+/* SPR: the MSM function at bus:03.0 with CPUBUSNO_VALID = valid and CPUBUSNO0-7 = busno[], and
+ * the PCU function 8086:325B at bus:1E.3 with CAPID4 (0x94) = capid4 (physical chop bits 7:6). */
+void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8],
+		      uint32_t capid4);
 void iu_model_add(struct intel_uncore_model *u, struct iu_traffic t);
 /* The MMIO register at addr, or NULL. */
 struct iu_mmio *iu_model_mmio(struct intel_uncore_model *u, uint64_t addr);

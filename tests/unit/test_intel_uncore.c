@@ -596,7 +596,7 @@ static void test_spr_iio_map(void **state)
 	/* CPU buses 0 (DMI -> PMON 1), 1 (-> 2) and 8 (-> 0) valid (PCM spr_xcc mapping); bus 0x00,
 	 * 0x15 and 0x80; a root port on bus 0x15 (part 0 = device 1) with an endpoint on 0x16 */
 	uint32_t busno[8] = { 0x00001500, 0, 0x00000080, 0, 0, 0, 0, 0 };
-	iu_model_spr_msm(&u, 0x00, 0x103, busno);
+	iu_model_spr_msm(&u, 0x00, 0x103, busno, 0xC0);        /* chop 3: XCC */
 	add_bridge(0x15, 1, 0x16, 0x16);
 	add_endpoint(0x16, 0xA808);
 	pci_model_add(&u.pci, 0, 0x80, 0, 0, 0x8086, 0x0B25, 0x088000, 0x00);
@@ -618,14 +618,30 @@ static void test_spr_iio_map(void **state)
 	assert_int_equal(m.stack[2].nports, 1);
 	assert_int_equal(m.stack[2].port[0].part, 0);
 	assert_int_equal(m.ndefects, 0);
+	assert_non_null(strstr(m.source, "XCC die"));
+	/* the same buses on an MCC die (chop 1): CPU bus 0 -> PMON 0, 1 -> 1, 8 -> 3 (PCM
+	 * spr_mcc_sad_to_pmu_id_mapping) */
+	pci_model_w32(pci_model_find(&u.pci, (struct hw_pci_addr){ 0, 0x00, 0x1E, 3 }), 0x94, 0x40);
+	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
+	assert_true(m.valid);
+	assert_non_null(strstr(m.source, "MCC die"));
+	assert_int_equal(m.stack[0].bus, 0x00);
+	assert_int_equal(m.stack[1].bus, 0x15);
+	assert_int_equal(m.stack[3].bus, 0x80);
+	assert_false(m.stack[2].present);
+	/* a chop no map knows */
+	pci_model_w32(pci_model_find(&u.pci, (struct hw_pci_addr){ 0, 0x00, 0x1E, 3 }), 0x94, 0x80);
+	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
+	assert_false(m.valid);
+	assert_non_null(strstr(m.why, "chop 2"));
 	/* CPU bus 9 (-> PMON 3) valid with a bus, but the table lists only boxes 0-2 now */
 	dt.nunits = 1 + 3;                               /* CHA + IIO 0, 1, 2 */
 	uint32_t b2[8] = { 0x00001500, 0, 0x00009080, 0, 0, 0, 0, 0 };
-	iio_map_from_discovery(plat("SPR"), &dt, 0x301, b2, &m);
+	iio_map_from_discovery(plat("SPR"), &dt, 3, 0x301, b2, &m);
 	assert_int_equal(m.ndefects, 1);
 	assert_non_null(strstr(m.defect[0], "IIO box 3, which the discovery table does not list"));
 	/* GNR: no CPU-bus table, so the map says so */
-	iio_map_from_discovery(plat("GNR"), &dt, 0x1, b2, &m);
+	iio_map_from_discovery(plat("GNR"), &dt, MSM_NO_CHOP, 0x1, b2, &m);
 	assert_false(m.valid);
 	assert_non_null(strstr(m.why, "not yet"));
 }
