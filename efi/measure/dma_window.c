@@ -6,6 +6,7 @@
 #include "efi/measure/corepmu_run.h"
 #include "efi/out/dma_json.h"
 #include "efi/out/report.h"
+#include "arch/lib/fmt.h"
 
 static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
 static int nranges;
@@ -23,7 +24,7 @@ void dma_window_ranges(const struct discovery *d)
 
 /* The traffic with the boot CPU's core PMU started before the first slice and stopped after
  * the last (the CPU that drives the traffic: firmware drivers and efiperf's queues run on it). */
-struct core_ctx { const struct hw *hw; const struct platform *p; const struct dma_window *w; int started; };
+struct core_ctx { const struct hw *hw; const struct platform *p; const struct dma_window *w; int started; uint64_t ns; };
 
 static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
 {
@@ -36,14 +37,36 @@ static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
 	uint64_t ns = c->w->fn(c->w->arg, slice, nslices);
 	if (cp && slice + 1 >= nslices && c->started)
 		corepmu_run_stop(c->hw, cp);
+	c->ns += ns;
 	return ns;
+}
+
+/* The CHA-counted window, every slice of it: what the IIO counters run around. */
+struct cha_pass { struct core_ctx c; struct dma_window_result *r; };
+
+static uint64_t cha_pass(void *arg)
+{
+	struct cha_pass *x = arg;
+	const struct dma_window *w = x->c.w;
+	x->r->status = cha_run_window(x->c.hw, w->kernel, with_core, &x->c, w->expected, w->no_dma_why, &x->r->sc);
+	return x->c.ns;
 }
 
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
-	struct core_ctx c = { hw, p, w, 0 };
-	r->status = cha_run_window(hw, w->kernel, with_core, &c, w->expected, w->no_dma_why, &r->sc);
+	struct cha_pass x = { { hw, p, w, 0, 0 }, r };
+	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
+		r->status = -1;
+	if (r->iio.on) {
+		char ratio[24] = "-";
+		const struct self_check *s = &r->iio.sc;
+		if (s->have_ratio_write || s->have_ratio_read)
+			fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
+		rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
+			 s->why[0] ? ": " : "", s->why);
+	}
+	struct core_ctx c = x.c;
 	const struct cha_metric_values *total = cha_run_total();
 	r->have_cha = total != NULL;
 	if (total)
@@ -73,5 +96,19 @@ void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t 
 void dma_window_json(struct json *j, const struct dma_window_result *r)
 {
 	self_check_json(j, "self_check", &r->sc);
+	if (r->iio.on) {
+		self_check_json(j, "iio_self_check", &r->iio.sc);
+		if (r->iio.place.placed) {
+			json_obj(j, "iio_part");
+			json_u64(j, "socket", r->iio.place.socket);
+			json_u64(j, "stack", r->iio.place.stack);
+			json_u64(j, "part", r->iio.place.part);
+			char port[16];
+			fmt_snprintf(port, sizeof(port), "%04x:%02x:%02x.%u", r->iio.place.port.segment,
+				     r->iio.place.port.bus, r->iio.place.port.dev, r->iio.place.port.func);
+			json_str(j, "root_port", port);
+			json_close(j);
+		}
+	}
 	link_limit_json(j, "link_limit", &r->ll);
 }

@@ -6,6 +6,7 @@
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
+#include "efi/measure/iio_window.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
@@ -177,9 +178,10 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 	return 0;
 }
 
-/* One uncore_iio_map record per socket: the map, where it came from, its defects. */
-static void iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip, const uint32_t *cpu,
-			    uint32_t nsock)
+/* One uncore_iio_map record per socket: the map, where it came from, its defects. Returns the
+ * maps (nsock of them). */
+static const struct iio_map *iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip,
+					     const uint32_t *cpu, uint32_t nsock)
 {
 	static struct iio_map maps[UNC_MAX_PKGS];
 	if (ip->discovery)
@@ -197,6 +199,7 @@ static void iio_maps_report(const struct hw *hw, const struct intel_uncore_platf
 		for (uint32_t d = 0; d < maps[s].ndefects && d < IIO_MAX_DEFECTS; d++)
 			rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
 	}
+	return maps;
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
@@ -264,8 +267,13 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		rep_error("uncore", "%s", res->why);
 	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
 		rep_error("uncore", "%s", res->restore_why);
-	if (bx == INTEL_BOX_IIO)
-		iio_maps_report(hw, ip, cpu, nsock);
+	if (bx == INTEL_BOX_IIO) {
+		const struct iio_map *maps = iio_maps_report(hw, ip, cpu, nsock);
+		/* the DMA windows' iio_self_check programs a stack's box at the platform type's fixed
+		 * address: on the discovery platforms (units at the table's addresses) it has none yet */
+		if (!ip->discovery)
+			iio_window_plan(ip, maps, nsock, cpu);
+	}
 	return res->status;
 }
 
