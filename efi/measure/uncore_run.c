@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/uncore_run.h"
 #include "efi/measure/nv_acpi_run.h"
+#include "efi/measure/uncore_disc.h"
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
@@ -184,6 +185,30 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 	return 0;
 }
 
+/* One uncore_iio_map record per socket: the map, where it came from, its defects. Returns the
+ * maps (nsock of them). */
+static const struct iio_map *iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip,
+					     const uint32_t *cpu, uint32_t nsock)
+{
+	static struct iio_map maps[UNC_MAX_PKGS];
+	if (ip->discovery)
+		for (uint32_t s = 0; s < nsock; s++)
+			uncore_disc_iio_map(hw, ip, scan, nscan, s, &maps[s]);
+	else
+		intel_iio_maps(hw, ip, scan, nscan, cpu, nsock, maps);
+	for (uint32_t s = 0; s < nsock; s++) {
+		struct json *j = rep_begin("uncore_iio_map");
+		uncore_iio_map_json(ip->name, s, &maps[s], j);
+		rep_end();
+		rep_line("uncore:     %s uncore_iio stack map of socket %u (%s): %s%s", ip->name, s,
+			 iio_map_source_name(maps[s].method), maps[s].valid ? maps[s].source : "absent: ",
+			 maps[s].valid ? "" : maps[s].why);
+		for (uint32_t d = 0; d < maps[s].ndefects && d < IIO_MAX_DEFECTS; d++)
+			rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
+	}
+	return maps;
+}
+
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 			     const struct intel_uncore_platform *ip, enum intel_box bx, struct slice_ctx *ctx,
 			     struct unc_request *req, struct unc_result *res)
@@ -200,7 +225,15 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	for (uint32_t s = 0; s < nsock; s++)
 		cpu[s] = p->mp.package_cpu[s];
 	struct intel_unit units[UNC_MAX_PKGS];
-	if (bx == INTEL_BOX_IMC) {
+	struct uncore_box_type ty = *b->type;
+	if (ip->discovery) {
+		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
+			status_record(b->pmu, ip->name, "absent", why);
+			if (bx == INTEL_BOX_IIO)
+				iio_maps_report(hw, ip, cpu, nsock);
+			return 0;
+		}
+	} else if (bx == INTEL_BOX_IMC) {
 		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
 			status_record(b->pmu, ip->name, "absent", why);
 			return 0;
@@ -213,7 +246,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 			for (uint8_t k = 0; k < ip->nstacks && n < UNC_MAX_PKGS; k++)
 				units[n++] = (struct intel_unit){ (uint16_t)s, k, { 0 } };
 	}
-	if (intel_uncore_request(ip, bx, units, n, cpu, cfg->uncore_events, req, why, sizeof(why))) {
+	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why))) {
 		struct json *j = rep_begin("uncore");
 		uncore_status_json(b->pmu, ip->name, "error", why, j);
 		rep_end();
@@ -242,18 +275,11 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
 		rep_error("uncore", "%s", res->restore_why);
 	if (bx == INTEL_BOX_IIO) {
-		static struct iio_map maps[UNC_MAX_PKGS];
-		intel_iio_maps(hw, ip, scan, nscan, cpu, nsock, maps);
-		for (uint32_t s = 0; s < nsock; s++) {
-			struct json *j = rep_begin("uncore_iio_map");
-			uncore_iio_map_json(ip->name, s, &maps[s], j);
-			rep_end();
-			rep_line("uncore:     %s uncore_iio stack map of socket %u: %s%s", ip->name, s,
-				 maps[s].valid ? maps[s].source : "absent: ", maps[s].valid ? "" : maps[s].why);
-			for (uint32_t d = 0; d < maps[s].ndefects && d < IIO_MAX_DEFECTS; d++)
-				rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
-		}
-		iio_window_plan(ip, maps, nsock, cpu);   /* the DMA windows' iio_self_check */
+		const struct iio_map *maps = iio_maps_report(hw, ip, cpu, nsock);
+		/* the DMA windows' iio_self_check programs a stack's box at the platform type's fixed
+		 * address: on the discovery platforms (units at the table's addresses) it has none yet */
+		if (!ip->discovery)
+			iio_window_plan(ip, maps, nsock, cpu);
 	}
 	return res->status;
 }
@@ -320,6 +346,7 @@ out:
 		FreePool(scan);
 		scan = NULL;
 	}
+	uncore_disc_free();
 	if (req)
 		FreePool(req);
 	if (res)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Uncore boxes beyond the CHA around a copy window (config `uncore = on|force`,
- * `uncore_events`): AMD amd_df, amd_l3 and amd_umc (pmu/uncore/amd_uncore.h); Intel SKX/CLX and
- * ICX uncore_imc (DRAM CAS per channel: PCI or MMIO) and uncore_iio (per stack and part, with an
+ * `uncore_events`): AMD amd_df, amd_l3 and amd_umc (pmu/uncore/amd_uncore.h); Intel SKX/CLX,
+ * ICX, and SPR/EMR/GNR (units from the uncore discovery table: efi/measure/uncore_disc.h)
+ * uncore_imc (DRAM CAS per channel: PCI or MMIO) and uncore_iio (per stack and part, with an
  * `uncore_iio_map` record per socket: the stack -> bus map, its source and its defects against
  * the scanned PCI tree) (pmu/uncore/intel_uncore.h). An Intel IMC not found in configuration
  * space is a record with status "absent" naming the functions looked for. Each box

@@ -214,6 +214,7 @@ void uncore_iio_map_json(const char *platform, uint32_t socket, const struct iio
 	json_str(j, "platform", platform);
 	json_u64(j, "socket", socket);
 	json_str(j, "status", m->valid ? "ok" : "absent");
+	json_str(j, "map_source", iio_map_source_name(m->method));
 	if (m->source[0])
 		json_str(j, "source", m->source);
 	if (!m->valid) {

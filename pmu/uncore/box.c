@@ -16,7 +16,7 @@ static struct reg_ref at(const struct uncore_box_type *t, const struct box_site 
 	case BOX_ACCESS_PCI:
 		return reg_pci32(site ? site->pci : (struct hw_pci_addr){ 0 }, (uint16_t)addr);
 	default:
-		return reg_msr((uint32_t)addr);
+		return reg_msr((uint32_t)(addr + (site ? site->msr_base : 0)));
 	}
 }
 

@@ -61,11 +61,14 @@ struct uncore_box_type {
 	uint64_t global_unfreeze;
 };
 
-/* Where a box's registers live beyond its type: the MMIO base added to every address, or the
- * PCI function of a PCI-config box. MSR boxes need none (NULL). */
+/* Where a box's registers live beyond its type: the MMIO base added to every address, the PCI
+ * function of a PCI-config box, or the MSR base added to every MSR index (a box whose unit
+ * control the uncore discovery table gives: pmu/uncore/intel_discovery.h). MSR boxes at
+ * fixed addresses need none (NULL). */
 struct box_site {
 	uint64_t mmio_base;
 	struct hw_pci_addr pci;
+	uint32_t msr_base;
 };
 
 /* Register `r` (index i: counter or filter number) of box n. Valid for n < max_boxes and an

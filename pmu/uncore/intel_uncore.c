@@ -61,6 +61,32 @@ static const struct uncore_box_type icx_iio_type = {
 	.event_mask = (CTL_BASE & ~0xFF000000ull) | 0xFFFull << 24 | 0xFFFull << 36 | 0x7ull << 48,
 };
 
+/* SPR and later: every IMC channel and IIO stack is a unit of the discovery table
+ * (pmu/uncore/intel_discovery.h), its unit control at the address the table gives (MMIO
+ * physical address / MSR, carried in the unit's site), the counter count, width and CTL0 /
+ * CTR0 offsets from the table (the values below are only defaults the table replaces). Unit
+ * control bits of the generic PMON (Linux uncore_discovery.h GENERIC_PMON_BOX_CTL_FRZ bit 0,
+ * RST_CTRL bit 8, RST_CTRS bit 9); event select enable bit 22 and MMIO 32-bit selects /
+ * 64-bit counters as on ICX (Intel Sapphire Rapids uncore PMON reference manual, "Unit Counter
+ * Control": en bit 22; Linux uncore_discovery.c intel_generic_uncore_mmio_* writel / readq).
+ * No package control is written: Linux's generic driver leaves the global control alone too. */
+#define GENERIC_UNIT .box_frz = 1ull << 0, .box_rst_ctrl = 1ull << 8, .box_rst_ctrs = 1ull << 9, .ctl_en = EN22
+static const struct uncore_box_type spr_imc_type = {
+	.name = "IMC", .access = BOX_ACCESS_MMIO, .num_counters = 4, .ctr_bits = 48, .reg_step = 1, .ctl_step = 4,
+	.ctr_step = 8, .max_boxes = 32, .unit_ctl = 0, .ctl0 = 0x40, .ctr0 = 0x08, .filter = { BOX_NO_REG, BOX_NO_REG },
+	.status = BOX_NO_REG, .mmio_ctl32 = 1, GENERIC_UNIT, .event_mask = CTL_BASE,
+};
+/* SPR IIO: ch_mask config 36-47, fc_mask 48-50 as ICX (Linux spr_uncore_iio uses
+ * snr_uncore_iio_format_group: ch_mask2, fc_mask2; perfmon UMaskExt of the DATA_REQ events:
+ * PortMask << 4 | FCMask << 16, i.e. config bits 36 and 48); constraints as ICX (Linux
+ * spr_uncore_iio .constraints = icx_uncore_iio_constraints) */
+static const struct uncore_box_type spr_iio_type = {
+	.name = "IIO", .access = BOX_ACCESS_MSR, .num_counters = 4, .ctr_bits = 48, .reg_step = 1, .max_boxes = 16,
+	.unit_ctl = 0, .ctl0 = 8, .ctr0 = 1, .filter = { BOX_NO_REG, BOX_NO_REG }, .status = BOX_NO_REG, GENERIC_UNIT,
+	.constraints = iio_constraints, .nconstraints = N8(iio_constraints),
+	.event_mask = (CTL_BASE & ~0xFF000000ull) | 0xFFFull << 24 | 0xFFFull << 36 | 0x7ull << 48,
+};
+
 /* Linux sysfs format names: imc event, umask, edge, inv, thresh8 (config:24-31); iio thresh9
  * (config:24-35), ch_mask config:36-43 / ch_mask2 36-47, fc_mask 44-46 / fc_mask2 48-50 */
 static const struct ev_field imc_fields[] = {
@@ -100,6 +126,27 @@ static const struct intel_imc_mmio icx_imc_mmio = {
 #define IIO(ty, fl, ev, nev, src) { .pmu = "uncore_iio", .type = ty, .fields = fl, .nfields = N8(fl), \
 	.events = ev, .nevents = nev, .bytes = 4, .prefix = "UNC_IIO_", .source = src }
 
+/* SPR and later: the stacks' buses from the MSM function (struct intel_msm); CPU bus -> IIO
+ * PMON box per die as PCM lists them (src/pcm-iio-pmu.h; PCM marks two of the MCC entries as
+ * assumptions: the check against the PCI tree names a disagreement) */
+#define MSM_NONE_4 0xFF, 0xFF, 0xFF, 0xFF
+#define MSM_TAIL MSM_NONE_4, MSM_NONE_4, MSM_NONE_4, MSM_NONE_4, MSM_NONE_4
+#define MSM_REGS .device = 0x09A6, .valid_reg = 0x1A0, .busno_reg = { 0x190, 0x1C0 }
+static const struct intel_msm spr_msm = {
+	MSM_REGS, .chop_device = 0x325B, .chop_dev = 0x1E, .chop_func = 3, .chop_reg = 0x94, .chop_shift = 6,
+	.nmaps = 2, .map = {
+		{ 3, "XCC", { 1, 2, 4, 6, 7, 9, 0xFF, 0xFF, 0, 3, 5, 8, MSM_TAIL } },
+		{ 1, "MCC", { 0, 1, 2, 10, 4, 5, 0xFF, 0xFF, 3, 0xFF, 0xFF, 0xFF, MSM_TAIL } },
+	},
+};
+static const struct intel_msm emr_msm = {
+	MSM_REGS, .nmaps = 1, .map = { { MSM_NO_CHOP, "EMR", { 7, 1, 2, 3, 8, 6, 0xFF, 0xFF, 0, 4, 5, 9, MSM_TAIL } } },
+};
+
+/* Linux uncore_snbep.c UNCORE_SPR_IIO 1, UNCORE_SPR_IMC 6 (also GNR's gnr_uncores[1], [6]) */
+#define SPR_DISCOVERY .discovery = 1, .disc_box_type = { [INTEL_BOX_IMC] = 6, [INTEL_BOX_IIO] = 1 }, \
+	.iio_map = IIO_MAP_DISCOVERY, .nstacks = 16, .part_dev0 = 1, .nparts = 8
+
 const struct intel_uncore_platform intel_uncore_platforms[] = {
 	{
 		.name = "SKX", .cpus = "Skylake-SP, Cascade Lake-SP", .models = { 0x55 },
@@ -120,6 +167,26 @@ const struct intel_uncore_platform intel_uncore_platforms[] = {
 		 * ports at devices 2-5 (PCM WhitleyPlatformMapping: part = device - 2) */
 		.nstacks = 6, .iio_map = IIO_MAP_SAD_CONTROL, .sad_device = 0x09A2, .sad_reg = 0x3F4,
 		.sad_to_pmon = { 5, 0, 1, 2, 3, 4, 0xFF, 0xFF }, .part_dev0 = 2, .nparts = 8,
+	},
+	/* root ports of parts 0-7: devices 1-8 of the stack bus (PCM pcm-iio.cpp
+	 * EagleStreamPlatformMapping: part = device - 1) */
+	{
+		.name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F },
+		.box = { IMC(&spr_imc_type, intel_imc_spr, 4, "SPR/events/sapphirerapids_uncore.json 1.39"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "SPR/events/sapphirerapids_uncore.json 1.39") },
+		SPR_DISCOVERY, .msm = &spr_msm,
+	},
+	{
+		.name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF },
+		.box = { IMC(&spr_imc_type, intel_imc_spr, 4, "EMR/events/emeraldrapids_uncore.json 1.24"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "EMR/events/emeraldrapids_uncore.json 1.24") },
+		SPR_DISCOVERY, .msm = &emr_msm,
+	},
+	{
+		.name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "GNR/events/graniterapids_uncore.json 1.20"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "GNR/events/graniterapids_uncore.json 1.20") },
+		SPR_DISCOVERY,   /* no CPU-bus-to-PMON table known: the map says so (not yet) */
 	},
 };
 const size_t intel_uncore_nplatforms = sizeof(intel_uncore_platforms) / sizeof(intel_uncore_platforms[0]);
@@ -386,8 +453,7 @@ int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, c
 
 /* ---- IIO stack map ------------------------------------------------------------------------- */
 
-static void defect(struct iio_map *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void defect(struct iio_map *m, const char *fmt, ...)
+void iio_map_defect(struct iio_map *m, const char *fmt, ...)
 {
 	if (m->ndefects < IIO_MAX_DEFECTS) {
 		va_list ap;
@@ -403,6 +469,7 @@ void iio_map_from_cpubusno(const struct intel_uncore_platform *p, uint64_t msr, 
 {
 	memset(m, 0, sizeof(*m));
 	m->nstacks = p->nstacks < IIO_MAX_STACKS ? p->nstacks : IIO_MAX_STACKS;
+	m->method = IIO_MAP_CPUBUSNO_MSR;
 	fmt_snprintf(m->source, sizeof(m->source), "MSR 0x%x CPU_BUS_NUMBER = 0x%016llx", p->cpubusno_msr,
 		     (unsigned long long)msr);
 	if (!(msr >> 63)) {
@@ -424,6 +491,7 @@ void iio_map_from_sad(const struct intel_uncore_platform *p, const uint8_t *bus,
 {
 	memset(m, 0, sizeof(*m));
 	m->nstacks = p->nstacks < IIO_MAX_STACKS ? p->nstacks : IIO_MAX_STACKS;
+	m->method = IIO_MAP_SAD_CONTROL;
 	fmt_snprintf(m->source, sizeof(m->source), "SAD_CONTROL_CFG (0x%x) of %u 8086:%04x function(s)", p->sad_reg, n,
 		     p->sad_device);
 	if (!n) {
@@ -435,11 +503,11 @@ void iio_map_from_sad(const struct intel_uncore_platform *p, const uint8_t *bus,
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t sid = (uint8_t)((sad[i] >> 4) & 7), pmon = p->sad_to_pmon[sid];
 		if (pmon >= m->nstacks) {
-			defect(m, "bus %02x: SAD_CONTROL_CFG 0x%x names stack id %u, which has no IIO PMON box", bus[i], sad[i], sid);
+			iio_map_defect(m, "bus %02x: SAD_CONTROL_CFG 0x%x names stack id %u, which has no IIO PMON box", bus[i], sad[i], sid);
 			continue;
 		}
 		if (m->stack[pmon].present) {
-			defect(m, "buses %02x and %02x both claim IIO stack %u (SAD stack id %u)", m->stack[pmon].bus, bus[i],
+			iio_map_defect(m, "buses %02x and %02x both claim IIO stack %u (SAD stack id %u)", m->stack[pmon].bus, bus[i],
 			       pmon, sid);
 			continue;
 		}
@@ -484,7 +552,7 @@ uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel
 			if (j == k || !m->stack[j].present)
 				continue;
 			if (m->stack[j].bus == m->stack[k].bus && j > k)
-				defect(m, "IIO stacks %d and %d both have root bus %02x", k, j, m->stack[k].bus);
+				iio_map_defect(m, "IIO stacks %d and %d both have root bus %02x", k, j, m->stack[k].bus);
 			if (m->stack[j].bus > m->stack[k].bus && m->stack[j].bus - 1 < end)
 				end = (uint8_t)(m->stack[j].bus - 1);
 		}
@@ -506,7 +574,7 @@ uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel
 				(uint8_t)(f->a.dev - p->part_dev0), f->a.dev, f->a.func, f->secondary, f->subordinate };
 		}
 		if (!seen)
-			defect(m, "IIO stack %d: no function on its root bus %02x in the PCI scan", k, m->stack[k].bus);
+			iio_map_defect(m, "IIO stack %d: no function on its root bus %02x in the PCI scan", k, m->stack[k].bus);
 	}
 	/* every function below a root port must be on a bus the map gives to that port's stack */
 	for (uint32_t i = 0; i < nfns; i++) {
@@ -516,7 +584,7 @@ uint32_t iio_map_check(const struct intel_uncore_platform *p, const struct intel
 			continue;
 		int want = stack_of(m, fns[rp].a.bus), got = stack_of(m, f->a.bus);
 		if (want != got)
-			defect(m, "%02x:%02x.%x is behind root port %02x:%02x.%x of IIO stack %d, but the map gives bus %02x to %s%d",
+			iio_map_defect(m, "%02x:%02x.%x is behind root port %02x:%02x.%x of IIO stack %d, but the map gives bus %02x to %s%d",
 			       f->a.bus, f->a.dev, f->a.func, fns[rp].a.bus, fns[rp].a.dev, fns[rp].a.func, want, f->a.bus,
 			       got < 0 ? "no stack " : "stack ", got);
 	}
@@ -543,6 +611,7 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 				iio_map_from_cpubusno(p, r.v, m);
 			else {
 				memset(m, 0, sizeof(*m));
+				m->method = IIO_MAP_CPUBUSNO_MSR;
 				fmt_snprintf(m->why, sizeof(m->why), "read MSR 0x%x CPU_BUS_NUMBER on CPU %u: %s", p->cpubusno_msr,
 					     cpu[s], hw_status_name(st != HW_OK ? st : r.st));
 			}
@@ -625,15 +694,22 @@ int intel_uncore_request(const struct intel_uncore_platform *p, enum intel_box b
 			 uint32_t nunits, const uint32_t *cpu, const char *events, struct unc_request *req, char *why,
 			 size_t n)
 {
+	return intel_uncore_request_as(p, bx, p->box[bx].type, units, nunits, cpu, events, req, why, n);
+}
+
+int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_box bx, const struct uncore_box_type *type,
+			    const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu, const char *events,
+			    struct unc_request *req, char *why, size_t n)
+{
 	const struct intel_box_desc *b = &p->box[bx];
 	int only = -1;
 	memset(req, 0, sizeof(*req));
-	req->type = *b->type;
+	req->type = *type;
 	req->pmu = b->pmu;
 	req->platform = p->name;
 	req->rounds = 1;
 	req->scope = bx == INTEL_BOX_IMC ? "channel" : "stack";
-	req->sited = b->type->access != BOX_ACCESS_MSR;
+	req->sited = type->access != BOX_ACCESS_MSR || p->discovery;
 	if (events && *events) {
 		const char *s = events;
 		while (*s) {

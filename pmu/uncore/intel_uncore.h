@@ -22,6 +22,12 @@
  *               fc_mask, ch_mask2, fc_mask2). 0x83 counts on counters 0-1, 0xC0 on 2-3 (Linux
  *               skx_/icx_uncore_iio_constraints; perfmon "Counter").
  *
+ *   SPR, EMR, GNR: no fixed addresses. Each socket's uncore discovery table
+ *               (pmu/uncore/intel_discovery.h) lists the IMC channels (box type 6, MMIO) and IIO
+ *               stacks (box type 1, MSR) with their unit control address and geometry
+ *               (intel_disc_units); the types here give the bits (generic unit control: FRZ bit
+ *               0, RST bits 8 and 9; EN bit 22; IIO ch_mask / fc_mask as ICX).
+ *
  * Events are named and encoded as Intel's perfmon files give them (github.com/intel/perfmon
  * SKX/events/skylakex_uncore.json v1.37, ICX/events/icelakex_uncore.json v1.30): CAS_COUNT.RD /
  * WR x 64 bytes; DATA_REQ_OF_CPU.MEM_READ / MEM_WRITE.PARTp (a device reads / writes memory)
@@ -81,7 +87,28 @@ struct intel_imc_mmio {
 	uint32_t box_off, chan_stride;            /* channel c at base + box_off + c chan_stride */
 };
 
-enum intel_iio_map { IIO_MAP_NONE, IIO_MAP_CPUBUSNO_MSR, IIO_MAP_SAD_CONTROL };
+enum intel_iio_map { IIO_MAP_NONE, IIO_MAP_CPUBUSNO_MSR, IIO_MAP_SAD_CONTROL, IIO_MAP_DISCOVERY };
+
+/* SPR and later: the stacks' root buses, as the mesh-to-IIO (MSM) function holds them (Intel
+ * PCM src/types.h SPR_MSM_*, src/utils.cpp get_cpu_bus: device 8086:09A6; CPUBUSNO_VALID
+ * 0x1A0, bit k: CPU bus k is enabled; CPUBUSNO0-3 at 0x190 + 4 i and CPUBUSNO4-7 at 0x1C0 + 4 i,
+ * one bus per byte: bus k in byte k % 4 of register k / 4). CPU bus k belongs to IIO PMON box
+ * to_pmon[k] (0xFF: none) of the map for the die: SPR's XCC and MCC dies number their boxes
+ * differently, told apart by the physical chop in CAPID4 of the PCU function (PCM
+ * src/pcm-iio-pmu.h SPR_PCU_CR3_DID 8086:325B device 0x1E function 3, SPR_CAPID4_OFFSET 0x94,
+ * chop bits 7:6: 3 XCC, 1 MCC; spr_xcc_ / spr_mcc_ / emr_sad_to_pmu_id_mapping). */
+#define MSM_MAX_BUSES 32
+#define MSM_MAX_MAPS 2
+#define MSM_NO_CHOP 0xFF                          /* the platform has one map, no chop read */
+struct intel_msm {
+	uint16_t device;
+	uint16_t valid_reg, busno_reg[2];         /* CPUBUSNO0 (buses 0-15), CPUBUSNO4 (16-31) */
+	uint16_t chop_device;                     /* 0: one map, map[0] */
+	uint8_t chop_dev, chop_func, chop_shift;
+	uint16_t chop_reg;
+	uint8_t nmaps;
+	struct { uint8_t chop; const char *die; uint8_t to_pmon[MSM_MAX_BUSES]; } map[MSM_MAX_MAPS];
+};
 
 struct intel_uncore_platform {
 	const char *name;                         /* "SKX" */
@@ -97,12 +124,20 @@ struct intel_uncore_platform {
 	uint16_t sad_device, sad_reg;             /* ICX: 8086:09A2, SAD_CONTROL_CFG 0x3F4 */
 	uint8_t sad_to_pmon[8];                   /* ICX: SAD stack id -> IIO PMON box */
 	uint8_t part_dev0, nparts;                /* root port of part p: device part_dev0 + p on the stack bus */
+	/* discovery (SPR and later): IMC channels and IIO stacks are the units of these box types
+	 * in each socket's uncore discovery table (pmu/uncore/intel_discovery.h); their counter
+	 * count, width and CTL / CTR offsets come from the table, the bits from box[].type */
+	uint8_t discovery;
+	uint16_t disc_box_type[INTEL_NBOX];
+	const struct intel_msm *msm;              /* IIO_MAP_DISCOVERY: the stacks' buses */
 };
 
 extern const struct intel_uncore_platform intel_uncore_platforms[];
 extern const size_t intel_uncore_nplatforms;
-extern const struct intel_uncore_event intel_imc_skx[], intel_imc_icx[], intel_iio_skx[], intel_iio_icx[];
-extern const uint16_t intel_imc_skx_n, intel_imc_icx_n, intel_iio_skx_n, intel_iio_icx_n;
+extern const struct intel_uncore_event intel_imc_skx[], intel_imc_icx[], intel_iio_skx[], intel_iio_icx[],
+	intel_imc_spr[], intel_imc_gnr[];
+extern const uint16_t intel_imc_skx_n, intel_imc_icx_n, intel_iio_skx_n, intel_iio_icx_n, intel_imc_spr_n,
+	intel_imc_gnr_n;
 
 const struct intel_uncore_platform *intel_uncore_platform_for(uint32_t family, uint32_t model);
 const struct intel_uncore_platform *intel_uncore_platform_by_name(const char *name);
@@ -146,10 +181,11 @@ int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, c
 		   uint32_t nfns, struct intel_unit *u, uint32_t max, uint32_t *n, char *why, size_t wn);
 
 /* IIO stack -> PCIe bus map of one socket. */
-#define IIO_MAX_STACKS 8
+#define IIO_MAX_STACKS 16
 #define IIO_MAX_DEFECTS 8
 struct iio_map {
 	uint8_t valid;                            /* the source gave a map */
+	uint8_t method;                           /* enum intel_iio_map: where the map came from */
 	char source[96];                          /* "MSR 0x300 CPU_BUS_NUMBER = 0x...", "SAD_CONTROL_CFG ..." */
 	char why[120];                            /* when not valid */
 	uint8_t nstacks;
@@ -163,6 +199,8 @@ struct iio_map {
 	char defect[IIO_MAX_DEFECTS][120];
 };
 
+/* Add a defect to the map (the first IIO_MAX_DEFECTS are kept, all are counted). */
+void iio_map_defect(struct iio_map *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* SKX: decode MSR 0x300 (bit 63 valid; byte k = root bus of IIO box k; Linux uncore_snbep.c
  * SKX_MSR_CPU_BUS_NUMBER, skx_iio_stack). */
 void iio_map_from_cpubusno(const struct intel_uncore_platform *p, uint64_t msr, struct iio_map *m);
@@ -190,5 +228,36 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 int intel_uncore_request(const struct intel_uncore_platform *p, enum intel_box b, const struct intel_unit *units,
 			 uint32_t nunits, const uint32_t *cpu, const char *events, struct unc_request *req, char *why,
 			 size_t n);
+/* The same with the box type given (a discovered unit's geometry: intel_disc_units). */
+int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_box b, const struct uncore_box_type *type,
+			    const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu, const char *events,
+			    struct unc_request *req, char *why, size_t n);
+
+/* ---- SPR and later: units and the IIO map from the discovery table (intel_uncore_disc.c) ---- */
+
+struct disc_table;
+/* The units of box b (type p->disc_box_type[b]) in socket `socket`'s table t, ascending box
+ * id: unit = box id, site = the unit control (MMIO address or MSR). *ty gets the platform's
+ * type with the table's geometry of the first unit (counters = num_regs, at most
+ * BOX_MAX_COUNTERS; width; CTL0 / CTR0 offsets). A unit with another geometry, another access
+ * type than the platform's, or a box id of max_boxes or more is left out and named in why (the
+ * others are kept). 0 with *n >= 1, or -1 with why (none of that type). */
+int intel_disc_units(const struct intel_uncore_platform *p, enum intel_box b, const struct disc_table *t,
+		     uint16_t socket, struct intel_unit *u, uint32_t max, uint32_t *n, struct uncore_box_type *ty,
+		     char *why, size_t wn);
+/* The IIO map of one socket from its discovery table (the stacks: IIO units present) and the
+ * MSM CPU-bus registers (valid bits, the 8 CPUBUSNO dwords): bus k, when valid, is the root bus
+ * of PMON box to_pmon[k] of the map for `chop` (MSM_NO_CHOP on a platform without chop). A
+ * valid bus of no PMON box, or of a box the table lacks, is a defect. No msm table, or no map
+ * for the chop: not valid, why says so. method = IIO_MAP_DISCOVERY. */
+void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct disc_table *t, uint8_t chop,
+			    uint32_t valid, const uint32_t busno[8], struct iio_map *m);
+/* Firmware glue: the MSM function of socket s (the s-th 8086:msm->device among fns, in scan
+ * order) read, iio_map_from_discovery, then iio_map_check against the tree. */
+void intel_iio_map_disc(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+			uint32_t nfns, const struct disc_table *t, uint32_t socket, struct iio_map *m);
+/* The name of where a map came from, as records give it: "cpubusno_msr", "sad_control_cfg",
+ * "discovery_table", "none". */
+const char *iio_map_source_name(uint8_t method);
 
 #endif

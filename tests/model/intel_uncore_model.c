@@ -13,7 +13,7 @@ static const uint32_t icx_iio[6] = { 0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20 };
 
 static uint32_t iio_box(const struct intel_uncore_model *u, unsigned s)
 {
-	return u->layout == IU_SKX ? 0xA40 + 0x20 * s : icx_iio[s];
+	return u->layout == IU_SKX ? 0xA40 + 0x20 * s : u->layout == IU_SPR ? 0x3000 + 0x10 * s : icx_iio[s];
 }
 
 static const struct hw_ops *model_ops(struct intel_uncore_model *u)
@@ -117,9 +117,9 @@ struct hw iu_model_hw(struct intel_uncore_model *u)
 	return (struct hw){ .ops = &iu_ops, .ctx = u };
 }
 
-static int counting(uint64_t box, uint64_t ctl, const struct iu_traffic *t)
+static int counting(const struct intel_uncore_model *u, uint64_t box, uint64_t ctl, const struct iu_traffic *t)
 {
-	if ((box & FRZ) && (box & FRZ_EN))
+	if (u->layout == IU_SPR ? (box & 1) : (box & FRZ) && (box & FRZ_EN))
 		return 0;
 	return (ctl & EN) && (ctl & 0xFF) == t->event && ((ctl >> 8) & 0xFF) == t->umask;
 }
@@ -134,7 +134,7 @@ static void tick(struct hw_model *m, unsigned n, void *arg)
 				if (u->layout == IU_SKX) {
 					struct pci_model_func *f = pci_model_find(&u->pci, u->imc_fn[tr->unit]);
 					uint64_t box = pci_model_r32(f, 0xF4), ctl = pci_model_r32(f, 0xD8 + 4 * i);
-					if (!counting(box, ctl, tr))
+					if (!counting(u, box, ctl, tr))
 						continue;
 					uint64_t v = pci_model_r32(f, 0xA0 + 8 * i) | (uint64_t)pci_model_r32(f, 0xA4 + 8 * i) << 32;
 					v = (v + tr->per_tick * n) & MASK48;
@@ -144,7 +144,7 @@ static void tick(struct hw_model *m, unsigned n, void *arg)
 					uint64_t b = u->imc_base[tr->unit];
 					struct iu_mmio *box = iu_model_mmio(u, b), *ctl = iu_model_mmio(u, b + 0x40 + 4 * i),
 						       *ctr = iu_model_mmio(u, b + 0x08 + 8 * i);
-					if (box && ctl && ctr && counting(box->value, ctl->value, tr))
+					if (box && ctl && ctr && counting(u, box->value, ctl->value, tr))
 						ctr->value = (ctr->value + tr->per_tick * n) & MASK48;
 				}
 			}
@@ -154,7 +154,7 @@ static void tick(struct hw_model *m, unsigned n, void *arg)
 			for (unsigned i = 0; box && i < 4; i++) {
 				struct hw_model_reg *ctl = hw_model_find(m, HWM_MSR, base + 8 + i),
 						    *ctr = hw_model_find(m, HWM_MSR, base + 1 + i);
-				if (!ctl || !ctr || !counting(box->value, ctl->value, tr))
+				if (!ctl || !ctr || !counting(u, box->value, ctl->value, tr))
 					continue;
 				uint64_t ch = u->layout == IU_SKX ? (ctl->value >> 36) & 0xFF : (ctl->value >> 36) & 0xFFF;
 				uint64_t fc = u->layout == IU_SKX ? (ctl->value >> 44) & 7 : (ctl->value >> 48) & 7;
@@ -175,7 +175,7 @@ void iu_model_init(struct intel_uncore_model *u, enum iu_layout layout)
 	u->m.tick_hook = tick;
 	u->m.tick_arg = u;
 	/* family 6, model 0x55 (SKX) / 0x6A (ICX): leaf 1 EAX model [7:4] + extended [19:16] */
-	uint32_t model = layout == IU_SKX ? 0x55 : 0x6A;
+	uint32_t model = layout == IU_SKX ? 0x55 : layout == IU_SPR ? 0x8F : 0x6A;
 	hw_model_cpuid(&u->m, 0, 0, 0x16, 0x756E6547, 0x6C65746E, 0x49656E69);
 	hw_model_cpuid(&u->m, 1, 0, 0x600u | (model & 0xF) << 4 | (model >> 4) << 16, 0, 0, 0);
 }
@@ -234,6 +234,65 @@ void iu_model_iio(struct intel_uncore_model *u, unsigned nstacks, uint64_t cpubu
 	}
 	hw_model_reg(&u->m, HWM_MSR, 0x700, HWM_PLAIN, 0);
 	hw_model_reg(&u->m, HWM_MSR, 0x300, HWM_READONLY, cpubusno);
+}
+
+static void mmio_ro(struct intel_uncore_model *u, uint64_t addr, uint64_t v)
+{
+	mmio_reg(u, addr, 1);
+	u->mmio[u->nmmio - 1].value = v;
+}
+
+/* One 32-byte table entry at addr. */
+static void entry(struct intel_uncore_model *u, uint64_t addr, uint64_t q0, uint64_t q1, uint64_t q2)
+{
+	mmio_ro(u, addr, q0);
+	mmio_ro(u, addr + 8, q1);
+	mmio_ro(u, addr + 16, q2);
+	mmio_ro(u, addr + 24, 0);
+}
+
+void iu_model_spr_discovery(struct intel_uncore_model *u, uint8_t bus, uint64_t table_base, unsigned nimc,
+			    uint64_t imc_base, unsigned nstacks)
+{
+	fn0(u, bus, 0, 0x09A6 - 1);
+	struct pci_model_func *f = pci_model_add(&u->pci, 0, bus, 0, 1, 0x8086, 0x09A7, 0x088000, 0x80);
+	pci_model_w32(f, 0x100, 0x23 | 1u << 16);              /* DVSEC, version 1, last capability */
+	pci_model_w32(f, 0x104, 0x8086);
+	pci_model_w32(f, 0x108, 1);                            /* DVSEC ID 1: PMON discovery */
+	pci_model_w32(f, 0x10C, 0);                            /* BIR 0 */
+	pci_model_w32(f, 0x10, (uint32_t)table_base | 0x4);    /* 64-bit memory BAR */
+	pci_model_w32(f, 0x14, (uint32_t)(table_base >> 32));
+	unsigned n = 1 + nimc + nstacks;
+	entry(u, table_base, 4u << 8 | (uint64_t)n << 16, 0x2FF0, 0);
+	uint64_t at = table_base + 32;
+	entry(u, at, 4 | 0x2ull << 8 | 48ull << 16 | 0x8ull << 24, 0x2010, 1ull << 16);   /* CHA 1 */
+	at += 32;
+	for (unsigned i = 0; i < nimc; i++, at += 32) {
+		uint64_t b = imc_base + 0x4000ull * i;
+		entry(u, at, 4 | 0x40ull << 8 | 48ull << 16 | 0x08ull << 24 | 1ull << 62, b, 6 | (uint64_t)i << 16);
+		mmio_reg(u, b, 0);
+		for (unsigned c = 0; c < 4; c++) {
+			mmio_reg(u, b + 0x40 + 4 * c, 0);
+			mmio_reg(u, b + 0x08 + 8 * c, 1);
+		}
+		u->imc_base[u->nimc++] = b;
+	}
+	for (unsigned s = 0; s < nstacks; s++, at += 32)
+		entry(u, at, 4 | 0x8ull << 8 | 48ull << 16 | 0x1ull << 24, iio_box(u, s), 1 | (uint64_t)s << 16);
+	iu_model_iio(u, nstacks, 0);
+}
+
+void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8],
+		      uint32_t capid4)
+{
+	fn0(u, bus, 0x1E, 0x3258);
+	pci_model_w32(pci_model_add(&u->pci, 0, bus, 0x1E, 3, 0x8086, 0x325B, 0x088000, 0x80), 0x94, capid4);
+	struct pci_model_func *f = pci_model_add(&u->pci, 0, bus, 3, 0, 0x8086, 0x09A6, 0x088000, 0x00);
+	pci_model_w32(f, 0x1A0, valid);
+	for (unsigned r = 0; r < 4; r++) {
+		pci_model_w32(f, 0x190 + 4 * r, busno[r]);
+		pci_model_w32(f, 0x1C0 + 4 * r, busno[4 + r]);
+	}
 }
 
 void iu_model_add(struct intel_uncore_model *u, struct iu_traffic t)

@@ -11,8 +11,19 @@
  *           dword) and + 4 (high dword); 48-bit counters.
  *   ICX IMC (MMIO): box of channel c of IMC m at base_m + 0x22800 + 0x4000 c: BOX_CTL +0 and
  *           CTL i +0x40 + 4i (32-bit), CTR i +0x08 + 8i (64-bit).
- *   IIO (MSR): SKX BOX_CTL 0xA40 + 0x20 s, ICX {0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20}[s];
- *           CTL i at +8 + i, CTR i at +1 + i.
+ *   IIO (MSR): SKX BOX_CTL 0xA40 + 0x20 s, ICX {0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20}[s],
+ *           SPR 0x3000 + 0x10 s (Intel SPR uncore PMON manual, IIO MSRs); CTL i at +8 + i,
+ *           CTR i at +1 + i.
+ *   SPR discovery (Linux arch/x86/events/intel/uncore_discovery.h): a function 8086:09A7 with
+ *           a DVSEC (extended capability 0x23 at 0x100, DVSEC ID 1 at 0x108, BIR 0 at 0x10C)
+ *           and BAR 0 = the table: global entry (stride 4 x 8 bytes, max_units [25:16]), then
+ *           one entry per unit: q0 num_regs 4 | ctl_offset << 8 | width 48 << 16 |
+ *           ctr_offset << 24 | access << 62, q1 the unit control, q2 box_type | box_id << 16.
+ *           IMC units (type 6, MMIO) are boxes laid out as ICX's (CTL +0x40, CTR +0x08); IIO
+ *           units (type 1, MSR) as above; one CHA unit (type 0, id 1) the code must pass over. The
+ *           generic unit control freezes with bit 0 (Linux GENERIC_PMON_BOX_CTL_FRZ).
+ *           MSM 8086:09A6: CPUBUSNO_VALID 0x1A0, CPUBUSNO0-3 0x190 + 4 i, 4-7 0x1C0 + 4 i; PCU
+ *           8086:325B at device 0x1E function 3: CAPID4 0x94 (Intel PCM src/pcm-iio-pmu.h).
  *
  * Every PCI and MMIO access is numbered and fault-injected with hw_model's fail_at /
  * fail_sticky / fail_writes_only, in one sequence with the MSR accesses.
@@ -31,7 +42,7 @@
 #define IU_MODEL_MAX_MMIO 256
 #define IU_MODEL_MAX_TRAFFIC 32
 
-enum iu_layout { IU_SKX, IU_ICX };
+enum iu_layout { IU_SKX, IU_ICX, IU_SPR };
 enum iu_box { IU_IMC, IU_IIO };
 
 struct iu_traffic {
@@ -69,6 +80,15 @@ void iu_model_skx_channel(struct intel_uncore_model *u, uint8_t bus, uint8_t dev
 void iu_model_icx_mc(struct intel_uncore_model *u, uint8_t bus, uint32_t base_reg, const uint32_t mem[4]);
 /* IIO boxes of nstacks stacks (MSRs), and the global control 0x700 and MSR 0x300 = cpubusno. */
 void iu_model_iio(struct intel_uncore_model *u, unsigned nstacks, uint64_t cpubusno);
+/* SPR: the discovery function at bus:00.1 with its table at table_base listing nimc IMC units
+ * (box i at imc_base + 0x4000 i, ids 0..) and nstacks IIO units (MSRs as iu_model_iio, which
+ * this calls), plus a CHA unit. */
+void iu_model_spr_discovery(struct intel_uncore_model *u, uint8_t bus, uint64_t table_base, unsigned nimc,
+			    uint64_t imc_base, unsigned nstacks);
+/* SPR: the MSM function at bus:03.0 with CPUBUSNO_VALID = valid and CPUBUSNO0-7 = busno[], and
+ * the PCU function 8086:325B at bus:1E.3 with CAPID4 (0x94) = capid4 (physical chop bits 7:6). */
+void iu_model_spr_msm(struct intel_uncore_model *u, uint8_t bus, uint32_t valid, const uint32_t busno[8],
+		      uint32_t capid4);
 void iu_model_add(struct intel_uncore_model *u, struct iu_traffic t);
 /* The MMIO register at addr, or NULL. */
 struct iu_mmio *iu_model_mmio(struct intel_uncore_model *u, uint64_t addr);

@@ -108,3 +108,25 @@ def test_intel_uncore_events_typo(scratch):
     iio = recs.get("uncore_iio")
     assert iio and iio.get("status") == "error" and "ch_mask" in iio.get("why", ""), iio
     assert recs.get("uncore_imc", {}).get("status") == "off", recs.get("uncore_imc")
+
+
+@x86_64
+def test_intel_uncore_spr_without_discovery_table(scratch, figure):
+    """Sapphire Rapids (family 6 model 0x8F; QEMU 7.2 has no SapphireRapids CPU model, so the
+    Icelake-Server model with model=143): IMC and IIO units come from the uncore discovery table
+    only, and QEMU's machine has no 8086:09A7 function. Both boxes are reported absent with that
+    reason, the stack map names its source (discovery_table) and the same reason, nothing is
+    programmed, and the run ends ok."""
+    run = uncore_boot(scratch, "Icelake-Server,model=143", {"uncore": "on", "trace": "hw"})
+    run.expect_ok()
+    recs = {r.get("pmu"): r for r in run.of("uncore")}
+    for pmu in ("uncore_imc", "uncore_iio"):
+        r = recs.get(pmu)
+        assert r and r.get("platform") == "SPR" and r.get("status") == "absent", "%s record %s" % (pmu, r)
+        assert "no uncore discovery table found" in r.get("why", "") and "09a7" in r["why"], r
+    maps = run.of("uncore_iio_map")
+    assert maps and all(m.get("status") == "absent" and m.get("map_source") == "discovery_table" and
+                        "no uncore discovery table found" in m.get("why", "") for m in maps), maps
+    spr_msrs = [r for r in run.of("hw") if r.get("op") == "wrmsr" and 0x3000 <= int(r["reg"], 16) < 0x3100]
+    assert not spr_msrs, "IIO MSRs written without a table: %s" % spr_msrs[:4]
+    figure("uncore SPR", "IMC and IIO absent without a discovery table; map_source discovery_table; run ok")

@@ -7,7 +7,7 @@ of tests/unit/test_intel_uncore_oracle.c.
     make events > /tmp/events.txt          # efiperf's names: lines "PLAT uncore_imc|uncore_iio NAME ..."
     python3 tests/tools/perfmon_uncore_extract.py PERFMON_CHECKOUT /tmp/events.txt tests/oracle/perfmon
 
-Only names come from efiperf; every value is Intel's as written (EventCode, UMask, PortMask,
+Only names come from efiperf; every value is Intel's as written (EventCode, UMask, UMaskExt, PortMask,
 FCMask, Counter, Unit). An efiperf event Intel does not list is left out (the test names it).
 One event per line, keys in a fixed order, so the C test reads it with a line scanner.
 """
@@ -16,10 +16,12 @@ import os
 import subprocess
 import sys
 
-FILES = {"SKX": ("SKX", "skylakex"), "CLX": ("CLX", "cascadelakex"), "ICX": ("ICX", "icelakex")}
+FILES = {"SKX": ("SKX", "skylakex"), "CLX": ("CLX", "cascadelakex"), "ICX": ("ICX", "icelakex"),
+         "SPR": ("SPR", "sapphirerapids"), "EMR": ("EMR", "emeraldrapids"), "GNR": ("GNR", "graniterapids")}
 TABLE = {"CLX": "SKX"}
-KEYS = ("EventName", "EventCode", "UMask", "PortMask", "FCMask", "Counter", "Unit")
-PREFIX = {"iMC": ("uncore_imc", "UNC_M_"), "IIO": ("uncore_iio", "UNC_IIO_")}
+KEYS = ("EventName", "EventCode", "UMask", "UMaskExt", "PortMask", "FCMask", "Counter", "Unit")
+# GNR's files spell the memory controller's Unit "IMC", the older ones "iMC"
+PREFIX = {"iMC": ("uncore_imc", "UNC_M_"), "IMC": ("uncore_imc", "UNC_M_"), "IIO": ("uncore_iio", "UNC_IIO_")}
 
 
 def git(repo, *args):

@@ -17,6 +17,7 @@
 
 #include "tests/model/intel_uncore_model.h"
 #include "pmu/uncore/intel_uncore.h"
+#include "pmu/uncore/intel_discovery.h"
 
 static struct intel_uncore_model u;
 static struct hw h;
@@ -109,7 +110,11 @@ static void test_tables(void **state)
 	assert_string_equal(intel_uncore_platform_for(6, 0x55)->name, "SKX");
 	assert_string_equal(intel_uncore_platform_for(6, 0x6A)->name, "ICX");
 	assert_string_equal(intel_uncore_platform_for(6, 0x6C)->name, "ICX");
-	assert_null(intel_uncore_platform_for(6, 0x8F));
+	assert_string_equal(intel_uncore_platform_for(6, 0x8F)->name, "SPR");
+	assert_string_equal(intel_uncore_platform_for(6, 0xCF)->name, "EMR");
+	assert_string_equal(intel_uncore_platform_for(6, 0xAD)->name, "GNR");
+	assert_string_equal(intel_uncore_platform_for(6, 0xAE)->name, "GNR");
+	assert_null(intel_uncore_platform_for(6, 0x8E));
 	assert_null(intel_uncore_platform_for(0x19, 0x55));
 	assert_int_equal(plat("SKX")->box[INTEL_BOX_IMC].nevents, intel_imc_skx_n);
 	assert_int_equal(plat("ICX")->box[INTEL_BOX_IMC].nevents, intel_imc_icx_n);
@@ -286,6 +291,15 @@ static void test_iio_skx_multiplexed(void **state)
 	assert_non_null(strstr(res.total.self_check_why, "PCIe"));
 }
 
+/* 1 when the model's log has a write of v to MSR id. */
+static int msr_written(uint32_t id, uint64_t v)
+{
+	for (int i = 0; i < u.m.nlog; i++)
+		if (u.m.log[i].id == id && u.m.log[i].value == v)
+			return 1;
+	return 0;
+}
+
 static void test_iio_icx_one_stack(void **state)
 {
 	(void)state;
@@ -301,10 +315,7 @@ static void test_iio_icx_one_stack(void **state)
 	assert_int_equal(unc_measure(&h, &req, window, NULL, &res), 0);
 	assert_int_equal(res.raw[0][0], 900);
 	/* its box at 0xAE0: CTL0 0xAE8 was written with the event, then restored */
-	int wrote = 0;
-	for (int i = 0; i < u.m.nlog; i++)
-		wrote |= u.m.log[i].id == 0xAE8 && u.m.log[i].value == 0x00070FF000400183ull;
-	assert_true(wrote);
+	assert_true(msr_written(0xAE8, 0x00070FF000400183ull));
 	assert_int_equal(hw_model_find(&u.m, HWM_MSR, 0xAE8)->value, 0);
 }
 
@@ -428,6 +439,213 @@ static void test_iio_map_icx_sad(void **state)
 	assert_int_equal(m.ndefects, 0);
 }
 
+/* ---- SPR: units from the discovery table ----------------------------------------------------
+ * The model's table (tests/model/intel_uncore_model.h) lists a CHA, IMC channels (MMIO) and IIO
+ * stacks (MSR); the code reads it through the DVSEC and BAR as the firmware does (disc_read),
+ * parses it and takes the units of each box type with the table's geometry. */
+
+static struct disc_table dt;
+static uint8_t tbuf[4096];
+static struct uncore_box_type dty;
+
+#define SPR_TABLE 0xFD000000ull
+#define SPR_IMC 0xFC000000ull
+
+static void spr_model(unsigned nimc, unsigned nstacks)
+{
+	iu_model_init(&u, IU_SPR);
+	iu_model_spr_discovery(&u, 0x7E, SPR_TABLE, nimc, SPR_IMC, nstacks);
+	h = iu_model_hw(&u);
+	nfns = intel_pci_scan(&h, 0, 0, 0xFF, fns, 256);
+}
+
+/* Read and parse the table of the scan's discovery function; the units of box b. */
+static int spr_units(const char *pname, enum intel_box b, char *why, size_t wn)
+{
+	size_t len = 0;
+	uint64_t base = 0;
+	const struct intel_pci_fn *f = NULL;
+	for (uint32_t i = 0; i < nfns && !f; i++)
+		if (fns[i].vendor == 0x8086 && fns[i].device == DISC_DEVICE)
+			f = &fns[i];
+	assert_non_null(f);
+	assert_int_equal(disc_read(&h, f->a, tbuf, sizeof(tbuf), &len, &base, why, wn), 0);
+	assert_int_equal(base, SPR_TABLE);
+	assert_int_equal(disc_parse(tbuf, len, &dt), 0);
+	return intel_disc_units(plat(pname), b, &dt, 0, units, 32, &nunits, &dty, why, wn);
+}
+
+static void request_spr(const char *pname, enum intel_box b, const char *events)
+{
+	char why[160] = "";
+	uint32_t cpu[1] = { 0 };
+	if (intel_uncore_request_as(plat(pname), b, &dty, units, nunits, cpu, events, &req, why, sizeof(why)))
+		fail_msg("request: %s", why);
+}
+
+static void test_spr_imc_from_table(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	spr_model(3, 2);
+	assert_int_equal(spr_units("SPR", INTEL_BOX_IMC, why, sizeof(why)), 0);
+	assert_int_equal(dt.nunits, 1 + 3 + 2);
+	assert_int_equal(nunits, 3);
+	assert_int_equal(units[2].unit, 2);
+	assert_int_equal(units[2].site.mmio_base, SPR_IMC + 0x8000);
+	assert_int_equal(dty.ctl0, 0x40);
+	assert_int_equal(dty.ctr0, 0x08);
+	assert_int_equal(dty.num_counters, 4);
+	/* SPR CAS_COUNT.RD 0x05/0xCF, WR 0x05/0xF0 (perfmon sapphirerapids_uncore.json) */
+	for (unsigned c = 0; c < 3; c++) {
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x05, 0xCF, 5 * (c + 1) });
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x05, 0xF0, 2 });
+	}
+	request_spr("SPR", INTEL_BOX_IMC, NULL);
+	req.known_read_bytes = 600 * 64;
+	req.known_write_bytes = 300 * 64;
+	assert_int_equal(unc_measure(&h, &req, window, NULL, &res), 0);
+	for (unsigned c = 0; c < 3; c++) {
+		assert_int_equal(res.raw[c][0], 5 * (c + 1) * 100);
+		assert_int_equal(res.raw[c][1], 200);
+	}
+	assert_int_equal(res.total.dram_read_bytes, 3000 * 64ull);
+	assert_int_equal(res.total.dram_write_bytes, 600 * 64ull);
+	assert_int_equal(res.total.self_check_milli, (3000 + 600) * 1000 / 900);
+	/* the box control and CTL0, written during the run, are back as found */
+	assert_int_equal(iu_model_mmio(&u, SPR_IMC)->value, 0);
+	assert_int_equal(iu_model_mmio(&u, SPR_IMC + 0x40)->value, 0);
+}
+
+static void test_spr_gnr_subchannels(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	spr_model(2, 0);
+	assert_int_equal(spr_units("GNR", INTEL_BOX_IMC, why, sizeof(why)), 0);
+	/* GNR counts each subchannel with its own event: SCH0 0x05, SCH1 0x06 (graniterapids_uncore.json) */
+	for (unsigned c = 0; c < 2; c++) {
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x05, 0xCF, 3 });
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x06, 0xCF, 4 });
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x05, 0xF0, 1 });
+		iu_model_add(&u, (struct iu_traffic){ IU_IMC, 0, (uint8_t)c, 0, 0x06, 0xF0, 2 });
+	}
+	request_spr("GNR", INTEL_BOX_IMC, NULL);
+	assert_int_equal(req.nevents, 4);
+	assert_int_equal(unc_measure(&h, &req, window, NULL, &res), 0);
+	assert_int_equal(res.total.dram_read_bytes, 2 * (300 + 400) * 64ull);
+	assert_int_equal(res.total.dram_write_bytes, 2 * (100 + 200) * 64ull);
+}
+
+static void test_spr_iio_from_table(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	spr_model(1, 4);
+	assert_int_equal(spr_units("SPR", INTEL_BOX_IIO, why, sizeof(why)), 0);
+	assert_int_equal(nunits, 4);
+	assert_int_equal(units[3].site.msr_base, 0x3030);
+	assert_int_equal(dty.ctl0, 8);
+	assert_int_equal(dty.ctr0, 1);
+	iu_model_add(&u, (struct iu_traffic){ IU_IIO, 0, 3, 5, 0x83, 0x04, 11 });
+	request_spr("SPR", INTEL_BOX_IIO, "uncore_iio_3/DATA_REQ_OF_CPU.MEM_READ.PART5/");
+	assert_int_equal(req.npkgs, 1);
+	assert_int_equal(unc_measure(&h, &req, window, NULL, &res), 0);
+	assert_int_equal(res.raw[0][0], 1100);
+	/* CTL0 of stack 3 (0x3038) got ch_mask bit 5 at config 36+, fc_mask 7 at 48, EN 22 */
+	assert_true(msr_written(0x3038, 0x0007020000400483ull));
+	assert_int_equal(hw_model_find(&u.m, HWM_MSR, 0x3038)->value, 0);
+	/* the box control was frozen with bit 0 and unfrozen: written, then restored */
+	assert_true(msr_written(0x3030, 1));
+}
+
+static void test_spr_no_table(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	spr_model(0, 0);
+	/* a table without IMC units: the reason names the box type and the socket */
+	assert_int_equal(spr_units("SPR", INTEL_BOX_IMC, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no unit of box type 6 (IMC)"));
+	/* a unit of the wrong access type is left out and named */
+	dt.unit[0] = (struct disc_unit){ .box_type = 6, .box_id = 0, .access = DISC_MSR, .num_regs = 4, .bit_width = 48,
+					 .ctl = 0x4000 };
+	dt.unit[1] = (struct disc_unit){ .box_type = 6, .box_id = 1, .access = DISC_MMIO, .num_regs = 4, .bit_width = 48,
+					 .ctl_offset = 0x40, .ctr_offset = 8, .ctl = SPR_IMC };
+	dt.nunits = 2;
+	assert_int_equal(intel_disc_units(plat("SPR"), INTEL_BOX_IMC, &dt, 0, units, 32, &nunits, &dty, why, sizeof(why)), 0);
+	assert_int_equal(nunits, 1);
+	assert_non_null(strstr(why, "IMC unit 0 left out: access type MSR"));
+	/* no discovery function: the DVSEC walk finds nothing */
+	iu_model_init(&u, IU_SPR);
+	struct pci_model_func *f = pci_model_add(&u.pci, 0, 0x7E, 0, 1, 0x8086, 0x09A7, 0x088000, 0x00);
+	(void)f;
+	h = iu_model_hw(&u);
+	size_t len;
+	uint64_t base;
+	assert_int_equal(disc_read(&h, (struct hw_pci_addr){ 0, 0x7E, 0, 1 }, tbuf, sizeof(tbuf), &len, &base, why,
+				   sizeof(why)), -1);
+	assert_non_null(strstr(why, "no PMON discovery DVSEC"));
+}
+
+static void test_spr_iio_map(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	spr_model(0, 10);
+	/* CPU buses 0 (DMI -> PMON 1), 1 (-> 2) and 8 (-> 0) valid (PCM spr_xcc mapping); bus 0x00,
+	 * 0x15 and 0x80; a root port on bus 0x15 (part 0 = device 1) with an endpoint on 0x16 */
+	uint32_t busno[8] = { 0x00001500, 0, 0x00000080, 0, 0, 0, 0, 0 };
+	iu_model_spr_msm(&u, 0x00, 0x103, busno, 0xC0);        /* chop 3: XCC */
+	add_bridge(0x15, 1, 0x16, 0x16);
+	add_endpoint(0x16, 0xA808);
+	pci_model_add(&u.pci, 0, 0x80, 0, 0, 0x8086, 0x0B25, 0x088000, 0x00);
+	h = iu_model_hw(&u);
+	nfns = intel_pci_scan(&h, 0, 0, 0xFF, fns, 256);
+	char why[200] = "";
+	size_t len;
+	uint64_t base;
+	assert_int_equal(disc_read(&h, (struct hw_pci_addr){ 0, 0x7E, 0, 1 }, tbuf, sizeof(tbuf), &len, &base, why,
+				   sizeof(why)), 0);
+	assert_int_equal(disc_parse(tbuf, len, &dt), 0);
+	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
+	assert_true(m.valid);
+	assert_string_equal(iio_map_source_name(m.method), "discovery_table");
+	assert_true(m.stack[1].present && m.stack[2].present && m.stack[0].present);
+	assert_int_equal(m.stack[1].bus, 0x00);
+	assert_int_equal(m.stack[2].bus, 0x15);
+	assert_int_equal(m.stack[0].bus, 0x80);
+	assert_int_equal(m.stack[2].nports, 1);
+	assert_int_equal(m.stack[2].port[0].part, 0);
+	assert_int_equal(m.ndefects, 0);
+	assert_non_null(strstr(m.source, "XCC die"));
+	/* the same buses on an MCC die (chop 1): CPU bus 0 -> PMON 0, 1 -> 1, 8 -> 3 (PCM
+	 * spr_mcc_sad_to_pmu_id_mapping) */
+	pci_model_w32(pci_model_find(&u.pci, (struct hw_pci_addr){ 0, 0x00, 0x1E, 3 }), 0x94, 0x40);
+	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
+	assert_true(m.valid);
+	assert_non_null(strstr(m.source, "MCC die"));
+	assert_int_equal(m.stack[0].bus, 0x00);
+	assert_int_equal(m.stack[1].bus, 0x15);
+	assert_int_equal(m.stack[3].bus, 0x80);
+	assert_false(m.stack[2].present);
+	/* a chop no map knows */
+	pci_model_w32(pci_model_find(&u.pci, (struct hw_pci_addr){ 0, 0x00, 0x1E, 3 }), 0x94, 0x80);
+	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
+	assert_false(m.valid);
+	assert_non_null(strstr(m.why, "chop 2"));
+	/* CPU bus 9 (-> PMON 3) valid with a bus, but the table lists only boxes 0-2 now */
+	dt.nunits = 1 + 3;                               /* CHA + IIO 0, 1, 2 */
+	uint32_t b2[8] = { 0x00001500, 0, 0x00009080, 0, 0, 0, 0, 0 };
+	iio_map_from_discovery(plat("SPR"), &dt, 3, 0x301, b2, &m);
+	assert_int_equal(m.ndefects, 1);
+	assert_non_null(strstr(m.defect[0], "IIO box 3, which the discovery table does not list"));
+	/* GNR: no CPU-bus table, so the map says so */
+	iio_map_from_discovery(plat("GNR"), &dt, MSM_NO_CHOP, 0x1, b2, &m);
+	assert_false(m.valid);
+	assert_non_null(strstr(m.why, "not yet"));
+}
+
 /* ---- fault injection ----------------------------------------------------------------------- */
 
 struct snap { struct reg_ref r; uint64_t v; };
@@ -465,7 +683,7 @@ static void snapshot(void)
 		for (unsigned i = 0; i < 4; i++)
 			snaps[nsnap++] = (struct snap){ reg_pci32(u.imc_fn[c], (uint16_t)(0xD8 + 4 * i)), 0 };
 	}
-	for (unsigned i = 0; u.layout == IU_ICX && i < u.nmmio; i++)
+	for (unsigned i = 0; u.layout != IU_SKX && i < u.nmmio; i++)
 		if (!u.mmio[i].wide)
 			snaps[nsnap++] = (struct snap){ reg_mmio32(u.mmio[i].addr), 0 };
 	for (unsigned i = 0; i < nsnap; i++)
@@ -550,6 +768,15 @@ static void test_faults(void **state)
 	request("ICX", INTEL_BOX_IIO, "DATA_REQ_OF_CPU.MEM_READ.PART0;DATA_REQ_OF_CPU.MEM_WRITE.PART0;"
 				      "DATA_REQ_OF_CPU.MEM_READ.PART5;DATA_REQ_BY_CPU.MEM_READ.PART2");
 	fault_case("ICX IIO (MSR, 2 groups)");
+	char why[200] = "";
+	spr_model(2, 3);
+	assert_int_equal(spr_units("SPR", INTEL_BOX_IMC, why, sizeof(why)), 0);
+	request_spr("SPR", INTEL_BOX_IMC, NULL);
+	fault_case("SPR IMC (discovered MMIO)");
+	assert_int_equal(spr_units("SPR", INTEL_BOX_IIO, why, sizeof(why)), 0);
+	nunits = 2;
+	request_spr("SPR", INTEL_BOX_IIO, "DATA_REQ_OF_CPU.MEM_READ.PART0;DATA_REQ_BY_CPU.MEM_WRITE.PART1");
+	fault_case("SPR IIO (discovered MSR)");
 }
 
 int main(void)
@@ -566,6 +793,11 @@ int main(void)
 		cmocka_unit_test(test_iio_map_skx),
 		cmocka_unit_test(test_iio_map_inconsistent),
 		cmocka_unit_test(test_iio_map_icx_sad),
+		cmocka_unit_test(test_spr_imc_from_table),
+		cmocka_unit_test(test_spr_gnr_subchannels),
+		cmocka_unit_test(test_spr_iio_from_table),
+		cmocka_unit_test(test_spr_no_table),
+		cmocka_unit_test(test_spr_iio_map),
 		cmocka_unit_test(test_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,10 @@
  * same name: EventCode, UMask, PortMask (ch_mask), FCMask (fc_mask), the counters it may use
  * ("Counter"), and the CTL efiperf writes against the CTL built here from Intel's values with
  * the layout Linux's format attributes give (literal positions: ch_mask at bit 36, fc_mask at
- * 44 on SKX/CLX and 48 on ICX; EN bit 22). Every table event must be in Intel's file.
+ * 44 on SKX/CLX and 48 on ICX, SPR, EMR, GNR; EN bit 22). Where Intel's row also gives UMaskExt
+ * (SPR and later: the CTL's bits 63:32 as the generic PMON counter control holds them), the
+ * CTL's high half must equal it: a second, layout-free check of where ch_mask and fc_mask go.
+ * Every table event must be in Intel's file.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +27,7 @@
 
 #define MAX_ROWS 64
 
-struct row { char name[96]; uint64_t code, umask, port, fc; char counter[16]; };
+struct row { char name[96]; uint64_t code, umask, umask_ext, port, fc; char counter[16]; };
 
 static unsigned load(const char *plat, struct row *rows)
 {
@@ -41,6 +44,7 @@ static unsigned load(const char *plat, struct row *rows)
 		assert_true(n + 1 < MAX_ROWS);
 		r->code = num(line, "EventCode");
 		r->umask = num(line, "UMask");
+		r->umask_ext = num(line, "UMaskExt");
 		r->port = num(line, "PortMask");
 		r->fc = num(line, "FCMask");
 		field(line, "Counter", r->counter, sizeof(r->counter));
@@ -60,10 +64,13 @@ static uint8_t counters(const char *s)
 	return m;
 }
 
+static unsigned ext;                  /* rows whose UMaskExt was compared */
+
 static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 {
 	struct row rows[MAX_ROWS];
 	unsigned n = load(file, rows), checked = 0;
+	ext = 0;
 	const struct intel_uncore_platform *p = intel_uncore_platform_by_name(table);
 	assert_non_null(p);
 	for (int b = 0; b < INTEL_NBOX; b++) {
@@ -91,6 +98,10 @@ static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 			if (ctl != want)
 				fail_msg("%s %s: CTL 0x%llx, perfmon's fields give 0x%llx", file, full, (unsigned long long)ctl,
 					 (unsigned long long)want);
+			if (r->umask_ext && ctl >> 32 != r->umask_ext)
+				fail_msg("%s %s: CTL 0x%llx, perfmon UMaskExt 0x%llx is bits 63:32", file, full, (unsigned long long)ctl,
+					 (unsigned long long)r->umask_ext);
+			ext += r->umask_ext != 0;
 			uint8_t may = box_event_counters(d->type, e->event);
 			if (may != counters(r->counter))
 				fail_msg("%s %s: counters 0x%x, perfmon says \"%s\"", file, full, may, r->counter);
@@ -118,12 +129,38 @@ static void test_icx(void **state)
 	assert_int_equal(compare("icx", "ICX", 48), 37);
 }
 
+/* SPR, EMR: 4 IMC + 33 IIO rows; the 8 DATA_REQ_BY_CPU.MEM_READ rows carry UMaskExt. GNR: 7 IMC
+ * (two subchannels) + 33 IIO; every DATA_REQ row carries UMaskExt. */
+static void test_spr(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("spr", "SPR", 48), 37);
+	assert_int_equal(ext, 8);
+}
+
+static void test_emr(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("emr", "EMR", 48), 37);
+	assert_int_equal(ext, 8);
+}
+
+static void test_gnr(void **state)
+{
+	(void)state;
+	assert_int_equal(compare("gnr", "GNR", 48), 40);
+	assert_int_equal(ext, 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skx),
 		cmocka_unit_test(test_clx),
 		cmocka_unit_test(test_icx),
+		cmocka_unit_test(test_spr),
+		cmocka_unit_test(test_emr),
+		cmocka_unit_test(test_gnr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
