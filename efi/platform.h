@@ -29,6 +29,7 @@ struct platform {
 	const struct acpi_fadt *fadt;      /* parsed FADT, or NULL: its PM timer calibrates the TSC */
 	const struct acpi_srat *srat;      /* parsed SRAT, or NULL: the NUMA node of CPUs and memory */
 	const struct acpi_madt *madt;      /* parsed MADT, or NULL: Arm MPIDR to ACPI Processor UID */
+	const struct acpi_apmt *apmt;      /* parsed APMT, or NULL: the CoreSight PMUs (uncore) */
 	uint64_t stall_hz;      /* the same timer measured against gBS->Stall (cross-check) */
 	int64_t stall_ppm;      /* stall_hz against timer_hz, parts per million */
 	const char *pm_why;     /* why the PM timer could not calibrate, or NULL */

@@ -147,6 +147,10 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 				0, 0, 0, 0, FIELD(uncore_events),
 				"';'-separated PMU/.../ strings (Linux sysfs PMU names: uncore_imc[_N], uncore_iio[_N], "
 				"amd_df, amd_l3, amd_umc) or event names; a box none names is left out", NULL, NULL },
+	[CFG_PCIE_PMU_RP] = { "pcie_pmu_rp", CFG_T_BDF, "BDF|none", NULL,
+			      CFG_BDF_NONE, 0, 0, 0, FIELD(pcie_pmu_rp),
+			      "NVIDIA root port whose traffic the PCIE / PCIE-TGT PMUs count (socket, RC and root-port "
+			      "bit from its DVSEC RC map)", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },

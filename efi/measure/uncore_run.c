@@ -2,6 +2,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/uncore_run.h"
+#include "efi/measure/cspmu_run.h"
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
@@ -270,9 +271,10 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	const struct amd_uncore_family *f = NULL;
 	if (!strcmp(p->cpu.vendor, "AuthenticAMD") || !strcmp(p->cpu.vendor, "HygonGenuine"))
 		f = amd_uncore_family_for(p->cpu.family, p->cpu.model);
-	if (!f && !ip) {
-		char why[120];
-		fmt_snprintf(why, sizeof(why), "no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x",
+	int apmt = p->apmt && p->apmt->nnodes;
+	if (!f && !ip && !apmt) {
+		char why[160];
+		fmt_snprintf(why, sizeof(why), "no APMT and no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x",
 			     p->cpu.vendor, p->cpu.family, p->cpu.model);
 		status_record("uncore", NULL, "absent", why);
 		return 0;
@@ -291,9 +293,12 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		rc = -1;
 		goto out;
 	}
-	if (ip)
-		rc = measure_intel(hw, p, cfg, ip, &ctx, req, res);
-	else {
+	if (apmt && measure_cspmu(hw, p, cfg, window, &ctx, ctx.bytes) < 0)
+		rc = -1;
+	if (ip) {
+		if (measure_intel(hw, p, cfg, ip, &ctx, req, res))
+			rc = -1;
+	} else if (f) {
 		struct amd_uncore_caps caps;
 		amd_uncore_caps_read(hw, &caps);
 		for (int b = 0; b < AMD_NBOX; b++)

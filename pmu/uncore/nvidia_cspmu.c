@@ -176,6 +176,25 @@ int nv_cspmu_request(const struct nv_cspmu_desc *d, const char *name, const stru
 	return cspmu_assign(info, req->ev, req->nev, why, n);
 }
 
+#define NV_RP_MASK 0xFFu
+#define NV_PCIE_BDF_BITS 0x01FFFF00u     /* PCIE PMEVFILTR src_bdf [23:8] and src_bdf_en [24] */
+
+int nv_cspmu_set_rp(struct nv_cspmu_req *req, unsigned rp)
+{
+	if (!req->d->rp_reg || rp > 7)
+		return -1;
+	for (uint32_t i = 0; i < req->nev; i++) {
+		struct cspmu_event *e = &req->ev[i];
+		if (e->cycles)
+			continue;
+		uint32_t *f = req->d->rp_reg == 1 ? &e->filt : &e->filt2;
+		*f = (*f & ~NV_RP_MASK) | (1u << rp);
+		if (req->d->rp_reg == 1)
+			*f &= ~NV_PCIE_BDF_BITS;
+	}
+	return 0;
+}
+
 /* ---- formulas ------------------------------------------------------------------------- */
 
 static uint64_t milli(uint64_t a, uint64_t b)
@@ -193,11 +212,20 @@ static void put(struct nv_cspmu_metrics *o, const char *name, const char *suffix
 	fmt_snprintf(m->formula, sizeof(m->formula), "%s", formula);
 }
 
+static const char *find_str(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (; s && *s; s++)
+		if (!strncmp(s, w, n))
+			return s;
+	return NULL;
+}
+
 /* The request event paired with a cum_outs event: its name with "cum_outs" read as "req". */
 static int pair_req(const struct nv_cspmu_req *req, uint32_t c)
 {
 	const char *cn = req->evname[c];
-	const char *at = cn ? strstr(cn, "cum_outs") : NULL;
+	const char *at = find_str(cn, "cum_outs");
 	for (uint32_t i = 0; at && i < req->nev; i++) {
 		const char *rn = req->evname[i];
 		size_t pre = (size_t)(at - cn);

@@ -68,6 +68,8 @@ struct nv_cspmu_desc {
 	const struct nv_filter_default *dflt;
 	uint8_t ndflt;
 	const char *excl[2];          /* two fields that may not both be non-zero, or NULL */
+	uint8_t rp_reg;               /* filter register (1 PMEVFILTR, 2 PMEVFILT2R) whose [7:0] is the
+				       * root-port mask pcie_pmu_rp sets; 0: none */
 	uint32_t one_per_pmu_en, one_per_pmu_mask;   /* filter bits that, with the enable bit set,
 						      * must agree for every event (one BDF per PCIE PMU) */
 };
@@ -118,6 +120,10 @@ struct nv_cspmu_metrics {
  * rd latency = rd_cum_outs / rd_req cycles and / freq_ghz ns. */
 void nv_cspmu_metrics(const struct nv_cspmu_req *req, const uint64_t *raw, uint64_t window_ns,
 		      struct nv_cspmu_metrics *out);
+
+/* Restrict every non-cycles event of req to root port rp (0..7) of its RC: the root-port mask
+ * becomes 1 << rp (a BDF filter is dropped). 0, or -1 when the PMU has no root-port filter. */
+int nv_cspmu_set_rp(struct nv_cspmu_req *req, unsigned rp);
 
 /* ---- PCIE-TGT address filter (nvidia-tegra410-pmu.rst "PCIE-TGT PMU"; nvidia_cspmu.c) ----
  * A separate register block (the first memory resource of the PMU's companion ACPI device):

@@ -372,6 +372,58 @@ static void test_tgt_slots(void **state)
 	assert_memory_equal(m.page, before.page, sizeof(m.page));
 }
 
+/* PCIE: the default set, pcie_pmu_rp's root-port bit, and the latency formulas of
+ * nvidia-tegra410-pmu.rst (AVG_LATENCY_IN_CYCLES = RD_CUM_OUTS / RD_REQ, FREQ_IN_GHZ = CYCLES /
+ * ELAPSED_TIME_IN_NS, AVERAGE_LATENCY_IN_NS = cycles latency / FREQ_IN_GHZ) */
+static void test_pcie_rp_and_latency(void **state)
+{
+	(void)state;
+	char why[160] = "";
+	setup(1, 1, 0, CFG64, 0x1030136B);
+	probe(1, 0);
+	const struct nv_cspmu_desc *d = nv_cspmu_match(info.pmiidr);
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_pmu_0_rc_1", &info, "", &req, why, sizeof(why)), 0);
+	assert_int_equal(req.nev, 6);
+	assert_int_equal(nv_cspmu_set_rp(&req, 2), 0);
+	uint64_t raw[CSPMU_MAX_EVENTS] = { 0 };
+	for (uint32_t i = 0; i < req.nev; i++) {
+		if (!req.ev[i].cycles) {
+			assert_int_equal(req.ev[i].filt, 0x4);
+			assert_int_equal(req.ev[i].filt2, 0x1F);
+		}
+		const char *n = req.evname[i];
+		raw[i] = !strcmp(n, "rd_cum_outs") ? 5000 : !strcmp(n, "rd_req") ? 100 : !strcmp(n, "cycles") ? 2000
+			 : !strcmp(n, "rd_bytes") ? 6400 : 0;
+	}
+	struct nv_cspmu_metrics mt;
+	nv_cspmu_metrics(&req, raw, 1000, &mt);
+	uint64_t want[4][2] = { { 0 } };
+	const char *names[4] = { "rd_cum_outs_latency_cycles", "rd_cum_outs_latency_ns", "freq_ghz", "rd_bytes_gbps" };
+	const uint64_t lit[4] = { 50000, 25000, 2000, 6400 };
+	for (uint32_t k = 0; k < mt.n; k++)
+		for (int q = 0; q < 4; q++)
+			if (!strcmp(mt.m[k].name, names[q])) {
+				want[q][0] = 1;
+				want[q][1] = mt.m[k].milli;
+			}
+	for (int q = 0; q < 4; q++) {
+		assert_int_equal(want[q][0], 1);
+		assert_int_equal(want[q][1], lit[q]);
+	}
+	/* PCIE-TGT: the root-port mask is PMEVFILT2R[7:0]; the cycles event is type 0x4 */
+	d = nv_cspmu_match(0x1070036B);
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info,
+					  "nvidia_pcie_tgt_pmu_0_rc_1/event=0x4/;nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes/", &req,
+					  why, sizeof(why)), 0);
+	assert_int_equal(req.ev[0].cycles, 1);
+	assert_int_equal(req.ev[0].counter, 31);
+	assert_int_equal(req.ev[1].filt2, 0xFF);
+	assert_int_equal(nv_cspmu_set_rp(&req, 5), 0);
+	assert_int_equal(req.ev[1].filt2, 0x20);
+	/* UCF has no root-port filter */
+	assert_int_equal(nv_cspmu_set_rp(&(struct nv_cspmu_req){ .d = nv_cspmu_match(UCF_PMIIDR) }, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_plain_memory_and_busy),
 		cmocka_unit_test(test_tgt_slots),
+		cmocka_unit_test(test_pcie_rp_and_latency),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

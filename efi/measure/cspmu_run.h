@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The CoreSight PMUs of the APMT (pmu/uncore/cspmu.h, the NVIDIA table pmu/uncore/nvidia_cspmu.h)
+ * under `uncore = on|force`: each node is probed (PMCFGR, PMIIDR / PMPIDR, impl_id), given its
+ * default events or the `uncore_events` strings that name its Linux PMU name, programmed around
+ * one window of the caller's copy traffic, read and restored; one `uncore` record per PMU
+ * instance (efi/out/cspmu_json.h). `pcie_pmu_rp` restricts the Tegra410 PCIE and PCIE-TGT PMUs
+ * of the root port's socket and RC to its root-port bit, and leaves the other PCIE PMUs out.
+ * Architecture-neutral: it runs wherever firmware publishes an APMT.
+ */
+#ifndef EFIPERF_CSPMU_RUN_H
+#define EFIPERF_CSPMU_RUN_H
+
+#include "arch/hw.h"
+#include "efi/config/config.h"
+#include "efi/platform.h"
+#include "pmu/uncore/uncore.h"
+
+/* window(arg, 0, 1) runs one copy window of copy_bytes bytes and returns its ns. Returns the
+ * number of PMUs measured (0 when there is no APMT), or -1 after reporting an error. */
+int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		  unc_window_fn window, void *arg, uint64_t copy_bytes);
+
+#endif
