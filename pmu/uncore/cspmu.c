@@ -236,13 +236,15 @@ int cspmu_start(const struct hw *hw, const struct cspmu_info *info, const struct
 		return run->status = -1;
 	}
 	uint32_t stopped = (uint32_t)pmcr & ~(CSPMU_PMCR_E | CSPMU_PMCR_P | CSPMU_PMCR_C);
-	if (info->nlogical <= CSPMU_MAX_RESET) {
+	/* the reset clears every event counter (P) and the cycle counter (C): only when all of
+	 * them have a register this run can save and put back */
+	if (info->nlogical <= CSPMU_MAX_RESET && info->nlogical - info->cc <= CSPMU_CYCLE_IDX) {
 		for (unsigned i = 0; i < info->nevcntr; i++)
 			if (zero_ctr(&s, i))
 				return -1;
 		if (info->cc && zero_ctr(&s, CSPMU_CYCLE_IDX))
 			return -1;
-		if (wr32(&s, "PMCR", p0 + CSPMU_PMCR, stopped | CSPMU_PMCR_C | CSPMU_PMCR_P))
+		if (wr32(&s, "PMCR", p0 + CSPMU_PMCR, stopped | CSPMU_PMCR_P | (info->cc ? CSPMU_PMCR_C : 0)))
 			return -1;
 		run->reset = 1;
 	}

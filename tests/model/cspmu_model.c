@@ -124,11 +124,12 @@ static void hw_write32(struct cspmu_model *m, int p, uint32_t off, uint32_t v)
 		cspmu_model_set(m, 0, PMCNTENSET, e);
 		cspmu_model_set(m, 0, PMCNTENCLR, e);
 	} else if (p == 0 && off == PMCR) {
-		unsigned nev = (cspmu_model_reg(m, 0, PMCFGR) & 0xFF) + 1 - ((cspmu_model_reg(m, 0, PMCFGR) >> 14) & 1);
-		if (v & 2)
-			for (unsigned c = 0; c < nev && c < 31; c++)
+		unsigned cc = (cspmu_model_reg(m, 0, PMCFGR) >> 14) & 1;
+		unsigned nev = (cspmu_model_reg(m, 0, PMCFGR) & 0xFF) + 1 - cc;
+		if (v & 2)   /* P: the event counters (index 31 is one only without a cycle counter) */
+			for (unsigned c = 0; c < nev && c < 32 - cc; c++)
 				cspmu_model_set_counter(m, c, 0);
-		if (v & 4)
+		if ((v & 4) && cc)
 			cspmu_model_set_counter(m, 31, 0);
 		cspmu_model_set(m, 0, PMCR, v & ~6u);
 	} else if (p == 0 && (off == PMCFGR || off == PMIIDR || off >= 0xFD0)) {
