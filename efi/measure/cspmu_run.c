@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* CoreSight PMUs of the APMT around the copy window (efi/measure/cspmu_run.h). */
+/* CoreSight PMUs of the APMT around the copy window and DMA windows (efi/measure/cspmu_run.h). */
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/cspmu_run.h"
@@ -27,13 +27,35 @@ struct rp_sel {
 	struct pcie_nvidia_map m;
 };
 
-struct cspmu_work {
+/* One PMU instance through one window. */
+struct cspmu_pmu {
+	struct cspmu_node n;
 	struct cspmu_info info;
 	struct nv_cspmu_req req;
 	struct cspmu_run run;
 	struct nv_cspmu_metrics met;
-	struct pcie_func f;
+	struct self_check sc;
+	struct cspmu_record r;
+	const struct nv_cspmu_desc *d;
+	char why[200], name[NV_CSPMU_NAME_MAX];
+	int started;
+	const char *absent_why;     /* a DMA window that moves no DMA bytes: why */
 };
+
+/* The PMUs of one DMA window (cspmu_dma_start .. cspmu_dma_report). */
+struct cspmu_set {
+	uint32_t n;
+	int stopped;
+	struct cspmu_pmu pmu[ACPI_MAX_APMT];
+};
+
+static const struct efiperf_config *plan_cfg;   /* cspmu_plan: uncore on and its keys */
+static struct pcie_func rp_func;                  /* pcie_pmu_rp's probe (~1.5 KiB) */
+
+void cspmu_plan(const struct efiperf_config *cfg)
+{
+	plan_cfg = cfg && cfg->uncore ? cfg : NULL;
+}
 
 static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char **how)
 {
@@ -52,93 +74,149 @@ static void emit(const struct cspmu_record *r)
 	struct json *j = rep_begin("uncore");
 	cspmu_record_json(r, j);
 	rep_end();
-	rep_line("uncore:     %s (APMT node %u): %s%s%s", r->pmu ? r->pmu : "CoreSight PMU", r->node->id, r->status,
-		 r->why ? ": " : "", r->why ? r->why : "");
+	rep_line("uncore:     %s (APMT node %u, %s window): %s%s%s", r->pmu ? r->pmu : "CoreSight PMU", r->node->id,
+		 r->window, r->status, r->why ? ": " : "", r->why ? r->why : "");
 }
 
-/* One node: probe, request, window, record. 1 when measured, 0 when left out, -1 on error. */
-static int one(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt_node *an,
-	       const struct cspmu_node *n,
-	       const struct rp_sel *rp, unc_window_fn window, void *arg, uint64_t copy_bytes, struct cspmu_work *w)
+/* The root port pcie_pmu_rp names (the run plan checked it). -1 after reporting. */
+static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, struct rp_sel *rp)
 {
-	char why[200] = "", name[NV_CSPMU_NAME_MAX];
-	struct cspmu_record r = { .node = an, .status = "error", .why = why };
-	socket_of(n, &r.socket, &r.socket_source);
-	if (cspmu_probe(hw, n, &w->info, why, sizeof(why))) {
-		emit(&r);
-		rep_error("uncore", "%s", why);
+	memset(rp, 0, sizeof(*rp));
+	if (cfg->pcie_pmu_rp == CFG_BDF_NONE)
+		return 0;
+	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->pcie_pmu_rp), CFG_BDF_BUS(cfg->pcie_pmu_rp),
+				 CFG_BDF_DEV(cfg->pcie_pmu_rp), CFG_BDF_FN(cfg->pcie_pmu_rp) };
+	char why[160];
+	pcie_bdf_str(a, rp->bdf, sizeof(rp->bdf));
+	rp->on = !pcie_nvidia_rp_lookup(hw, a, &rp_func, &rp->m, why, sizeof(why));
+	if (!rp->on)
+		rep_error("uncore", "pcie_pmu_rp: %s", why);
+	return rp->on ? 0 : -1;
+}
+
+/* Probe and build the request of node an. 1 ready to run; 0 left out (a record says why, unless
+ * quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE = any. */
+static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt_node *an,
+		   const struct rp_sel *rp, uint8_t want, const char *window, struct cspmu_pmu *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->n = (struct cspmu_node){ .id = an->id, .type = an->type, .flags = an->flags, .base0 = an->base0,
+				     .base1 = an->base1, .inst_primary = an->inst_primary,
+				     .inst_secondary = an->inst_secondary, .affinity = an->proc_affinity,
+				     .impl_id = an->impl_id };
+	struct cspmu_record *r = &pm->r;
+	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
+	socket_of(&pm->n, &r->socket, &r->socket_source);
+	if (cspmu_probe(hw, &pm->n, &pm->info, pm->why, sizeof(pm->why))) {
+		if (want != NVC_NONE)
+			return 0;          /* the copy window's record named it already */
+		emit(r);
+		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
-	r.info = &w->info;
-	const struct nv_cspmu_desc *d = nv_cspmu_match(w->info.pmiidr);
-	if (d->per_rc) {
-		r.rc = n->inst_secondary;
-		r.rc_source = "APMT instance secondary (_UID); the _DSD instance_id is not read yet";
+	r->info = &pm->info;
+	pm->d = nv_cspmu_match(pm->info.pmiidr);
+	if (want != NVC_NONE && pm->d->check != want)
+		return 0;
+	if (pm->d->per_rc) {
+		r->rc = pm->n.inst_secondary;
+		r->rc_source = "APMT instance secondary (_UID); the _DSD instance_id is not read yet";
 	}
-	nv_cspmu_name(d, r.socket, r.rc, n->id, name, sizeof(name));
-	r.pmu = name;
-	int rc = nv_cspmu_request(d, name, &w->info, cfg->uncore_events, &w->req, why, sizeof(why));
+	nv_cspmu_name(pm->d, r->socket, r->rc, pm->n.id, pm->name, sizeof(pm->name));
+	r->pmu = pm->name;
+	int rc = nv_cspmu_request(pm->d, pm->name, &pm->info, cfg->uncore_events, &pm->req, pm->why, sizeof(pm->why));
 	if (rc == 1) {
-		r.status = "off";
-		fmt_snprintf(why, sizeof(why), "uncore_events names none of its events");
-		emit(&r);
+		r->status = "off";
+		fmt_snprintf(pm->why, sizeof(pm->why), "uncore_events names none of its events");
+		emit(r);
 		return 0;
 	}
 	if (rc) {
-		emit(&r);
-		rep_error("uncore", "%s", why);
+		emit(r);
+		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
-	r.req = &w->req;
-	if (rp->on && d->rp_reg) {
-		if (rp->m.socket != r.socket || rp->m.rc != r.rc) {
-			r.status = "off";
-			fmt_snprintf(why, sizeof(why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket, rp->m.rc);
-			emit(&r);
+	r->req = &pm->req;
+	if (rp->on && pm->d->rp_reg) {
+		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
+			r->status = "off";
+			fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket,
+				     rp->m.rc);
+			emit(r);
 			return 0;
 		}
-		nv_cspmu_set_rp(&w->req, rp->m.rp);
-		r.rp_bdf = rp->bdf;
-		r.rp_socket = rp->m.socket;
-		r.rp_rc = rp->m.rc;
-		r.rp = rp->m.rp;
+		nv_cspmu_set_rp(&pm->req, rp->m.rp);
+		r->rp_bdf = rp->bdf;
+		r->rp_socket = rp->m.socket;
+		r->rp_rc = rp->m.rc;
+		r->rp = rp->m.rp;
 	}
-	if (!cspmu_start(hw, &w->info, w->req.ev, w->req.nev, &w->run)) {
-		r.window_ns = window(arg, 0, 1);
-		cspmu_stop(hw, &w->info, w->req.ev, w->req.nev, &w->run);
-	}
-	cspmu_restore(hw, &w->info, &w->run);
-	r.run = &w->run;
-	struct saveset_report rep = { 0 };
-	saveset_report_add(&w->run.save, &rep);
-	if (w->run.status || rep.nfailed || rep.dropped) {
-		r.status = w->run.busy ? "busy" : "error";
-		fmt_snprintf(why, sizeof(why), "%s: %s", name,
-			     w->run.status ? w->run.why : "registers not restored (see restore)");
-		r.check_why = why;
-		emit(&r);
-		if (!w->run.busy)
-			rep_error("uncore", "%s", why);
-		return w->run.busy ? 0 : -1;
-	}
-	r.status = "ok";
-	r.why = NULL;
-	for (uint32_t i = 0; i < w->req.nev; i++)
-		r.counting |= w->run.raw[i] != 0;
-	nv_cspmu_metrics(&w->req, w->run.raw, r.window_ns, &w->met);
-	r.metrics = &w->met;
-	if (!r.counting)
-		r.check_why = "no counter advanced in the window";
-	else if (d->check == NVC_CPU && w->met.have_bytes && copy_bytes) {
-		r.check_ok = 1;
-		r.check_milli = (uint64_t)(((unsigned __int128)w->met.bytes * 1000 + copy_bytes * 3 / 2) / (copy_bytes * 3));
-		r.check_how = convention;
-	} else if (d->check == NVC_DMA)
-		r.check_why = "the copy window moves no PCIe bytes; DMA windows under CoreSight PMUs: not yet";
-	else
-		r.check_why = "no event of this PMU counts the copy's memory bytes";
-	emit(&r);
 	return 1;
+}
+
+static void start(const struct hw *hw, struct cspmu_pmu *pm)
+{
+	pm->started = !cspmu_start(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
+}
+
+static void stop(const struct hw *hw, struct cspmu_pmu *pm)
+{
+	if (pm->started)
+		cspmu_stop(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
+}
+
+/* Restore, metrics, self-check, record. dma: the DMA window's known bytes, or NULL (the copy of
+ * copy_bytes). 1 measured, 0 busy, -1 error (reported). */
+static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const struct self_check_bytes *dma,
+		  uint64_t copy_bytes)
+{
+	struct cspmu_record *r = &pm->r;
+	cspmu_restore(hw, &pm->info, &pm->run);
+	r->run = &pm->run;
+	r->window_ns = ns;
+	struct saveset_report rep = { 0 };
+	saveset_report_add(&pm->run.save, &rep);
+	if (pm->run.status || rep.nfailed || rep.dropped) {
+		r->status = pm->run.busy ? "busy" : "error";
+		fmt_snprintf(pm->why, sizeof(pm->why), "%s: %s", pm->name,
+			     pm->run.status ? pm->run.why : "registers not restored (see restore)");
+		r->check_why = pm->why;
+		emit(r);
+		if (!pm->run.busy)
+			rep_error("uncore", "%s", pm->why);
+		return pm->run.busy ? 0 : -1;
+	}
+	r->status = "ok";
+	r->why = NULL;
+	for (uint32_t i = 0; i < pm->req.nev; i++)
+		r->counting |= pm->run.raw[i] != 0;
+	nv_cspmu_metrics(&pm->req, pm->run.raw, ns, &pm->met);
+	r->metrics = &pm->met;
+	if (dma) {
+		struct self_check_bytes c;
+		nv_cspmu_bytes(&pm->req, pm->run.raw, &c);
+		self_check_compute(dma, &c, 0, pm->absent_why, &pm->sc);
+		r->sc = &pm->sc;
+	} else if (!r->counting)
+		r->check_why = "no counter advanced in the window";
+	else if (pm->d->check == NVC_CPU && pm->met.have_bytes && copy_bytes) {
+		r->check_ok = 1;
+		r->check_milli = (uint64_t)(((unsigned __int128)pm->met.bytes * 1000 + copy_bytes * 3 / 2) / (copy_bytes * 3));
+		r->check_how = convention;
+	} else if (pm->d->check == NVC_DMA)
+		r->check_why = "the copy window moves no PCIe bytes (DMA windows carry their own record)";
+	else
+		r->check_why = "no event of this PMU counts the copy's memory bytes";
+	emit(r);
+	return 1;
+}
+
+static int apmt_defect_line(const struct acpi_apmt *t)
+{
+	if (t->defect[0] || t->dropped)
+		rep_line("uncore:     APMT defect (acpi record apmt_defects): %s%s; the %u node(s) before it are measured",
+			 t->defect[0] ? t->defect : "", t->dropped ? " nodes beyond ACPI_MAX_APMT dropped" : "", t->nnodes);
+	return 0;
 }
 
 int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
@@ -147,40 +225,78 @@ int measure_cspmu(const struct hw *hw, const struct platform *p, const struct ef
 	const struct acpi_apmt *t = p->apmt;
 	if (!t || !t->present)
 		return 0;
-	if (t->defect[0] || t->dropped)
-		rep_line("uncore:     APMT defect (acpi record apmt_defects): %s%s; the %u node(s) before it are measured",
-			 t->defect[0] ? t->defect : "", t->dropped ? " nodes beyond ACPI_MAX_APMT dropped" : "", t->nnodes);
-	struct cspmu_work *w = AllocateZeroPool(sizeof(*w));
-	if (!w) {
-		rep_error("uncore", "cannot allocate %u bytes for the CoreSight PMU work area", (unsigned)sizeof(*w));
+	apmt_defect_line(t);
+	struct cspmu_pmu *pm = AllocateZeroPool(sizeof(*pm));
+	if (!pm) {
+		rep_error("uncore", "cannot allocate %u bytes for a CoreSight PMU", (unsigned)sizeof(*pm));
 		return -1;
 	}
-	struct rp_sel rp = { 0 };
-	int rc = 0, measured = 0;
-	if (cfg->pcie_pmu_rp != CFG_BDF_NONE) {
-		struct hw_pci_addr a = { CFG_BDF_SEG(cfg->pcie_pmu_rp), CFG_BDF_BUS(cfg->pcie_pmu_rp),
-					 CFG_BDF_DEV(cfg->pcie_pmu_rp), CFG_BDF_FN(cfg->pcie_pmu_rp) };
-		char why[160];
-		pcie_bdf_str(a, rp.bdf, sizeof(rp.bdf));
-		/* the run plan refused a bad value already; this reads the map it checked */
-		rp.on = !pcie_nvidia_rp_lookup(hw, a, &w->f, &rp.m, why, sizeof(why));
-		if (!rp.on) {
-			rep_error("uncore", "pcie_pmu_rp: %s", why);
-			rc = -1;
-		}
-	}
+	struct rp_sel rp;
+	int rc = rp_select(hw, cfg, &rp), measured = 0;
 	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++) {
-		const struct acpi_apmt_node *a = &t->node[i];
-		struct cspmu_node n = { .id = a->id, .type = a->type, .flags = a->flags, .base0 = a->base0,
-					.base1 = a->base1, .inst_primary = a->inst_primary,
-					.inst_secondary = a->inst_secondary, .affinity = a->proc_affinity,
-					.impl_id = a->impl_id };
-		int k = one(hw, cfg, a, &n, &rp, window, arg, copy_bytes, w);
+		int k = prepare(hw, cfg, &t->node[i], &rp, NVC_NONE, "copy", pm);
+		if (k == 1) {
+			uint64_t ns = 0;
+			start(hw, pm);
+			if (pm->started)
+				ns = window(arg, 0, 1);
+			stop(hw, pm);
+			k = finish(hw, pm, ns, NULL, copy_bytes);
+		}
 		if (k < 0)
 			rc = -1;
 		else
 			measured += k;
 	}
-	FreePool(w);
+	FreePool(pm);
 	return rc ? -1 : measured;
+}
+
+struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel)
+{
+	const struct acpi_apmt *t = p->apmt;
+	if (!plan_cfg || !t || !t->nnodes)
+		return NULL;
+	struct cspmu_set *s = AllocateZeroPool(sizeof(*s));
+	if (!s) {
+		rep_error("uncore", "cannot allocate %u bytes for the CoreSight PMUs of %s", (unsigned)sizeof(*s), kernel);
+		return NULL;
+	}
+	struct rp_sel rp;
+	rp_select(hw, plan_cfg, &rp);
+	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++)
+		if (prepare(hw, plan_cfg, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
+			s->n++;
+	if (!s->n) {
+		FreePool(s);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		start(hw, &s->pmu[i]);
+	return s;
+}
+
+void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s)
+{
+	for (uint32_t i = 0; s && !s->stopped && i < s->n; i++)
+		stop(hw, &s->pmu[s->n - 1 - i]);
+	if (s)
+		s->stopped = 1;
+}
+
+int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
+		     const char *absent_why, uint64_t ns)
+{
+	if (!s)
+		return 0;
+	static const struct self_check_bytes none;
+	int rc = 0;
+	cspmu_dma_stop(hw, s);      /* a window cut short: stopped here, before the restore */
+	for (uint32_t i = 0; i < s->n; i++) {
+		s->pmu[i].absent_why = absent_why;
+		if (finish(hw, &s->pmu[i], ns, expected ? expected : &none, 0) < 0)
+			rc = -1;
+	}
+	FreePool(s);
+	return rc;
 }

@@ -16,9 +16,26 @@
 #include "efi/platform.h"
 #include "pmu/uncore/uncore.h"
 
+/* Remember cfg for the DMA windows (called by the uncore run plan; uncore = off: none). */
+void cspmu_plan(const struct efiperf_config *cfg);
+
 /* window(arg, 0, 1) runs one copy window of copy_bytes bytes and returns its ns. Returns the
  * number of PMUs measured (0 when there is no APMT), or -1 after reporting an error. */
 int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		  unc_window_fn window, void *arg, uint64_t copy_bytes);
+
+/* A DMA window under the PMUs that count PCIe bytes (Tegra410 / Grace PCIE; pcie_pmu_rp applies):
+ * probe, program and start them (NULL when uncore = off, no APMT or no such PMU); stop them after
+ * the traffic; then restore them and write one `uncore` record each whose `window` is the
+ * kernel and whose self_check compares rd_bytes / wr_bytes (rd_bytes_* / wr_bytes_* on Grace)
+ * with the bytes the window moved (pmu/self_check.h: read = the device read memory;
+ * absent_why: why a window moves none). report stops the PMUs if the window was cut short, and
+ * frees the set; 0 or -1 after reporting an error. */
+struct cspmu_set;
+struct self_check_bytes;
+struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel);
+void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s);
+int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
+		     const char *absent_why, uint64_t ns);
 
 #endif

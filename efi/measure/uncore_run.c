@@ -150,6 +150,7 @@ static const struct intel_uncore_platform *intel_platform(const struct platform 
 
 int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
+	cspmu_plan(cfg);
 	if (!cfg->uncore || !intel_platform(p) || scan)
 		return 0;
 	scan = AllocatePool(SCAN_MAX * sizeof(*scan));

@@ -3,6 +3,7 @@
 #include "efi/out/cspmu_json.h"
 #include "efi/out/pmu_json.h"
 #include "efi/fw/acpi_parsers.h"
+#include "efi/out/dma_json.h"
 
 static const char *const ident_src[] = { "impl_id", "pmiidr", "pmpidr" };
 
@@ -71,6 +72,7 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 	json_str(j, "platform", r->req ? r->req->d->soc : NULL);
 	json_str(j, "unit", r->req ? r->req->d->unit : NULL);
 	json_str(j, "scope", "apmt_node");
+	json_str(j, "window", r->window);
 	json_u64(j, "socket", r->socket);
 	json_str(j, "socket_source", r->socket_source);
 	if (r->rc_source) {
@@ -109,6 +111,10 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 		metrics(j, r->metrics);
 	else if (ok)
 		json_str(j, "metrics", "absent: no counter advanced in the window, so the counts are not traffic");
+	if (r->sc && ok) {
+		self_check_json(j, "self_check", r->sc);
+		goto restore;
+	}
 	json_obj(j, "self_check");
 	json_str(j, "state", r->check_ok ? "ok" : "absent");
 	if (r->check_ok)
@@ -118,6 +124,7 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 	if (r->check_how)
 		json_str(j, "convention", r->check_how);
 	json_close(j);
+restore:;
 	struct saveset_report rep = { 0 };
 	saveset_report_add(&r->run->save, &rep);
 	json_restore_report(j, &rep, NULL);

@@ -11,10 +11,12 @@
  *   identity {pmiidr, source ("impl_id"/"pmiidr"/"pmpidr"), pmiidr_reg, pmpidr [5] (when used),
  *             pmcfgr, counters, event_counters, counter_bits, cycle_counter},
  *   root_port {bdf, socket, rc, rp, mask} (pcie_pmu_rp applied),
+ *   window ("copy" or the DMA window's kernel: blockio_read, nvme_read, ...),
  *   state, window_ns, reset, hilo_retries, dropped_defaults,
  *   events [{name, spec, type, filter, filter2, counter}], counts [{event, raw}],
  *   metrics {name: value}, formulas {name: text},
- *   self_check {state, value, why, convention}, restore {...}.
+ *   self_check {state, value, why, convention} (copy window) or the DMA windows' self_check
+ *   (efi/out/dma_json.h: rd_bytes / wr_bytes against the bytes moved), restore {...}.
  */
 #ifndef EFIPERF_OUT_CSPMU_JSON_H
 #define EFIPERF_OUT_CSPMU_JSON_H
@@ -23,6 +25,7 @@
 #include "efi/fw/acpi.h"
 #include "pmu/uncore/cspmu.h"
 #include "pmu/uncore/nvidia_cspmu.h"
+#include "pmu/self_check.h"
 
 struct cspmu_record {
 	const struct acpi_apmt_node *node;
@@ -31,6 +34,8 @@ struct cspmu_record {
 	const struct cspmu_run *run;         /* NULL when nothing ran */
 	const struct nv_cspmu_metrics *metrics;
 	const char *pmu, *status, *why;
+	const char *window;                  /* "copy" or the DMA window's kernel */
+	const struct self_check *sc;         /* a DMA window's self-check (else the check_* below) */
 	uint32_t socket, rc;
 	const char *socket_source, *rc_source;
 	uint64_t window_ns;

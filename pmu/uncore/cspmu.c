@@ -238,7 +238,7 @@ int cspmu_start(const struct hw *hw, const struct cspmu_info *info, const struct
 	uint32_t stopped = (uint32_t)pmcr & ~(CSPMU_PMCR_E | CSPMU_PMCR_P | CSPMU_PMCR_C);
 	/* the reset clears every event counter (P) and the cycle counter (C): only when all of
 	 * them have a register this run can save and put back */
-	if (info->nlogical <= CSPMU_MAX_RESET && info->nlogical - info->cc <= CSPMU_CYCLE_IDX) {
+	if (info->nlogical <= CSPMU_MAX_RESET && (unsigned)(info->nlogical - info->cc) <= CSPMU_CYCLE_IDX) {
 		for (unsigned i = 0; i < info->nevcntr; i++)
 			if (zero_ctr(&s, i))
 				return -1;

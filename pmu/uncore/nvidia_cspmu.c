@@ -289,6 +289,22 @@ void nv_cspmu_metrics(const struct nv_cspmu_req *req, const uint64_t *raw, uint6
 	}
 }
 
+void nv_cspmu_bytes(const struct nv_cspmu_req *req, const uint64_t *raw, struct self_check_bytes *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (uint32_t i = 0; i < req->nev; i++) {
+		if (!req->chk[i])
+			continue;
+		if (req->role[i] == NVR_BYTES_RD) {
+			c->read += raw[i];
+			c->have_read = 1;
+		} else if (req->role[i] == NVR_BYTES_WR) {
+			c->write += raw[i];
+			c->have_write = 1;
+		}
+	}
+}
+
 /* ---- PCIE-TGT address filter ------------------------------------------------------------ */
 
 #define TGT_CTRL 0x00u

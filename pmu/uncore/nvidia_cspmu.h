@@ -26,6 +26,7 @@
 #include "arch/hw.h"
 #include "pmu/event_string.h"
 #include "pmu/saveset.h"
+#include "pmu/self_check.h"
 #include "pmu/uncore/cspmu.h"
 
 #define NV_CSPMU_IMPLEMENTER 0x36Bu       /* JEP106 NVIDIA, PMIIDR[11:0] (nvidia_cspmu.c) */
@@ -124,6 +125,11 @@ void nv_cspmu_metrics(const struct nv_cspmu_req *req, const uint64_t *raw, uint6
 /* Restrict every non-cycles event of req to root port rp (0..7) of its RC: the root-port mask
  * becomes 1 << rp (a BDF filter is dropped). 0, or -1 when the PMU has no root-port filter. */
 int nv_cspmu_set_rp(struct nv_cspmu_req *req, unsigned rp);
+
+/* The self-checked bytes events of req (UCF mem_bytes_*, PCIE rd_bytes / wr_bytes, Grace
+ * rd_bytes_* / wr_bytes_*) summed per direction, seen from memory (pmu/self_check.h: read = read
+ * from memory); have_* set where such an event ran. */
+void nv_cspmu_bytes(const struct nv_cspmu_req *req, const uint64_t *raw, struct self_check_bytes *c);
 
 /* ---- PCIE-TGT address filter (nvidia-tegra410-pmu.rst "PCIE-TGT PMU"; nvidia_cspmu.c) ----
  * A separate register block (the first memory resource of the PMU's companion ACPI device):

@@ -13,7 +13,8 @@ One boot (uncore = on, trace = hw) checks: the three nodes identified (PMIIDR; P
 PMIIDR reads 0; impl_id over both), named as Linux names them, programmed in Linux's order at
 the right offsets (page 0 / page 1, 32-bit halves or 64-bit ATOMIC accesses), every register put
 back (the backing file ends byte for byte as it started), and a malformed fourth node reported
-as an APMT defect while the run goes on. The memory never counts: state "not-advancing".
+as an APMT defect while the run goes on. The memory never counts: state "not-advancing". The
+PCIE PMU also runs under the MMIO windows (DMA windows that move no DMA bytes).
 """
 import os
 import struct
@@ -100,7 +101,8 @@ def test_apmt_coresight_pmus(scratch, figure):
     defect = (acpi.get("apmt_defects") or {}).get("defect") or ""
     assert "length 32 < 56" in defect, "the malformed node is not an APMT defect: %s" % acpi.get("apmt_defects")
 
-    recs = {r["apmt"]["id"]: r for r in run.of("uncore") if r.get("scope") == "apmt_node"}
+    cs = [r for r in run.of("uncore") if r.get("scope") == "apmt_node"]
+    recs = {r["apmt"]["id"]: r for r in cs if r.get("window") == "copy"}
     assert sorted(recs) == [10, 11, 12], "CoreSight uncore records for nodes %s" % sorted(recs)
     want = {10: ("nvidia_ucf_pmu_0", "UCF", "pmiidr", 0x2CF2036B),
             11: ("nvidia_pcie_pmu_0_rc_1", "PCIE", "pmpidr", 0x1030136B),
@@ -114,6 +116,15 @@ def test_apmt_coresight_pmus(scratch, figure):
         assert r["restore"]["status"] == "ok" and r["restore"]["written"] > 0, "node %d restore %s" % (nid, r["restore"])
         assert r["self_check"]["state"] == "absent", "node %d self_check %s" % (nid, r["self_check"])
     assert recs[11]["dropped_defaults"] == 1, "PCIE with 4 event counters: rd_cum_outs left out (%s)" % recs[11]["dropped_defaults"]
+
+    # the MMIO windows are DMA windows: the PCIE PMU runs under each, its self-check absent
+    # because MMIO moves no DMA bytes; the other PMUs count no PCIe bytes and stay out
+    dmaw = {(r["apmt"]["id"], r["window"]) for r in cs if r.get("window") != "copy"}
+    assert dmaw == {(11, "mmio_read64"), (11, "mmio_read32")}, "CoreSight records of DMA windows: %s" % sorted(dmaw)
+    for r in cs:
+        if r.get("window") != "copy":
+            assert r["status"] == "ok" and r["restore"]["status"] == "ok", "%s under %s: %s" % (r["pmu"], r["window"], r)
+            assert r["self_check"]["state"] == "absent" and "DMA" in (r["self_check"].get("why") or ""), "self_check %s" % r["self_check"]
 
     hw = [r for r in run.of("hw") if r["op"].startswith("mmio_") and BAR <= int(r.get("addr", "0"), 16) < BAR + 0x4000]
     w = [(r["op"], int(r["addr"], 16) - BAR, int(r["val"], 16)) for r in hw if "write" in r["op"]]

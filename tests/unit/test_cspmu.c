@@ -410,6 +410,18 @@ static void test_pcie_rp_and_latency(void **state)
 		assert_int_equal(want[q][0], 1);
 		assert_int_equal(want[q][1], lit[q]);
 	}
+	/* the DMA self-check's bytes: rd_bytes is memory read by the device, wr_bytes written */
+	struct self_check_bytes c;
+	for (uint32_t i = 0; i < req.nev; i++)
+		raw[i] = !strcmp(req.evname[i], "wr_bytes") ? 4096 : raw[i];
+	nv_cspmu_bytes(&req, raw, &c);
+	assert_int_equal(c.read, 6400);
+	assert_int_equal(c.write, 4096);
+	assert_true(c.have_read && c.have_write);
+	struct self_check sc;
+	struct self_check_bytes moved = { 6400, 4096, 1, 1 };
+	self_check_compute(&moved, &c, 0, NULL, &sc);
+	assert_int_equal(sc.state, SELF_CHECK_OK);
 	/* PCIE-TGT: the root-port mask is PMEVFILT2R[7:0]; the cycles event is type 0x4 */
 	d = nv_cspmu_match(0x1070036B);
 	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info,
