@@ -158,3 +158,18 @@ def test_apmt_coresight_pmus(scratch, figure):
     assert not diff, "the PMU pages were not put back: %d dwords differ, first at 0x%x" % (len(diff), diff[0])
     figure("CoreSight PMUs (APMT on q35)", "3 PMUs (%s), %d PMU register writes, backing file unchanged" % (
         ", ".join(recs[n]["pmu"] for n in sorted(recs)), len(w)))
+
+
+@x86_64
+def test_pcie_pmu_rp_not_a_root_port(scratch):
+    # q35's AHCI controller 00:1f.2 is no NVIDIA root port: a config error naming the file line,
+    # before any window
+    d = scratch()
+    text = cfg_text("x86_64", {"copy_size": "64K", "pcie": "off", "uncore": "on", "pcie_pmu_rp": "00:1f.2"})
+    line = 1 + [ln.split("=")[0].strip() for ln in text.splitlines()].index("pcie_pmu_rp")
+    run = boot("x86_64", make_image("x86_64", d, text), d)
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh exit %s, QEMU exit %s: expected status error and power-off" % (run.rc, run.qemu_exit)
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    want = "efiperf.cfg:%d: pcie_pmu_rp: 0000:00:1f.2" % line
+    assert any(m.endswith(want + " (8086:2922) is not a PCI Express Root Port") for m in errs), "no config error %r...: %s" % (want, errs)
+    assert not run.of("measurement") and not run.of("uncore"), "a window ran before the refusal"
