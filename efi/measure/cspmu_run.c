@@ -27,6 +27,15 @@ struct rp_sel {
 	struct pcie_nvidia_map m;
 };
 
+/* PCIE-TGT address filters handed in by cspmu_tgt_set_ranges, by APMT node. */
+struct tgt_filter {
+	uint32_t apmt_id, n;
+	uint64_t block;
+	struct nv_tgt_slot slot[NV_TGT_SLOTS];
+};
+static struct tgt_filter tgt[ACPI_MAX_APMT];
+static uint32_t ntgt;
+
 /* One PMU instance through one window. */
 struct cspmu_pmu {
 	struct cspmu_node n;
@@ -40,6 +49,9 @@ struct cspmu_pmu {
 	char why[200], name[NV_CSPMU_NAME_MAX];
 	int started;
 	const char *absent_why;     /* a DMA window that moves no DMA bytes: why */
+	const struct tgt_filter *tf;        /* PCIE-TGT address slots programmed, or NULL */
+	struct saveset slot_save;
+	struct saved_reg slot_saved[5 * NV_TGT_SLOTS];
 };
 
 /* The PMUs of one DMA window (cspmu_dma_start .. cspmu_dma_report). */
@@ -55,6 +67,30 @@ static struct pcie_func rp_func;                  /* pcie_pmu_rp's probe (~1.5 K
 void cspmu_plan(const struct efiperf_config *cfg)
 {
 	plan_cfg = cfg && cfg->uncore ? cfg : NULL;
+}
+
+int cspmu_tgt_set_ranges(uint32_t apmt_id, uint64_t block, const struct nv_addr_range *r, uint32_t n, char *why,
+			 size_t wn)
+{
+	struct tgt_filter f = { .apmt_id = apmt_id, .n = n, .block = block };
+	if (!block || (block & (CSPMU_PAGE_SIZE - 1))) {
+		fmt_snprintf(why, wn, "APMT node %u: address-filter block 0x%llx: zero or not 4 KiB aligned", apmt_id,
+			     (unsigned long long)block);
+		return -1;
+	}
+	if (nv_tgt_slots_from_ranges(r, n, f.slot, why, wn))
+		return -1;
+	uint32_t i = 0;
+	while (i < ntgt && tgt[i].apmt_id != apmt_id)
+		i++;
+	if (i == ACPI_MAX_APMT) {
+		fmt_snprintf(why, wn, "more than %u PCIE-TGT PMUs with address filters", ACPI_MAX_APMT);
+		return -1;
+	}
+	tgt[i] = f;
+	if (i == ntgt)
+		ntgt++;
+	return 0;
 }
 
 static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char **how)
@@ -137,6 +173,13 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		return -1;
 	}
 	r->req = &pm->req;
+	for (uint32_t i = 0; i < ntgt && pm->d->addr_slots; i++)
+		if (tgt[i].apmt_id == pm->n.id && !nv_cspmu_set_slots(&pm->req, tgt[i].n)) {
+			pm->tf = &tgt[i];
+			r->tgt_block = tgt[i].block;
+			r->tgt_slots = tgt[i].slot;
+			r->tgt_n = tgt[i].n;
+		}
 	if (rp->on && pm->d->rp_reg) {
 		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 			r->status = "off";
@@ -156,6 +199,17 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 
 static void start(const struct hw *hw, struct cspmu_pmu *pm)
 {
+	saveset_init(&pm->slot_save, pm->slot_saved, 5 * NV_TGT_SLOTS);
+	pm->r.slot_save = &pm->slot_save;
+	if (pm->tf) {
+		hw_status st = nv_tgt_program_slots(hw, &pm->slot_save, pm->tf->block, pm->tf->slot, pm->tf->n);
+		if (st != HW_OK) {
+			pm->run.status = -1;
+			fmt_snprintf(pm->run.why, sizeof(pm->run.why), "address-filter slots at 0x%llx: %s",
+				     (unsigned long long)pm->tf->block, hw_status_name(st));
+			return;
+		}
+	}
 	pm->started = !cspmu_start(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
 }
 
@@ -171,11 +225,13 @@ static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const 
 		  uint64_t copy_bytes)
 {
 	struct cspmu_record *r = &pm->r;
-	cspmu_restore(hw, &pm->info, &pm->run);
+	cspmu_restore(hw, &pm->info, &pm->run);     /* also after a start that failed midway */
+	saveset_restore(hw, &pm->slot_save);
 	r->run = &pm->run;
 	r->window_ns = ns;
 	struct saveset_report rep = { 0 };
 	saveset_report_add(&pm->run.save, &rep);
+	saveset_report_add(&pm->slot_save, &rep);
 	if (pm->run.status || rep.nfailed || rep.dropped) {
 		r->status = pm->run.busy ? "busy" : "error";
 		fmt_snprintf(pm->why, sizeof(pm->why), "%s: %s", pm->name,

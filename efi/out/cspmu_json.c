@@ -96,6 +96,19 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 		json_hex(j, "mask", 1u << (r->rp & 7));
 		json_close(j);
 	}
+	if (r->tgt_n) {
+		json_obj(j, "address_filter");
+		json_hex(j, "block", r->tgt_block);
+		json_arr(j, "slots");
+		for (uint32_t i = 0; i < r->tgt_n; i++) {
+			json_obj(j, NULL);
+			json_hex(j, "base", r->tgt_slots[i].base);
+			json_hex(j, "mask", r->tgt_slots[i].mask);
+			json_close(j);
+		}
+		json_close(j);
+		json_close(j);
+	}
 	if (r->req)
 		events(j, r->req, r->run);
 	if (!r->run)
@@ -127,5 +140,7 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 restore:;
 	struct saveset_report rep = { 0 };
 	saveset_report_add(&r->run->save, &rep);
+	if (r->slot_save)
+		saveset_report_add(r->slot_save, &rep);
 	json_restore_report(j, &rep, NULL);
 }

@@ -11,6 +11,7 @@
  *   identity {pmiidr, source ("impl_id"/"pmiidr"/"pmpidr"), pmiidr_reg, pmpidr [5] (when used),
  *             pmcfgr, counters, event_counters, counter_bits, cycle_counter},
  *   root_port {bdf, socket, rc, rp, mask} (pcie_pmu_rp applied),
+ *   address_filter {block, slots [{base, mask}]} (PCIE-TGT with cspmu_tgt_set_ranges),
  *   window ("copy" or the DMA window's kernel: blockio_read, nvme_read, ...),
  *   state, window_ns, reset, hilo_retries, dropped_defaults,
  *   events [{name, spec, type, filter, filter2, counter}], counts [{event, raw}],
@@ -36,6 +37,10 @@ struct cspmu_record {
 	const char *pmu, *status, *why;
 	const char *window;                  /* "copy" or the DMA window's kernel */
 	const struct self_check *sc;         /* a DMA window's self-check (else the check_* below) */
+	const struct saveset *slot_save;     /* the PCIE-TGT address slots' registers, or NULL */
+	uint64_t tgt_block;                  /* PCIE-TGT address filter: block, slots (tgt_n of them) */
+	const struct nv_tgt_slot *tgt_slots;
+	uint32_t tgt_n;
 	uint32_t socket, rc;
 	const char *socket_source, *rc_source;
 	uint64_t window_ns;

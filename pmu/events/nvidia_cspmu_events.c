@@ -136,7 +136,7 @@ static const struct nv_cspmu_desc table[] = {
 	  .nevents = N(pcie_events), .dflt = pcie_dflt, .ndflt = N(pcie_dflt), .excl = { "src_rp_mask", "src_bdf_en" }, .rp_reg = 1,
 	  .one_per_pmu_en = 1u << 24, .one_per_pmu_mask = 0xFFFFu << 8 },
 	{ .match = 0x10700000, .soc = "Tegra410", .unit = "PCIE-TGT", .pmu = "nvidia_pcie_tgt_pmu", .per_rc = 1,
-	  .use_filt2 = 1, .rp_reg = 2, .fields = tgt_fields, .nfields = N(tgt_fields), .events = tgt_events, .nevents = N(tgt_events),
+	  .use_filt2 = 1, .rp_reg = 2, .addr_slots = 1, .fields = tgt_fields, .nfields = N(tgt_fields), .events = tgt_events, .nevents = N(tgt_events),
 	  .dflt = tgt_dflt, .ndflt = N(tgt_dflt) },
 	{ .match = 0x10300000, .soc = "Grace", .unit = "PCIE", .pmu = "nvidia_pcie_pmu", .cc_filt = 1, .check = NVC_DMA,
 	  .fields = grace_pcie_fields, .nfields = N(grace_pcie_fields), .events = mcf_events, .nevents = N(mcf_events),

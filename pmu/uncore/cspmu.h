@@ -18,8 +18,10 @@
  * 64-bit counter cannot wrap in it, a 32-bit one wraps once at most and deltas are modulo):
  *   start   PMCR, PMCNTENSET and PMCNTENCLR saved. PMCR.E already set, or a counter already
  *           enabled: the PMU belongs to someone else; nothing is written ("busy").
- *           Every implemented counter saved and written 0, then PMCR = C|P (reset, as Linux
- *           arm_cspmu_reset_counters). Per event: PMEVTYPER<n> and PMEVFILTR<n> (and
+ *           Every implemented counter saved and written 0, then PMCR.P (and PMCR.C with a
+ *           cycle counter) set: the reset of Linux arm_cspmu_reset_counters; skipped, with
+ *           baselines only, when the PMU has more counters than the 32 indices the run can save
+ *           (CSPMU_MAX_RESET). Per event: PMEVTYPER<n> and PMEVFILTR<n> (and
  *           PMEVFILT2R<n> where the PMU has it), or PMCCFILTR for the cycle counter (index 31);
  *           the counter read (baseline). PMCNTENSET = the events' counters; PMCR.E set.
  *   stop    PMCR.E clear; PMCNTENCLR = the events' counters; each counter read: a 64-bit

@@ -340,6 +340,16 @@ uint32_t nv_tgt_filt2(uint32_t rp_mask, uint32_t slot_mask)
 	return (rp_mask & 0xFFu) | (slot_mask & 0xFFu) << TGT_FILT2_SLOT_SHIFT;
 }
 
+int nv_cspmu_set_slots(struct nv_cspmu_req *req, uint32_t nslots)
+{
+	if (!req->d->addr_slots || !nslots || nslots > NV_TGT_SLOTS)
+		return -1;
+	for (uint32_t i = 0; i < req->nev; i++)
+		if (!req->ev[i].cycles)
+			req->ev[i].filt2 = nv_tgt_filt2(0, (1u << nslots) - 1);
+	return 0;
+}
+
 hw_status nv_tgt_program_slots(const struct hw *hw, struct saveset *save, uint64_t block,
 			       const struct nv_tgt_slot *slot, uint32_t ns)
 {

@@ -69,6 +69,7 @@ struct nv_cspmu_desc {
 	const struct nv_filter_default *dflt;
 	uint8_t ndflt;
 	const char *excl[2];          /* two fields that may not both be non-zero, or NULL */
+	uint8_t addr_slots;           /* has the PCIE-TGT address-filter slots (PMEVFILT2R[15:8]) */
 	uint8_t rp_reg;               /* filter register (1 PMEVFILTR, 2 PMEVFILT2R) whose [7:0] is the
 				       * root-port mask pcie_pmu_rp sets; 0: none */
 	uint32_t one_per_pmu_en, one_per_pmu_mask;   /* filter bits that, with the enable bit set,
@@ -146,6 +147,10 @@ int nv_tgt_slots_from_ranges(const struct nv_addr_range *r, uint32_t nr, struct 
 			     size_t n);
 /* PMEVFILT2R of a PCIE-TGT event: root-port mask and slot bits (slot_mask bit s: slot s). */
 uint32_t nv_tgt_filt2(uint32_t rp_mask, uint32_t slot_mask);
+/* Every non-cycles event of a PMU with address slots counts the traffic of slots 0..nslots-1
+ * and, as Linux does for an address filter without a root-port mask, of no root port by
+ * default (nv_cspmu_set_rp after this adds one). 0, or -1 when the PMU has no slots. */
+int nv_cspmu_set_slots(struct nv_cspmu_req *req, uint32_t nslots);
 /* Write slots 0..ns-1 (CTRL enable, BASE, MASK) into the block at `block` through save (every
  * register saved first, restored by saveset_restore). HW_OK or the first failure. */
 hw_status nv_tgt_program_slots(const struct hw *hw, struct saveset *save, uint64_t block,

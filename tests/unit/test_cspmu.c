@@ -432,6 +432,12 @@ static void test_pcie_rp_and_latency(void **state)
 	assert_int_equal(req.ev[1].filt2, 0xFF);
 	assert_int_equal(nv_cspmu_set_rp(&req, 5), 0);
 	assert_int_equal(req.ev[1].filt2, 0x20);
+	/* two address slots: PMEVFILT2R[15:8] = 0x03, no root port by default, then pcie_pmu_rp's */
+	assert_int_equal(nv_cspmu_set_slots(&req, 2), 0);
+	assert_int_equal(req.ev[1].filt2, 0x300);
+	assert_int_equal(nv_cspmu_set_rp(&req, 1), 0);
+	assert_int_equal(req.ev[1].filt2, 0x302);
+	assert_int_equal(nv_cspmu_set_slots(&req, 9), -1);
 	/* UCF has no root-port filter */
 	assert_int_equal(nv_cspmu_set_rp(&(struct nv_cspmu_req){ .d = nv_cspmu_match(UCF_PMIIDR) }, 1), -1);
 }
