@@ -56,8 +56,10 @@ static void timed_pass(struct kernel_tune *t, struct kernel_tune_cand *c, uint64
 	/* slice offsets in whole blocks of the largest block (1 KiB): every variant's alignment holds */
 	const uint64_t per = t->probe_bytes / kernel_streams(t->kind) / slices / 1024 * 1024;
 	const uint64_t off = (uint64_t)(t->next_slice++ % slices) * per;
+	const uint32_t reps = t->reps > 1 ? t->reps : 1;
 	uint64_t s0 = t->timer();
-	c->k->fn(slice_of(t->a, off), slice_of(t->b, off), slice_of(t->c, off), c->bytes, t->scalar);
+	for (uint32_t r = 0; r < reps; r++)
+		c->k->fn(slice_of(t->a, off), slice_of(t->b, off), slice_of(t->c, off), c->bytes, t->scalar);
 	uint64_t d = t->timer() - s0;
 	if (!c->passes || d < c->best_ticks)
 		c->best_ticks = d ? d : 1;
@@ -93,7 +95,7 @@ void kernel_tune(struct kernel_tune *t)
 		memset(c, 0, sizeof(*c));
 		c->k = k;
 		c->bytes = t->probe_bytes / streams / slices / 1024 * 1024 / k->block_bytes * k->block_bytes;
-		c->app_bytes = kernel_app_bytes(k->kind, c->bytes);
+		c->app_bytes = kernel_app_bytes(k->kind, c->bytes) * (t->reps > 1 ? t->reps : 1);
 		c->verified = (uint8_t)verify(t, k);
 		any_verified |= c->verified;
 	}

@@ -33,7 +33,7 @@ struct kernel_tune_cand {
 	uint8_t verified;        /* matched the C reference */
 	uint32_t passes;         /* timed passes made (0: not run, budget or not verified) */
 	uint64_t bytes;          /* bytes per array of one pass (probe / streams / slices, a block multiple) */
-	uint64_t app_bytes;      /* application bytes of one pass (kernel_app_bytes) */
+	uint64_t app_bytes;      /* application bytes of one pass (kernel_app_bytes x reps) */
 	uint64_t best_ticks;     /* the shortest pass, timer ticks */
 };
 
@@ -47,6 +47,10 @@ struct kernel_tune {
 	void *b, *c;                   /* c hold finite doubles (triad); a is written */
 	uint64_t probe_bytes;          /* footprint of all slices, all streams together (> the LLC) */
 	uint32_t slices;               /* passes rotate over this many slices of it; 0 or 1: whole */
+	uint32_t reps;                 /* kernel calls per timed pass over one slice; 0 or 1: one. A
+					* probe that fits a cache level is tuned with reps > 1, so a
+					* pass is long against the timer's resolution and the calls
+					* after the first find the arrays in that level */
 	uint64_t (*timer)(void);
 	uint64_t budget_ticks;         /* for this kind, verification included */
 	double scalar;

@@ -7,7 +7,7 @@ HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
 # Every uncore source and what they use, by wildcard, so a new file there needs no change here
 # (a missing one was the fresh-clone link failure this list once had).
-SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/events/amd_uncore_events.c ../pmu/events/intel_uncore_events.c ../pmu/saveset.c \
+SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/events/amd_uncore_events.c ../pmu/events/intel_uncore_events.c ../pmu/saveset.c ../pmu/self_check.c \
            ../pmu/event_string.c ../pmu/metrics.c ../arch/hw.c $(wildcard ../arch/lib/*.c)
 
 .PHONY: run

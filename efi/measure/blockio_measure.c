@@ -170,7 +170,7 @@ int measure_blockio(const struct hw *hw, const struct platform *p, const struct 
 		return -1;
 	}
 	struct dma_window w = { "blockio_read", blockio_read_slice, &c, &c.moved, NULL, a,
-				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB };
+				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB, NULL };
 	struct dma_window_result r;
 	dma_window_run(hw, p, &w, &r);
 	pages_free(buf, TRANSFER_BYTES);

@@ -7,6 +7,10 @@
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/kernel.h"
+#include "arch/kernel_tune.h"
+#include "efi/measure/tune_run.h"
+#include "efi/out/tune_json.h"
+#include <string.h>
 #include "pmu/metrics.h"
 
 #define MIB (1ull << 20)
@@ -15,6 +19,9 @@
 #define ARRAYS 3
 #define ARRAY_ALIGN 4096u   /* page: every kernel's alignment and block rule */
 #define TRIAD_SCALAR 3.0
+#define MS_PER_S 1000u
+#define TUNE_PASS_BYTES (8ull << 20)   /* a tuner pass is this many bytes of kernel calls, at least one */
+#define TUNED_LEVELS 4u                /* the budget is kernel_budget per level over this many ... */
 
 static const enum kernel_kind kinds[] = { KERNEL_LOAD, KERNEL_STORE, KERNEL_COPY, KERNEL_TRIAD };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -69,6 +76,38 @@ static void point_json(struct json *j, const char *key, const struct bw_point *p
 	json_close(j);
 }
 
+/* The kernel of one kind at one level: `kernel = <variant>` of that kind; else the tuner on the
+ * first selected CPU over that CPU's arrays of the level (probe = the working set of all streams,
+ * one slice, passes of TUNE_PASS_BYTES worth of calls, so the calls after the first find the
+ * arrays in the level), within kernel_budget / TUNED_LEVELS / kinds; else (budget 0, or the
+ * tuner found none) the widest default shape. *t holds the tuner's result (t->ncand 0: not run). */
+static const struct kernel_desc *level_kernel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+					      enum kernel_kind kind, uint32_t cpu, void *const arr[ARRAYS], uint64_t bytes,
+					      struct kernel_tune *t)
+{
+	const uint32_t isa = arch_kernel_isa(), isa_only = kernel_isa_bit(cfg->kernel);
+	const struct kernel_desc *pinned = kernel_by_name(arch_kernels, arch_nkernels, cfg->kernel, isa);
+	const struct kernel_desc *fallback = kernel_best(arch_kernels, arch_nkernels, kind, isa_only & isa ? isa_only & isa : isa);
+	memset(t, 0, sizeof(*t));
+	t->choice = -1;
+	if (pinned && pinned->kind == kind)
+		return pinned;
+	if (!cfg->kernel_budget)
+		return fallback;
+	const uint64_t probe = bytes * kernel_streams(kind);
+	*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .a = arr[0], .b = arr[1],
+				   .c = arr[2], .probe_bytes = probe, .slices = 1,
+				   .reps = probe < TUNE_PASS_BYTES ? (uint32_t)(TUNE_PASS_BYTES / probe) : 1,
+				   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
+				   .budget_ticks = (uint64_t)cfg->kernel_budget * p->timer_hz / MS_PER_S / TUNED_LEVELS / NKINDS };
+	if (tune_run_on(hw, cpu, t, isa_only & isa) != 0) {
+		rep_error("cache_bw", "%s: the tuner found no variant on CPU %u (status %d): using %s", kernel_kind_name(kind),
+			  cpu, t->status, fallback ? fallback->name : "none");
+		return fallback;
+	}
+	return t->cand[t->choice].k;
+}
+
 /* One level: both windows for every kernel, one record. */
 static int level_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, const char *name,
 		     uint64_t level_bytes, uint64_t single, uint64_t each, struct window_cpu *sel, int n)
@@ -76,7 +115,12 @@ static int level_run(const struct hw *hw, const struct platform *p, const struct
 	static void *buf[WINDOW_MAX_CPUS][ARRAYS];
 	static uint64_t cpu_gbps[WINDOW_MAX_CPUS], one_gbps[1];
 	static struct cpu_place place[WINDOW_MAX_CPUS];
+	static struct kernel_tune tune;
 	uint64_t alloc = single > each ? single : each;
+	/* the tuner's reference check uses the first 2 x KERNEL_TUNE_VERIFY_BYTES + 64 bytes of each
+	 * array: room for it, while every kernel still works over `single` or `each` bytes */
+	const uint64_t verify_room = (2 * KERNEL_TUNE_VERIFY_BYTES + 64 + ARRAY_ALIGN - 1) / ARRAY_ALIGN * ARRAY_ALIGN;
+	alloc = alloc > verify_room ? alloc : verify_room;
 	int rc = 0;
 	for (int i = 0; i < n; i++)
 		for (int a = 0; a < ARRAYS; a++) {
@@ -102,15 +146,23 @@ static int level_run(const struct hw *hw, const struct platform *p, const struct
 	json_bool(j, "emulated", p->cpu.virtual_machine);
 	json_arr(j, "kernels");
 	for (unsigned s = 0; s < NKINDS; s++) {
-		const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, kinds[s], arch_kernel_isa());
+		const struct kernel_desc *k = level_kernel(hw, p, cfg, kinds[s], sel[0].cpu, buf[0], single, &tune);
 		if (!k)
 			continue;
+		for (int i = 0; i < n; i++)   /* the tuner's check wrote its first bytes: finite values again */
+			for (int a = 1; a < ARRAYS; a++)
+				for (uint64_t w = 0; w < KERNEL_TUNE_VERIFY_BYTES / 8 && w < alloc / 8; w++)
+					((double *)buf[i][a])[w] = (double)(w & 0xFF);
 		struct bw_point one, all;
 		run_point(hw, p, k, sel, 1, buf, single, cfg->cache_bw_passes, one_gbps, &one);
 		run_point(hw, p, k, sel, n, buf, each, cfg->cache_bw_passes, cpu_gbps, &all);
 		json_obj(j, NULL);
 		json_str(j, "function", kernel_kind_name(kinds[s]));
 		json_str(j, "kernel", k->name);
+		if (tune.ncand)
+			tune_json(j, "tuner", &tune, arch_cpu_class(), sel[0].cpu, p->timer_hz);
+		else
+			json_null(j, "tuner");
 		point_json(j, "one_cpu", &one);
 		point_json(j, "all_cpus", &all);
 		json_arr(j, "per_cpu_gbps");

@@ -89,6 +89,24 @@ static void counted_of(const struct cha_result *res, struct self_check_bytes *c)
 					 res->total.have_write };
 }
 
+/* The TOR latency classes beside the bandwidth line: ns, or "-" and the first class's why. */
+static void latency_line(const char *kernel, const struct cha_tor_latency *l)
+{
+	char buf[320], v[24];
+	size_t k = 0;
+	const char *why = NULL;
+	for (uint32_t c = 0; c < l->nclass && k < sizeof(buf); c++) {
+		if (l->c[c].have)
+			fmt_milli(v, sizeof(v), l->c[c].ns_milli);
+		else if (!why)
+			why = l->c[c].why;
+		k += fmt_snprintf(buf + k, sizeof(buf) - k, "%s%s %s%s", c ? ", " : "", l->c[c].name,
+				  l->c[c].have ? v : "-", l->c[c].have ? " ns" : "");
+	}
+	if (l->nclass)
+		rep_line("cha:        %s: TOR latency %s%s%s", kernel, buf, why ? "; null: " : "", why ? why : "");
+}
+
 int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
 		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc)
 {
@@ -119,6 +137,8 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 		 kernel, req->plat->name, req->topo.nsockets, req->nevents, req->ngroups,
 		 res->status ? "error" : "ok", res->status ? ": " : "", res->status ? res->why : "",
 		 self_check_state_name(sc->state), ratio);
+	if (!res->status)
+		latency_line(kernel, &res->latency);
 	int rc = 0;
 	if (res->status) {
 		rep_error("cha", "%s: %s", kernel, res->why);

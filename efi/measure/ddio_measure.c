@@ -38,7 +38,7 @@ int measure_ddio(const struct hw *hw, const struct platform *p, const struct efi
 			return -1;
 		}
 		fmt_snprintf(kernel, sizeof(kernel), "ddio_sweep:%llu", (unsigned long long)size);
-		struct dma_window w = { kernel, blockio_read_slice, &c, &c.moved, NULL, a, (uintptr_t)buf + size > DMA_4GIB };
+		struct dma_window w = { kernel, blockio_read_slice, &c, &c.moved, NULL, a, (uintptr_t)buf + size > DMA_4GIB, NULL };
 		struct dma_window_result r;
 		dma_window_run(hw, p, &w, &r);
 		pages_free(buf, size);

@@ -131,7 +131,7 @@ int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct 
 	c->spec = (struct window_spec){ .kernel = stream_beside_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1,
 					.boot_work = boot_dma, .boot_ctx = c };
 	struct dma_window w = { "dma_cpu_traffic", window_slice, c, &c->rd.moved, NULL, a,
-				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB };
+				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB, NULL };
 	struct dma_window_result r;
 	dma_window_run(hw, p, &w, &r);
 	uint64_t dma_ns = metric_ticks_to_ns(c->rd.ticks, p->timer_hz);

@@ -96,7 +96,7 @@ int measure_dma_engine(const struct hw *hw, const struct platform *p, const stru
 	hw_pci_read32(hw, a, PCI_COMMAND_REG, &cmd);
 	hw_pci_write32(hw, a, PCI_COMMAND_REG, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
 	struct trip_ctx c = { hw, e, bar.base, src, dst, bytes, p->timer_hz * DMA_TIMEOUT_S, p->timer_hz, HW_OK, 0, 0, 0, 1, { 0 } };
-	struct dma_window w = { "dma_engine_roundtrip", trip_slice, &c, &c.moved, NULL, a, dst + bytes > DMA_4GIB };
+	struct dma_window w = { "dma_engine_roundtrip", trip_slice, &c, &c.moved, NULL, a, dst + bytes > DMA_4GIB, NULL };
 	struct dma_window_result r;
 	dma_window_run(hw, p, &w, &r);
 	hw_pci_write32(hw, a, PCI_COMMAND_REG, cmd);

@@ -7,6 +7,7 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/out/dma_json.h"
 #include "efi/out/report.h"
+#include "arch/lib/fmt.h"
 
 static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
 static int nranges;
@@ -30,8 +31,8 @@ struct core_ctx {
 	const struct platform *p;
 	const struct dma_window *w;
 	int started;
-	struct cspmu_set *cs;
 	uint64_t ns;
+	struct cspmu_set *cs;
 };
 
 static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
@@ -53,11 +54,32 @@ static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
 	return ns;
 }
 
+/* The CHA-counted window, every slice of it: what the IIO counters run around. */
+struct cha_pass { struct core_ctx c; struct dma_window_result *r; };
+
+static uint64_t cha_pass(void *arg)
+{
+	struct cha_pass *x = arg;
+	const struct dma_window *w = x->c.w;
+	x->r->status = cha_run_window(x->c.hw, w->kernel, with_core, &x->c, w->expected, w->no_dma_why, &x->r->sc);
+	return x->c.ns;
+}
+
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
-	struct core_ctx c = { hw, p, w, 0, NULL, 0 };
-	r->status = cha_run_window(hw, w->kernel, with_core, &c, w->expected, w->no_dma_why, &r->sc);
+	struct cha_pass x = { { hw, p, w, 0, 0, NULL }, r };
+	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
+		r->status = -1;
+	if (r->iio.on) {
+		char ratio[24] = "-";
+		const struct self_check *s = &r->iio.sc;
+		if (s->have_ratio_write || s->have_ratio_read)
+			fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
+		rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
+			 s->why[0] ? ": " : "", s->why);
+	}
+	struct core_ctx c = x.c;
 	if (cspmu_dma_report(hw, c.cs, w->expected, w->no_dma_why, c.ns))
 		r->status = -1;
 	const struct cha_metric_values *total = cha_run_total();
@@ -89,5 +111,19 @@ void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t 
 void dma_window_json(struct json *j, const struct dma_window_result *r)
 {
 	self_check_json(j, "self_check", &r->sc);
+	if (r->iio.on) {
+		self_check_json(j, "iio_self_check", &r->iio.sc);
+		if (r->iio.place.placed) {
+			json_obj(j, "iio_part");
+			json_u64(j, "socket", r->iio.place.socket);
+			json_u64(j, "stack", r->iio.place.stack);
+			json_u64(j, "part", r->iio.place.part);
+			char port[16];
+			fmt_snprintf(port, sizeof(port), "%04x:%02x:%02x.%u", r->iio.place.port.segment,
+				     r->iio.place.port.bus, r->iio.place.port.dev, r->iio.place.port.func);
+			json_str(j, "root_port", port);
+			json_close(j);
+		}
+	}
 	link_limit_json(j, "link_limit", &r->ll);
 }

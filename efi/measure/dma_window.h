@@ -5,6 +5,10 @@
  * multiplexing the window is cut into slices, each doing its share; without, one slice) under
  *   - the CHA counters of the run plan (efi/measure/cha_run.h; the window's `cha` record),
  *   - the boot CPU's core PMU (the CPU that drives the traffic; `core_counters` record),
+ *   - with uncore = on on Intel SKX/CLX/ICX, the IIO part counts of the device's root port
+ *     around all of it (`iio_self_check`, efi/measure/iio_window.h),
+ *   - with uncore = on and an APMT, the CoreSight PCIE PMUs (an `uncore` record each whose
+ *     window is the kernel; efi/measure/cspmu_run.h),
  * and its result gets
  *   - self_check: the bytes the CHA counted against the bytes the window moved,
  *   - link_limit: the device's path to its Root Port, the bottleneck link, the effective limit
@@ -26,6 +30,7 @@
 #include "efi/out/jsonl.h"
 #include "pmu/self_check.h"
 #include "pmu/uncore/intel_cha.h"
+#include "efi/measure/iio_window.h"
 
 struct dma_window {
 	const char *kernel;                      /* record name: "blockio_read", "nvme_read" ... */
@@ -36,6 +41,8 @@ struct dma_window {
 	const char *no_dma_why;                  /* why nothing is expected (MMIO, a copy), or NULL */
 	struct hw_pci_addr dev;                  /* the device: its link limit */
 	int addr64;                              /* DMA buffers above 4 GiB (4 DW write headers) */
+	const char *iio_skip_why;                /* the bytes are not dev's alone (several NVMe
+						    controllers): no IIO comparison, this why */
 };
 
 struct dma_window_result {
@@ -46,6 +53,9 @@ struct dma_window_result {
 	 * when no CHA counters ran over it (then sc.why says why). */
 	struct cha_metric_values cha;
 	int have_cha;
+	/* The IIO part counts of dev against expected (efi/measure/iio_window.h): iio.on 0 when
+	 * there is no IIO plan (uncore = off, not an Intel IIO platform). */
+	struct iio_window_result iio;
 };
 
 /* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255): set

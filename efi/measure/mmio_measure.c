@@ -110,7 +110,7 @@ int measure_mmio(const struct hw *hw, const struct platform *p, const struct efi
 		struct window_result floor;
 		window_noise_floor(hw, &spec, &floor);
 		struct mmio_ctx c = { hw, &spec, p->timer_hz, 0, 0, { 0 } };
-		struct dma_window dw = { mk->name, mmio_slice, &c, NULL, MMIO_NO_DMA, a, bar.base + bar.size > (1ull << 32) };
+		struct dma_window dw = { mk->name, mmio_slice, &c, NULL, MMIO_NO_DMA, a, bar.base + bar.size > (1ull << 32), NULL };
 		struct dma_window_result r;
 		dma_window_run(hw, p, &dw, &r);
 		const struct window_result w = c.w;

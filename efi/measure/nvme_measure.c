@@ -545,7 +545,8 @@ static struct hw_pci_addr pci_addr(uint64_t bdf)
 
 /* A point's traffic as the DMA window's slices (efi/measure/dma_window.h): with CHA multiplexing
  * the window has one slice per group round, and each slice runs the whole point again from the
- * lanes as set (every group sees the same traffic; the lanes keep the last slice's results).
+ * lanes as the previous slice left them (every group sees the same traffic; the lanes keep
+ * the last slice's results).
  * What the devices moved, from memory's side (NVMe 1.4 4.1-4.3): they read the 64-byte
  * submission entries, the PRP lists and, for writes, the data; they write the 16-byte
  * completion entries and, for reads, the data. */
@@ -567,6 +568,11 @@ static uint64_t own_slice(void *arg, uint32_t k, uint32_t n)
 		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
 			r->lanes[r->nlanes++] = r->x[i].lane;
 	window_run(r->hw, &o->spec, &o->w);
+	/* keep each lane's state for the next slice: its queue's tail moved on, and the data
+	 * check pairs each buffer slot with the LBA last read into it (slot_lba) */
+	for (int i = 0, j = 0; i < r->n; i++)
+		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
+			r->x[i].lane = r->lanes[j++];
 	o->masked = (k == 0 || o->masked) && o->w.masked;
 	for (int i = 0; i < r->nlanes; i++) {
 		const struct nvme_dma *d = &r->lanes[i].dma;
@@ -589,7 +595,9 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 	for (int i = 0; i < r->n && first == CFG_BDF_NONE; i++)
 		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes)
 			first = r->x[i].bdf;
-	struct dma_window dw = { r->write ? "nvme_write" : "nvme_read", own_slice, &o, &o.moved, NULL, pci_addr(first), 1 };
+	struct dma_window dw = { r->write ? "nvme_write" : "nvme_read", own_slice, &o, &o.moved, NULL, pci_addr(first), 1,
+				 nctl > 1 ? "several controllers in one window: the IIO part counts are compared per device "
+					    "with one controller per window" : NULL };
 	struct dma_window_result wr;
 	dma_window_run(r->hw, r->p, &dw, &wr);
 	struct window_result w = o.w;

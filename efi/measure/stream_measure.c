@@ -10,6 +10,8 @@
 #include "arch/arch.h"
 #include "arch/kernel.h"
 #include "arch/kernel_tune.h"
+#include "efi/measure/tune_run.h"
+#include "efi/out/tune_json.h"
 #include "efi/measure/vec_run.h"
 #include "pmu/metrics.h"
 #include "efi/measure/knees.h"
@@ -120,43 +122,6 @@ static void classes_find(const struct hw *hw, const struct window_cpu *cpus, int
 
 static uint32_t tune_isa_only;   /* `kernel = <ISA>`: only that ISA's variants; 0: all */
 
-static uint64_t run_tune(void *arg)
-{
-	struct kernel_tune *t = arg;
-	t->isa = arch_kernel_isa();   /* asked on the CPU that tunes */
-	if (tune_isa_only)
-		t->isa &= tune_isa_only;
-	kernel_tune(t);
-	return (uint64_t)t->status;
-}
-
-static void tune_json(struct json *j, const struct kernel_tune *t, uint32_t class_id, uint32_t cpu, uint64_t hz)
-{
-	json_obj(j, NULL);
-	json_hex(j, "class", class_id);
-	json_u64(j, "cpu", cpu);
-	json_str(j, "choice", t->choice >= 0 ? t->cand[t->choice].k->name : NULL);
-	json_u64(j, "probe_bytes", t->probe_bytes);
-	json_u64(j, "slices", t->slices > 1 ? t->slices : 1);
-	json_u64(j, "budget_ns", metric_ticks_to_ns(t->budget_ticks, hz));
-	json_u64(j, "spent_ns", metric_ticks_to_ns(t->spent_ticks, hz));
-	json_arr(j, "candidates");
-	for (uint32_t i = 0; i < t->ncand; i++) {
-		const struct kernel_tune_cand *c = &t->cand[i];
-		json_obj(j, NULL);
-		json_str(j, "kernel", c->k->name);
-		json_bool(j, "verified", c->verified);
-		json_u64(j, "passes", c->passes);
-		if (c->passes)
-			json_u64(j, "mbps", kernel_tune_mbps(c, hz));
-		else
-			json_null(j, "mbps");
-		json_close(j);
-	}
-	json_close(j);
-	json_close(j);
-}
-
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->stream)
@@ -241,12 +206,9 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 						   .slices = pb / streams / TUNE_SLICES >= TUNE_SLICE_MIN ? TUNE_SLICES : 1,
 						   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
 						   .budget_ticks = spent < budget_ticks ? (budget_ticks - spent) / ((nkinds - s) * cl.n - c) : 0 };
-			struct window_cpu tcpu = { .cpu = cpus[i].cpu, .arg = t };
-			struct window_spec tspec = { .kernel = run_tune, .cpus = &tcpu, .ncpus = 1, .mask_interrupts = 1 };
-			struct window_result tw;
-			int wrc = window_run(hw, &tspec, &tw);
+			int wrc = tune_run_on(hw, cpus[i].cpu, t, tune_isa_only);
 			tuned_ticks += t->spent_ticks;
-			if (wrc != 0 || t->status != 0)
+			if (wrc != 0)
 				rep_error("stream", "%s: the tuner found no variant on CPU %u (status %d): using %s",
 					  kernel_kind_name(stream_kinds[s]), cpus[i].cpu, t->status, k->name);
 		}
@@ -312,7 +274,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 		json_bool(j, "probe_above_llc", llc && tunes[0].probe_bytes > llc);
 		json_arr(j, "classes");
 		for (int c = 0; tuning && c < cl.n; c++)
-			tune_json(j, &tunes[c], cl.id[c], cpus[cl.first[c]].cpu, p->timer_hz);
+			tune_json(j, NULL, &tunes[c], cl.id[c], cpus[cl.first[c]].cpu, p->timer_hz);
 		json_close(j);
 		json_close(j);
 		json_u64(j, "cpus", (uint64_t)n);

@@ -6,6 +6,7 @@
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
+#include "efi/measure/iio_window.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
@@ -247,6 +248,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 			for (uint32_t d = 0; d < maps[s].ndefects && d < IIO_MAX_DEFECTS; d++)
 				rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
 		}
+		iio_window_plan(ip, maps, nsock, cpu);   /* the DMA windows' iio_self_check */
 	}
 	return res->status;
 }

@@ -6,6 +6,10 @@
  *   groups [{events, running_ns, fraction}]       fraction = running / window (perf-style)
  *   sockets [{socket, cpu, cha_count, cha_count_source, counts [{event, raw, scaled}], metrics}]
  *   total {metrics}
+ *   tor_latency {<class>: {inserts, occupancy, clockticks, latency_cycles, latency_ns, why}}
+ *            per TOR latency class of the platform (pmu/uncore/intel_cha.h cha_tor_latency),
+ *            over every socket: scaled counts summed over the CHAs; latency_cycles and
+ *            latency_ns null with why when not computed (counts absent when not counted)
  *   restore (efi/out/restore_json.c)
  *            registers saved on every socket, those the run wrote, and every one not put back
  *            (always present once the sequence ran, also when an earlier error ended it)
@@ -37,6 +41,30 @@ static void metrics_json(struct json *j, const char *key, const struct cha_metri
 		json_milli(j, "io_llc_hit_ratio", m->hit_ratio_milli);
 	if (m->why[0])
 		json_str(j, "missing", m->why);
+	json_close(j);
+}
+
+static void latency_json(struct json *j, const struct cha_tor_latency *l)
+{
+	json_obj(j, "tor_latency");
+	for (uint32_t k = 0; k < l->nclass; k++) {
+		const struct cha_latency_value *v = &l->c[k];
+		json_obj(j, v->name);
+		if (v->counted) {
+			json_u64(j, "inserts", v->inserts);
+			json_u64(j, "occupancy", v->occupancy);
+			json_u64(j, "clockticks", v->clockticks);
+		}
+		if (v->have) {
+			json_milli(j, "latency_cycles", v->cycles_milli);
+			json_milli(j, "latency_ns", v->ns_milli);
+		} else {
+			json_null(j, "latency_cycles");
+			json_null(j, "latency_ns");
+			json_str(j, "why", v->why);
+		}
+		json_close(j);
+	}
 	json_close(j);
 }
 
@@ -125,7 +153,9 @@ void cha_result_json(const struct cha_request *req, const struct cha_result *res
 		json_close(j);
 	}
 	json_close(j);
-	if (!res->status)
+	if (!res->status) {
 		metrics_json(j, "total", &res->total);
+		latency_json(j, &res->latency);
+	}
 	json_restore_report(j, &res->restore, res->restore.nfailed || res->restore.dropped ? res->restore_why : NULL);
 }

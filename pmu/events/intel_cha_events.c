@@ -30,19 +30,30 @@
 
 /* SKX: one opcode, three queue/hit/miss umasks. */
 #define SKX_OPC(q, name, opc, nc, op, src)                                                  \
-	{ "TOR_INSERTS." #q "_" #name, TOR, SKX_##q, 0, opc, nc, 0, op, CHA_PART_ALL, src },      \
-	{ "TOR_INSERTS." #q "_HIT_" #name, TOR, SKX_##q##_HIT, 0, opc, nc, 0, op, CHA_PART_HIT, src }, \
-	{ "TOR_INSERTS." #q "_MISS_" #name, TOR, SKX_##q##_MISS, 0, opc, nc, 0, op, CHA_PART_MISS, src }
+	{ "TOR_INSERTS." #q "_" #name, TOR, SKX_##q, 0, opc, nc, 0, op, CHA_PART_ALL, src, CHA_K_INSERTS },      \
+	{ "TOR_INSERTS." #q "_HIT_" #name, TOR, SKX_##q##_HIT, 0, opc, nc, 0, op, CHA_PART_HIT, src, CHA_K_INSERTS }, \
+	{ "TOR_INSERTS." #q "_MISS_" #name, TOR, SKX_##q##_MISS, 0, opc, nc, 0, op, CHA_PART_MISS, src, CHA_K_INSERTS }
+/* SKX TOR_OCCUPANCY (event 0x36): the TOR_INSERTS umasks and FILTER1 opcode match (Intel Xeon
+ * Processor Scalable Family Uncore Performance Monitoring Reference Manual (2017), CHA
+ * TOR_OCCUPANCY; perfmon skylakex_uncore_experimental v1.37 lists IO, IO_MISS_RDCUR
+ * (FILTER_VALUE 0x43C33) and IO_MISS_ITOM (0x49033), the hit and all-requests rows follow the
+ * same manual). */
+#define OCC 0x36
+#define SKX_MANUAL_OCC "Intel Xeon Scalable uncore manual (2017), CHA TOR_OCCUPANCY umasks + FILTER1 opcode match"
+#define SKX_OCC(name, opc, op, src_all, src_hit, src_miss)                                          \
+	{ "TOR_OCCUPANCY.IO_" #name, OCC, SKX_IO, 0, opc, 0, 0, op, CHA_PART_ALL, src_all, CHA_K_OCCUPANCY },  \
+	{ "TOR_OCCUPANCY.IO_HIT_" #name, OCC, SKX_IO_HIT, 0, opc, 0, 0, op, CHA_PART_HIT, src_hit, CHA_K_OCCUPANCY }, \
+	{ "TOR_OCCUPANCY.IO_MISS_" #name, OCC, SKX_IO_MISS, 0, opc, 0, 0, op, CHA_PART_MISS, src_miss, CHA_K_OCCUPANCY }
 #define SKX_LLC(name, umask, src) \
-	{ "LLC_LOOKUP." name, LLC_LOOKUP, umask, 0, 0, 0, SKX_STATE_ANY, CHA_OP_LLC, CHA_PART_ALL, src }
+	{ "LLC_LOOKUP." name, LLC_LOOKUP, umask, 0, 0, 0, SKX_STATE_ANY, CHA_OP_LLC, CHA_PART_ALL, src, CHA_K_INSERTS }
 
 const struct cha_event cha_events_skx[] = {
-	{ "TOR_INSERTS.IO", TOR, SKX_IO, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_ALL, "perfmon skylakex_uncore v1.37" },
-	{ "TOR_INSERTS.IO_HIT", TOR, SKX_IO_HIT, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_HIT, "perfmon skylakex_uncore v1.37" },
-	{ "TOR_INSERTS.IO_MISS", TOR, SKX_IO_MISS, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_MISS, "perfmon skylakex_uncore v1.37" },
-	{ "TOR_INSERTS.IA", TOR, SKX_IA, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_ALL, "perfmon skylakex_uncore v1.37" },
-	{ "TOR_INSERTS.IA_HIT", TOR, SKX_IA_HIT, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_HIT, "perfmon skylakex_uncore v1.37" },
-	{ "TOR_INSERTS.IA_MISS", TOR, SKX_IA_MISS, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_MISS, "perfmon skylakex_uncore v1.37" },
+	{ "TOR_INSERTS.IO", TOR, SKX_IO, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_ALL, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
+	{ "TOR_INSERTS.IO_HIT", TOR, SKX_IO_HIT, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_HIT, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
+	{ "TOR_INSERTS.IO_MISS", TOR, SKX_IO_MISS, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_MISS, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
+	{ "TOR_INSERTS.IA", TOR, SKX_IA, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_ALL, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
+	{ "TOR_INSERTS.IA_HIT", TOR, SKX_IA_HIT, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_HIT, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
+	{ "TOR_INSERTS.IA_MISS", TOR, SKX_IA_MISS, 0, 0, 0, 0, CHA_OP_IA, CHA_PART_MISS, "perfmon skylakex_uncore v1.37", CHA_K_INSERTS },
 	SKX_OPC(IO, RDCUR, 0x21E, 0, CHA_OP_RDCUR, "PCM src/pcm-pcie.h PurleyPlatform PCIRdCur; Intel SKX uncore manual, CHA opcode match"),
 	SKX_OPC(IO, RFO, 0x200, 0, CHA_OP_RFO, "PCM src/pcm-pcie.h PurleyPlatform RFO; Intel SKX uncore manual, CHA opcode match"),
 	SKX_OPC(IO, CRD, 0x201, 0, CHA_OP_CRD, "PCM src/pcm-pcie.h PurleyPlatform CRd; Intel SKX uncore manual, CHA opcode match"),
@@ -55,6 +66,11 @@ const struct cha_event cha_events_skx[] = {
 	SKX_LLC("WRITE", 0x05, "perfmon skylakex_uncore v1.37"),
 	SKX_LLC("LOCAL", 0x31, "perfmon skylakex_uncore v1.37"),
 	SKX_LLC("REMOTE", 0x91, "perfmon skylakex_uncore v1.37"),
+	{ "TOR_OCCUPANCY.IO", OCC, SKX_IO, 0, 0, 0, 0, CHA_OP_IO, CHA_PART_ALL, "perfmon skylakex_uncore v1.37", CHA_K_OCCUPANCY },
+	SKX_OCC(RDCUR, 0x21E, CHA_OP_RDCUR, SKX_MANUAL_OCC, SKX_MANUAL_OCC, "perfmon skylakex_uncore v1.37"),
+	SKX_OCC(ITOM, 0x248, CHA_OP_ITOM, SKX_MANUAL_OCC, SKX_MANUAL_OCC, "perfmon skylakex_uncore v1.37"),
+	/* the CHA clock: event 0x00 (perfmon UNC_CHA_CLOCKTICKS, Counter 0,1,2,3) */
+	{ "CLOCKTICKS", 0x00, 0x00, 0, 0, 0, 0, CHA_OP_CLOCK, CHA_PART_ALL, "perfmon skylakex_uncore v1.37", CHA_K_CLOCK },
 	{ 0 },
 };
 
@@ -65,9 +81,9 @@ const struct cha_event cha_events_skx[] = {
 #define IO 0x04
 #define IA 0x01
 #define XTOR(name, umask, ext, op, part, src) \
-	{ "TOR_INSERTS." name, TOR, umask, ext, 0, 0, 0, op, part, src }
+	{ "TOR_INSERTS." name, TOR, umask, ext, 0, 0, 0, op, part, src, CHA_K_INSERTS }
 #define XLLC(name, umask, ext, src) \
-	{ "LLC_LOOKUP." name, LLC_LOOKUP, umask, ext, 0, 0, 0, CHA_OP_LLC, CHA_PART_ALL, src }
+	{ "LLC_LOOKUP." name, LLC_LOOKUP, umask, ext, 0, 0, 0, CHA_OP_LLC, CHA_PART_ALL, src, CHA_K_INSERTS }
 
 #define XTOR_IO_SET                                                                            \
 	XTOR("IO", IO, 0xC001FF, CHA_OP_IO, CHA_PART_ALL, PERFMON_X),                       \
@@ -92,8 +108,28 @@ const struct cha_event cha_events_skx[] = {
 	XTOR("IA_MISS_UCRDF", IA, 0xC877DE, CHA_OP_UCRDF, CHA_PART_ALL, PERFMON_X " (PCM src/pcm-pcie.h UCRdF)"),       \
 	XTOR("IA_MISS_WIL", IA, 0xC87FDE, CHA_OP_WIL, CHA_PART_ALL, PERFMON_X " (PCM src/pcm-pcie.h WiL)")
 
+/* TOR_OCCUPANCY (0x36): the TOR_INSERTS umask / umask_ext of the same requests (Intel perfmon
+ * UNC_CHA_TOR_OCCUPANCY.*, Counter "0"). */
+#define XOCC(name, ext, op, part) \
+	{ "TOR_OCCUPANCY." name, OCC, IO, ext, 0, 0, 0, op, part, PERFMON_X, CHA_K_OCCUPANCY }
+#define XOCC_IO_SET                                                                          \
+	XOCC("IO", 0xC001FF, CHA_OP_IO, CHA_PART_ALL),                                       \
+	XOCC("IO_PCIRDCUR", 0xC8F3FF, CHA_OP_PCIRDCUR, CHA_PART_ALL),                        \
+	XOCC("IO_HIT_PCIRDCUR", 0xC8F3FD, CHA_OP_PCIRDCUR, CHA_PART_HIT),                    \
+	XOCC("IO_MISS_PCIRDCUR", 0xC8F3FE, CHA_OP_PCIRDCUR, CHA_PART_MISS),                  \
+	XOCC("IO_ITOM", 0xCC43FF, CHA_OP_ITOM, CHA_PART_ALL),                                \
+	XOCC("IO_HIT_ITOM", 0xCC43FD, CHA_OP_ITOM, CHA_PART_HIT),                            \
+	XOCC("IO_MISS_ITOM", 0xCC43FE, CHA_OP_ITOM, CHA_PART_MISS),                          \
+	XOCC("IO_ITOMCACHENEAR", 0xCD43FF, CHA_OP_ITOMCACHENEAR, CHA_PART_ALL),              \
+	XOCC("IO_HIT_ITOMCACHENEAR", 0xCD43FD, CHA_OP_ITOMCACHENEAR, CHA_PART_HIT),          \
+	XOCC("IO_MISS_ITOMCACHENEAR", 0xCD43FE, CHA_OP_ITOMCACHENEAR, CHA_PART_MISS)
+/* the CHA clock: event 0x00 on ICX, 0x01 on SPR, EMR and GNR (perfmon UNC_CHA_CLOCKTICKS) */
+#define XCLOCK(code, src) { "CLOCKTICKS", code, 0x00, 0, 0, 0, 0, CHA_OP_CLOCK, CHA_PART_ALL, src, CHA_K_CLOCK }
+
 const struct cha_event cha_events_icx[] = {
 	XTOR_IO_SET,
+	XOCC_IO_SET,
+	XCLOCK(0x00, "perfmon icelakex_uncore v1.30"),
 	XLLC("ALL", 0xFF, 0x1FFF, "perfmon icelakex_uncore v1.30"),
 	XLLC("MISS_ALL", 0x01, 0x1FE0, "perfmon icelakex_uncore v1.30"),
 	XLLC("DATA_READ_MISS", 0x01, 0x1BC1, "perfmon icelakex_uncore v1.30"),
@@ -110,6 +146,8 @@ const struct cha_event cha_events_icx[] = {
 
 const struct cha_event cha_events_spr[] = {
 	XTOR_SPR_GNR_SET,
+	XOCC_IO_SET,
+	XCLOCK(0x01, "perfmon sapphirerapids v1.39, emeraldrapids v1.24"),
 	XTOR("NONCOH", 0x00, 0x1000000, CHA_OP_NONE, CHA_PART_ALL, "perfmon sapphirerapids v1.39, emeraldrapids v1.24"),
 	XLLC("ALL", 0xFF, 0x1FFF, "perfmon sapphirerapids_uncore v1.39"),
 	XLLC("MISS_ALL", 0x01, 0x1FE0, "perfmon sapphirerapids_uncore v1.39"),
@@ -120,6 +158,8 @@ const struct cha_event cha_events_spr[] = {
 /* GNR: perfmon graniterapids_uncore*.json has no LLC_LOOKUP.ALL / MISS_ALL. */
 const struct cha_event cha_events_gnr[] = {
 	XTOR_SPR_GNR_SET,
+	XOCC_IO_SET,
+	XCLOCK(0x01, "perfmon graniterapids v1.20"),
 	XTOR("CXL_MISS_MEMPUSHWR", 0x20, 0x78CC6FFE, CHA_OP_NONE, CHA_PART_MISS, "perfmon graniterapids v1.20"),
 	XLLC("DATA_READ_MISS", 0x01, 0x1FC1, "perfmon graniterapids v1.20"),
 	{ 0 },
@@ -138,7 +178,7 @@ static const char *const op_names[CHA_NOPS] = {
 	[CHA_OP_PCIRDCUR] = "PCIRdCur", [CHA_OP_RFO] = "RFO", [CHA_OP_CRD] = "CRd",
 	[CHA_OP_DRD] = "DRd", [CHA_OP_ITOM] = "ItoM", [CHA_OP_ITOMCACHENEAR] = "ItoMCacheNear",
 	[CHA_OP_PRD] = "PRd", [CHA_OP_WIL] = "WiL", [CHA_OP_UCRDF] = "UCRdF", [CHA_OP_WCIL] = "WCiL",
-	[CHA_OP_WCILF] = "WCiLF", [CHA_OP_LLC] = "LLC",
+	[CHA_OP_WCILF] = "WCiLF", [CHA_OP_LLC] = "LLC", [CHA_OP_CLOCK] = "clock",
 };
 
 const char *cha_op_name(uint8_t op)

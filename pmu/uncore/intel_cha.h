@@ -9,6 +9,7 @@
  *   cha_measure()       save, program, run the window in slices (multiplexing groups where a
  *                       box-wide filter forces it), read, restore: per socket, on a CPU of it
  *   cha_metrics()       formulas, raw counts beside them
+ *   cha_tor_latency()   TOR latency per IO request class by Little's law
  *
  * Register data: pmu/uncore/intel_cha_regs.h, pmu/uncore/box.h and pmu/uncore/intel_cha_platforms.c.
  */
@@ -20,7 +21,7 @@
 #include "pmu/uncore/box_program.h"
 #include "pmu/uncore/intel_cha_regs.h"
 
-#define CHA_MAX_EVENTS 16
+#define CHA_MAX_EVENTS 32   /* SKX default: 14 bandwidth + 4 latency classes x 3 */
 #define CHA_MAX_GROUPS BOX_MAX_GROUPS
 #define CHA_SPEC_MAX 96
 
@@ -73,6 +74,8 @@ struct cha_event_sel {
 	const char *name;                /* named event, or NULL */
 	struct cha_encoding enc;
 	uint8_t group, counter;          /* multiplexing group and counter within it */
+	uint8_t latency;                 /* 0, or 1 + the platform's latency class this event was
+					  * added for (the default set: a group of its own) */
 };
 
 struct cha_request {
@@ -87,13 +90,17 @@ struct cha_request {
 
 /* Fill req: pick the platform for CPUID family/model, take the topology (cha_count > 0:
  * cha_topology_from_count, else cha_discover), parse `events` (perf-style specs or named
- * events separated by ';', NULL or "" = the platform's default PCIe set) and form groups.
+ * events separated by ';', NULL or "" = the platform's default set: the PCIe bandwidth events,
+ * then per TOR latency class a group of TOR_OCCUPANCY, TOR_INSERTS and CLOCKTICKS) and form
+ * groups honouring each event's counter mask (box constraints: TOR_OCCUPANCY on counter 0).
  * Returns 0, or -1 with why. req->plat is set whenever the CPU has a CHA table, so the
  * caller can still name the platform in the error record. */
 int cha_prepare(const struct hw *hw, uint32_t family, uint32_t model, const struct cha_pci_scope *scope,
 		size_t nscope, uint32_t nsockets, const uint32_t *cpu, uint32_t cha_count,
 		const char *events, uint32_t rounds, struct cha_request *req, char *why, size_t n);
-/* Parse the event list and form the multiplexing groups (part of cha_prepare). */
+/* Parse the event list and form the multiplexing groups (part of cha_prepare). An event no
+ * counter may count, or one that needs more than CHA_MAX_GROUPS groups, is an error naming it
+ * ("CHA event 3 (cha/event=0x36,...): no counter of the SKX CHA may count event 0x36"). */
 int cha_request_events(struct cha_request *req, const char *events, char *why, size_t n);
 
 /* What cha_measure computes and the formulas use. */
@@ -106,6 +113,24 @@ struct cha_metric_values {
 	uint8_t hit_miss_counted;             /* the events count IO hits and misses both (the
 					       * ratio's inputs), whatever their values */
 	char why[120];                        /* what a missing metric lacked */
+};
+
+/* TOR latency of one IO request class (pmu/uncore/intel_cha_latency.c). Counts are the scaled
+ * sums over the CHAs of a socket (or of all sockets), from one group where the request has
+ * the three events together. */
+struct cha_latency_value {
+	const char *name;                     /* class: "PCIRdCur_hit" */
+	uint64_t inserts, occupancy, clockticks;
+	uint64_t cycles_milli;                /* occupancy / inserts: CHA cycles per request */
+	uint64_t ns_milli;                    /* cycles / (CHA cycles per ns) */
+	uint8_t counted;                      /* its three events were in the request */
+	uint8_t have;                         /* latency computed; else why */
+	char why[120];
+};
+
+struct cha_tor_latency {
+	uint32_t nclass;
+	struct cha_latency_value c[CHA_MAX_LATENCY];
 };
 
 struct cha_socket_result {
@@ -122,6 +147,7 @@ struct cha_result {
 	uint64_t group_ns[CHA_MAX_GROUPS];          /* time each group was counting */
 	struct cha_socket_result sock[CHA_MAX_SOCKETS];
 	struct cha_metric_values total;
+	struct cha_tor_latency latency;             /* over every socket */
 	uint32_t accesses;                          /* register accesses the sequence made */
 	int status;                                 /* 0 ok, -1 error */
 	char why[160];                              /* the first error */
@@ -153,5 +179,19 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
  * self-check against the bytes a window moved is pmu/self_check.h, over read/write_bytes. */
 void cha_metrics(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
 		 uint64_t window_ns, struct cha_metric_values *m);
+
+/* ---- TOR latency (pmu/intel_cha_latency.c) ---------------------------------------------- */
+/* Per latency class of the platform, by Little's law over the (scaled) counts of a window of
+ * window_ns summed over ncha CHAs:
+ *   cycles = occupancy / inserts                     (CHA clock cycles a request spent in the TOR)
+ *   ns     = cycles / (clockticks / ncha / window_ns)  = occupancy x window_ns x ncha /
+ *                                                      (inserts x clockticks)
+ * (Intel Xeon Scalable uncore manual, CHA TOR_OCCUPANCY: "average latency = occupancy /
+ * inserts"; CLOCKTICKS counts the CHA's own clock, each CHA summed once.) The events are taken
+ * from one group when the request has them together (the default set), else from any group
+ * (scaled). A class not computed has why: events not counted, the counters not advancing
+ * (all three 0, as under an emulator), no request of the class, or no clock. */
+void cha_tor_latency(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
+		     uint64_t window_ns, uint32_t ncha, struct cha_tor_latency *out);
 
 #endif

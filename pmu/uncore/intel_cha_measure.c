@@ -5,8 +5,10 @@
  *
  * Multiplexing: a filter register is one per box, shared by its four counters (Linux uncore_snbep.c
  * num_shared_regs = 1), so events that need different FILTER values cannot count together.
- * Events are packed greedily into groups of at most four counters whose filter values agree;
- * events 0x11/0x36 take counter 0 (skx_uncore_chabox_constraints). Only when that yields more than one group are
+ * Events are packed greedily into groups of at most four counters whose filter values agree and
+ * whose counter masks (the box type's constraints: TOR_OCCUPANCY 0x36 on counter 0 alone) admit
+ * a placement; the default set's TOR latency classes each get a group of their own, so a
+ * class's occupancy, inserts and clock count over the same slices. Only when that yields more than one group are
  * groups rotated: slice k runs group k mod G, and every count is scaled by window time / time
  * its group ran (perf's enabled/running). One group: no rotation, counts exact.
  */
@@ -18,10 +20,53 @@
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
 
-/* An event the box type allows on counter 0 alone (the grouping below places it there). */
-static int ctr0_only(const struct cha_platform *p, uint8_t event)
+/* Counters (bit c) the box type lets an event count on (box constraints: the data table). */
+static uint8_t allowed(const struct cha_platform *p, const struct cha_event_sel *e)
 {
-	return box_event_counters(&p->box, event) == 0x1;
+	return (uint8_t)(box_event_counters(&p->box, e->enc.event) & ((1u << p->box.num_counters) - 1));
+}
+
+static unsigned weight(uint8_t m)
+{
+	unsigned n = 0;
+	for (; m; m &= (uint8_t)(m - 1))
+		n++;
+	return n;
+}
+
+/* Place the n events of ev[] on distinct allowed counters, fewest choices first (perf's
+ * scheduling by constraint weight: exact for the nested masks of these boxes). ctr[i] gets
+ * event i's counter. 0, or -1 when no placement exists. */
+static int assign(const struct cha_platform *p, struct cha_event_sel *const *ev, unsigned n, uint8_t *ctr)
+{
+	uint8_t used = 0;
+	for (unsigned w = 1; w <= p->box.num_counters; w++)
+		for (unsigned i = 0; i < n; i++) {
+			uint8_t may = allowed(p, ev[i]);
+			if (weight(may) != w)
+				continue;
+			uint8_t free = (uint8_t)(may & ~used);
+			if (!free)
+				return -1;
+			unsigned c = 0;
+			while (!(free & (1u << c)))
+				c++;
+			used |= (uint8_t)(1u << c);
+			ctr[i] = (uint8_t)c;
+		}
+	return 0;
+}
+
+/* The events of group g (plus extra, when not NULL) into ev[]; returns their number. */
+static unsigned members(struct cha_request *req, uint32_t g, struct cha_event_sel *extra, struct cha_event_sel **ev)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < req->nevents; i++)
+		if (&req->ev[i] != extra && req->ev[i].group == g && n < BOX_MAX_COUNTERS)
+			ev[n++] = &req->ev[i];
+	if (extra && n < BOX_MAX_COUNTERS)
+		ev[n++] = extra;
+	return n;
 }
 
 static int add_event(struct cha_request *req, const char *s, size_t len, char *why, size_t n)
@@ -57,6 +102,7 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 		return -1;
 	}
 	memcpy(ev->spec, spec, len + 1);
+	ev->latency = 0;
 	if (named)
 		ev->enc.named = named;   /* given by name: the spec is its field form */
 	ev->name = ev->enc.named ? ev->enc.named->name : NULL;
@@ -64,46 +110,93 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 	return 0;
 }
 
-static int fits(const struct cha_request *req, uint32_t g, const struct cha_event_sel *e, unsigned *count,
-		int *has_ctr0)
+#define UNPLACED 0xFF
+
+/* e fits group g: a free counter it may use after the group's placement, and every filter
+ * both program holds the same value. */
+static int fits(struct cha_request *req, uint32_t g, struct cha_event_sel *e)
 {
-	if (count[g] >= req->plat->box.num_counters || (has_ctr0[g] && ctr0_only(req->plat, e->enc.event)))
+	struct cha_event_sel *ev[BOX_MAX_COUNTERS];
+	uint8_t ctr[BOX_MAX_COUNTERS];
+	unsigned n = members(req, g, e, ev);
+	if (n > req->plat->box.num_counters || ev[n - 1] != e || assign(req->plat, ev, n, ctr))
 		return 0;
-	for (uint32_t i = 0; i < req->nevents && &req->ev[i] != e; i++) {
-		const struct cha_event_sel *o = &req->ev[i];
-		if (o->group != g)
-			continue;
+	for (unsigned i = 0; i + 1 < n; i++)
 		for (unsigned f = 0; f < CHA_NFILTERS; f++)
-			if ((o->enc.uses & e->enc.uses & (1u << f)) && o->enc.filter[f] != e->enc.filter[f])
+			if ((ev[i]->enc.uses & e->enc.uses & (1u << f)) && ev[i]->enc.filter[f] != e->enc.filter[f])
 				return 0;
-	}
 	return 1;
 }
 
-static void form_groups(struct cha_request *req)
+static int unplaceable(const struct cha_request *req, uint32_t i, const char *what, char *why, size_t n)
 {
-	unsigned count[CHA_MAX_GROUPS] = { 0 };
-	int has_ctr0[CHA_MAX_GROUPS] = { 0 };
+	const struct cha_event_sel *e = &req->ev[i];
+	fmt_snprintf(why, n, "CHA event %u (%s): %s (event 0x%02x may count on counters 0x%x of %u)", i + 1,
+		     e->name ? e->name : e->spec, what, e->enc.event, box_event_counters(&req->plat->box, e->enc.event),
+		     req->plat->box.num_counters);
+	return -1;
+}
+
+/* Greedy packing of the events without a latency class into groups whose counters can hold
+ * them, then each latency class's events in a group of their own; counters by assign(). */
+static int form_groups(struct cha_request *req, char *why, size_t n)
+{
 	req->ngroups = 0;
+	for (uint32_t i = 0; i < req->nevents; i++)
+		req->ev[i].group = UNPLACED;
 	for (uint32_t i = 0; i < req->nevents; i++) {
 		struct cha_event_sel *e = &req->ev[i];
+		if (e->latency)
+			continue;
+		if (!allowed(req->plat, e))
+			return unplaceable(req, i, "no counter of the CHA may count it", why, n);
 		uint32_t g = 0;
-		while (g < req->ngroups && !fits(req, g, e, count, has_ctr0))
+		while (g < req->ngroups && !fits(req, g, e))
 			g++;
+		if (g >= CHA_MAX_GROUPS)
+			return unplaceable(req, i, "more groups than the multiplexing limit", why, n);
+		e->group = (uint8_t)g;
 		if (g == req->ngroups)
 			req->ngroups++;
+	}
+	uint32_t first = req->ngroups;
+	for (uint32_t i = 0; i < req->nevents; i++) {
+		struct cha_event_sel *e = &req->ev[i];
+		if (!e->latency)
+			continue;
+		uint32_t g = first + e->latency - 1u;
+		if (g >= CHA_MAX_GROUPS)
+			return unplaceable(req, i, "more groups than the multiplexing limit", why, n);
 		e->group = (uint8_t)g;
-		count[g]++;
-		if (ctr0_only(req->plat, e->enc.event))
-			has_ctr0[g] = 1;
+		if (g + 1 > req->ngroups)
+			req->ngroups = g + 1;
 	}
-	/* counters: a counter-0-only event first, the others in order after it */
 	for (uint32_t g = 0; g < req->ngroups; g++) {
-		uint8_t next = has_ctr0[g] ? 1 : 0;
-		for (uint32_t i = 0; i < req->nevents; i++)
-			if (req->ev[i].group == g)
-				req->ev[i].counter = ctr0_only(req->plat, req->ev[i].enc.event) ? 0 : next++;
+		struct cha_event_sel *ev[BOX_MAX_COUNTERS];
+		uint8_t ctr[BOX_MAX_COUNTERS];
+		unsigned k = members(req, g, NULL, ev);
+		if (k > req->plat->box.num_counters || assign(req->plat, ev, k, ctr))
+			return unplaceable(req, (uint32_t)(ev[k - 1] - req->ev), "its group's counters cannot hold it", why, n);
+		for (unsigned c = 0; c < k; c++)
+			ev[c]->counter = ctr[c];
 	}
+	return 0;
+}
+
+/* The default latency set: per class TOR_OCCUPANCY, TOR_INSERTS and the clock, marked with
+ * the class so form_groups gives them a group of their own. */
+static int add_latency(struct cha_request *req, char *why, size_t n)
+{
+	const struct cha_platform *p = req->plat;
+	for (uint8_t k = 0; k < p->nlatency && k < CHA_MAX_LATENCY; k++) {
+		const char *names[] = { p->latency[k].occupancy, p->latency[k].inserts, p->clock_event };
+		for (int i = 0; i < 3; i++) {
+			if (add_event(req, names[i], strlen(names[i]), why, n))
+				return -1;
+			req->ev[req->nevents - 1].latency = (uint8_t)(k + 1);
+		}
+	}
+	return 0;
 }
 
 int cha_request_events(struct cha_request *req, const char *events, char *why, size_t n)
@@ -115,6 +208,8 @@ int cha_request_events(struct cha_request *req, const char *events, char *why, s
 			if (add_event(req, name, strlen(name), why, n))
 				return -1;
 		}
+		if (add_latency(req, why, n))
+			return -1;
 	} else {
 		const char *s = events;
 		while (*s) {
@@ -135,8 +230,7 @@ int cha_request_events(struct cha_request *req, const char *events, char *why, s
 			s = *e ? e + 1 : e;
 		}
 	}
-	form_groups(req);
-	return 0;
+	return form_groups(req, why, n);
 }
 
 int cha_prepare(const struct hw *hw, uint32_t family, uint32_t model, const struct cha_pci_scope *scope,
@@ -238,5 +332,9 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		cha_metrics(req->plat, req, sr->scaled, res->window_ns, &sr->m);
 	}
 	cha_metrics(req->plat, req, total, res->window_ns, &res->total);
+	uint32_t ncha = 0;
+	for (uint32_t s = 0; s < res->nsockets; s++)
+		ncha += req->topo.ncha[s];
+	cha_tor_latency(req->plat, req, total, res->window_ns, ncha, &res->latency);
 	return 0;
 }

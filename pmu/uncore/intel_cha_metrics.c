@@ -60,8 +60,9 @@ void cha_metrics(const struct cha_platform *p, const struct cha_request *req, co
 	memset(m, 0, sizeof(*m));
 	for (uint32_t i = 0; i < req->nevents; i++) {
 		const struct cha_event *e = req->ev[i].enc.named;
-		if (!e || e->op >= CHA_NOPS)
-			continue;          /* raw events have no known meaning for the formulas */
+		if (!e || e->op >= CHA_NOPS || e->kind != CHA_K_INSERTS || req->ev[i].latency)
+			continue;          /* raw events have no known meaning for the formulas; the
+					    * latency set's inserts repeat the bandwidth events */
 		struct op_count *o = &ops[e->op];
 		if (e->part == CHA_PART_HIT) {
 			o->hit += counts[i];

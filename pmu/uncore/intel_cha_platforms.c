@@ -90,6 +90,24 @@ static const struct cha_filter_use skx_filter_uses[] = {
 /* Events 0x11 and 0x36 (TOR_OCCUPANCY) count on counter 0 only (Linux uncore_snbep.c
  * skx_uncore_chabox_constraints, used for ICX too). */
 static const struct box_constraint skx_constraints[] = { { 0x11, 0x1 }, { 0x36, 0x1 } };
+/* SPR/EMR/GNR: TOR_OCCUPANCY (0x36) on counter 0 only (Intel perfmon sapphirerapids_uncore v1.39,
+ * emeraldrapids v1.24, graniterapids v1.20: every UNC_CHA_TOR_OCCUPANCY.* has "Counter": "0"). */
+static const struct box_constraint spr_constraints[] = { { 0x36, 0x1 } };
+
+/* TOR latency classes: the IO requests of the PCIe read and write formulas, hits and misses
+ * apart (SKX: RdCur and ItoM, PCM src/pcm-pcie.h PurleyPlatform; ICX+: PCIRdCur, ItoM and
+ * ItoMCacheNear, WhitleyPlatform). Each is a group of its own: TOR_OCCUPANCY on counter 0,
+ * its TOR_INSERTS and CLOCKTICKS. */
+#define LAT(cls, ev) { cls, "TOR_OCCUPANCY.IO_" ev, "TOR_INSERTS.IO_" ev }
+static const struct cha_latency_class skx_latency[] = {
+	LAT("RdCur_hit", "HIT_RDCUR"), LAT("RdCur_miss", "MISS_RDCUR"),
+	LAT("ItoM_hit", "HIT_ITOM"), LAT("ItoM_miss", "MISS_ITOM"),
+};
+static const struct cha_latency_class icx_latency[] = {
+	LAT("PCIRdCur_hit", "HIT_PCIRDCUR"), LAT("PCIRdCur_miss", "MISS_PCIRDCUR"),
+	LAT("ItoM_hit", "HIT_ITOM"), LAT("ItoM_miss", "MISS_ITOM"),
+	LAT("ItoMCacheNear_hit", "HIT_ITOMCACHENEAR"), LAT("ItoMCacheNear_miss", "MISS_ITOMCACHENEAR"),
+};
 
 static const char *const skx_defaults[] = {
 	"TOR_INSERTS.IO_HIT_RDCUR", "TOR_INSERTS.IO_MISS_RDCUR", "TOR_INSERTS.IO_HIT_RFO",
@@ -132,7 +150,8 @@ static const char *const icx_defaults[] = {
 	.reg_step = 1, .max_boxes = 60, .box_ctl = 0x2000, .box_stride = 0x10, .ctl0 = 2, .ctr0 = 8, \
 	.filter = { 0xE, BOX_NO_REG }, .status = 1, .box_frz = 1ull << 0, .box_rst_ctrl = 1ull << 8, \
 	.box_rst_ctrs = 1ull << 9, .ctl_en = 0, .event_mask = SPR_EVENT_MASK, .global_ctl = 0x2FF0, \
-	.global_unfreeze = 0 }, \
+	.global_unfreeze = 0, .constraints = spr_constraints, .nconstraints = N(spr_constraints) }, \
+	.latency = icx_latency, .nlatency = N(icx_latency), .clock_event = "CLOCKTICKS", \
 	.fields = spr_fields, .nfields = N(spr_fields), \
 	.count_method = CHA_COUNT_DISCOVERY_TABLE, .pci_device = 0x09A7, \
 	.default_events = icx_defaults, .ndefault = N(icx_defaults), \
@@ -158,6 +177,7 @@ const struct cha_platform cha_platforms[] = {
 		.count_method = CHA_COUNT_CAPID, .pci_device = 0x2083, .capid_dev = 30, .capid_func = 3,
 		.capid_off = { 0x9C, 0 }, .capid_mask = { 0x0FFFFFFF, 0 },
 		.default_events = skx_defaults, .ndefault = N(skx_defaults), .events = cha_events_skx,
+		.latency = skx_latency, .nlatency = N(skx_latency), .clock_event = "CLOCKTICKS",
 		/* PCM src/pcm-pcie.h PurleyPlatform: read = RdCur + RFO + CRd + DRd, write = RFO + ItoM */
 		.read_ops = CHA_OPBIT(CHA_OP_RDCUR) | CHA_OPBIT(CHA_OP_RFO) | CHA_OPBIT(CHA_OP_CRD) |
 			    CHA_OPBIT(CHA_OP_DRD),
@@ -174,6 +194,7 @@ const struct cha_platform cha_platforms[] = {
 		.count_method = CHA_COUNT_CAPID, .pci_device = 0x345B, .capid_dev = 30, .capid_func = 3,
 		.capid_off = { 0x9C, 0xA0 }, .capid_mask = { 0xFFFFFFFF, 0xFFFFFFFF },
 		.default_events = icx_defaults, .ndefault = N(icx_defaults), .events = cha_events_icx,
+		.latency = icx_latency, .nlatency = N(icx_latency), .clock_event = "CLOCKTICKS",
 		/* PCM src/pcm-pcie.h WhitleyPlatform */
 		.read_ops = CHA_OPBIT(CHA_OP_PCIRDCUR),
 		.write_ops = CHA_OPBIT(CHA_OP_ITOM) | CHA_OPBIT(CHA_OP_ITOMCACHENEAR),

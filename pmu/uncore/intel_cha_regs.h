@@ -48,10 +48,13 @@ enum cha_count_method {
 enum cha_op {
 	CHA_OP_NONE, CHA_OP_IO, CHA_OP_IA, CHA_OP_RDCUR, CHA_OP_PCIRDCUR, CHA_OP_RFO, CHA_OP_CRD,
 	CHA_OP_DRD, CHA_OP_ITOM, CHA_OP_ITOMCACHENEAR, CHA_OP_PRD, CHA_OP_WIL, CHA_OP_UCRDF,
-	CHA_OP_WCIL, CHA_OP_WCILF, CHA_OP_LLC, CHA_NOPS
+	CHA_OP_WCIL, CHA_OP_WCILF, CHA_OP_LLC, CHA_OP_CLOCK, CHA_NOPS
 };
 #define CHA_OPBIT(op) (1u << (op))
 enum cha_part { CHA_PART_ALL, CHA_PART_HIT, CHA_PART_MISS };
+/* What an event counts: TOR inserts (requests), TOR occupancy (sum over cycles of the requests
+ * in the TOR: Little's law with the inserts), or CHA clock cycles. */
+enum cha_kind { CHA_K_INSERTS, CHA_K_OCCUPANCY, CHA_K_CLOCK };
 
 /* A named event: its perf-style terms as fields, and where they come from. */
 struct cha_event {
@@ -63,7 +66,16 @@ struct cha_event {
 	uint16_t state;       /* SKX FILTER0 state (0: none) */
 	uint8_t op, part;     /* enum cha_op, enum cha_part */
 	const char *source;
+	uint8_t kind;         /* enum cha_kind (0: TOR_INSERTS or LLC_LOOKUP) */
 };
+
+/* A TOR latency class: TOR_OCCUPANCY / TOR_INSERTS of one IO opcode, hits or misses. */
+struct cha_latency_class {
+	const char *name;        /* "PCIRdCur_hit" */
+	const char *occupancy;   /* "TOR_OCCUPANCY.IO_HIT_PCIRDCUR" */
+	const char *inserts;     /* "TOR_INSERTS.IO_HIT_PCIRDCUR" */
+};
+#define CHA_MAX_LATENCY 6
 
 struct cha_platform {
 	const char *name;           /* "SKX" */
@@ -85,6 +97,10 @@ struct cha_platform {
 	const struct cha_event *events;     /* ends with an entry whose name is NULL */
 	const char *const *default_events;  /* names of the default PCIe set */
 	uint8_t ndefault;
+	/* TOR latency classes, each measured in a group of its own with the clock event */
+	const struct cha_latency_class *latency;
+	uint8_t nlatency;
+	const char *clock_event;            /* "CLOCKTICKS" */
 	/* metric formulas (PCM src/pcm-pcie.h): ops summed for each quantity */
 	uint32_t read_ops, write_ops, mmio_read_ops, mmio_write_ops;
 };

@@ -367,19 +367,55 @@ static int host_levels(struct level *out)
 	return n;
 }
 
+/* The tuner's pick for one kind at one cache level: the probe is the level's working set (all
+ * streams, one slice, so every pass finds the arrays in that level after the first), each pass
+ * LEVEL_TUNE_BYTES / working set calls long so it is long against the clock. */
+#define LEVEL_TUNE_BYTES (8ull << 20)
+static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, uint32_t isa, double budget_s,
+					    uint64_t *mbps)
+{
+	const uint64_t arr = ws > 2 * KERNEL_TUNE_VERIFY_BYTES + 64 ? ws : 2 * KERNEL_TUNE_VERIFY_BYTES + 64;
+	void *a = alloc_touch(arr, 0), *b = alloc_touch(arr, 0x3f), *c = alloc_touch(arr, 0x3f);
+	struct kernel_tune *t = calloc(1, sizeof(*t));
+	const struct kernel_desc *pick = NULL;
+	*mbps = 0;
+	if (a && b && c && t) {
+		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
+					   .a = a, .b = b, .c = c, .probe_bytes = ws, .slices = 1,
+					   .reps = ws < LEVEL_TUNE_BYTES ? (uint32_t)(LEVEL_TUNE_BYTES / ws) : 1,
+					   .timer = now_ns, .scalar = 3.0, .budget_ticks = (uint64_t)(budget_s * 1e9) };
+		kernel_tune(t);
+		if (t->status == 0) {
+			pick = t->cand[t->choice].k;
+			*mbps = kernel_tune_mbps(&t->cand[t->choice], 1000000000ull);
+		}
+	}
+	free(a), free(b), free(c), free(t);
+	return pick;
+}
+
 static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 {
 	static const struct pair lp[] = {
 		{ KERNEL_LOAD, "load_avx" }, { KERNEL_STORE, "store_avx" }, { KERNEL_COPY, "copy_avx" }, { KERNEL_TRIAD, "stream_avx" },
 	};
-	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d\n", opt.reps);
-	printf("%-6s %-8s %-14s %10s %12s %12s %7s\n", "level", "kernel", "ours", "bytes", "our MB/s", "likwid MB/s", "ratio");
+	const size_t nlp = sizeof(lp) / sizeof(lp[0]);
+	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d; ours is the\n"
+	       "per level: tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
+	       opt.reps, opt.tune_budget, (unsigned long long)LEVEL_TUNE_BYTES);
+	printf("%-6s %-8s %-20s %10s %12s %12s %7s\n", "level", "kernel", "ours (level's pick)", "bytes", "our MB/s",
+	       "likwid MB/s", "ratio");
 	for (int l = 0; l < nl; l++)
-		for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++) {
-			const struct kernel_desc *k = tuned[lp[i].kind] ? tuned[lp[i].kind] : kernel_best(arch_kernels, arch_nkernels, lp[i].kind, isa);
+		for (size_t i = 0; i < nlp; i++) {
+			uint64_t ws = lv[l].bytes / 2, tuned_mbps = 0;
+			const struct kernel_desc *k = opt.variant ? kernel_by_name(arch_kernels, arch_nkernels, opt.variant, isa) : NULL;
+			if (!k || k->kind != lp[i].kind)
+				k = opt.tune_budget > 0 ? tune_level(lp[i].kind, ws, isa, opt.tune_budget / (double)nlp, &tuned_mbps)
+							: NULL;
+			if (!k)
+				k = tuned[lp[i].kind] ? tuned[lp[i].kind] : kernel_best(arch_kernels, arch_nkernels, lp[i].kind, isa);
 			if (!k)
 				continue;
-			uint64_t ws = lv[l].bytes / 2;
 			uint64_t bytes = ws / kernel_streams(k->kind) / k->block_bytes * k->block_bytes;
 			char wg[64];
 			snprintf(wg, sizeof(wg), "-w S0:%lluB:1", (unsigned long long)ws);
@@ -392,10 +428,10 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 			char lname[8];
 			snprintf(lname, sizeof(lname), "L%d", lv[l].level);
 			if (t > 0)
-				printf("%-6s %-8s %-14s %10llu %12.0f %12.0f %7.3f\n", lname, kernel_kind_name(k->kind), k->name,
+				printf("%-6s %-8s %-20s %10llu %12.0f %12.0f %7.3f\n", lname, kernel_kind_name(k->kind), k->name,
 				       (unsigned long long)ws, o, t, o / t);
 			else
-				printf("%-6s %-8s %-14s %10llu %12.0f %12s %7s\n", lname, kernel_kind_name(k->kind), k->name,
+				printf("%-6s %-8s %-20s %10llu %12.0f %12s %7s\n", lname, kernel_kind_name(k->kind), k->name,
 				       (unsigned long long)ws, o, "-", "-");
 			fflush(stdout);
 		}

@@ -9,6 +9,8 @@
 #define BOX_FRZ (1ull << 8)
 #define CTL_EN (1ull << 22)
 #define TOR_INSERTS 0x35u
+#define TOR_OCCUPANCY 0x36u
+#define CLOCKTICKS 0x00u
 
 uint32_t cha_model_msr(enum cha_model_layout layout, unsigned box, unsigned reg)
 {
@@ -33,7 +35,7 @@ static uint64_t reg(struct hw_model *m, uint32_t id)
 static int counts(const struct cha_model *c, uint64_t ctl, uint64_t f1, const struct cha_model_traffic *t)
 {
 	uint32_t umask = (ctl >> 8) & 0xFF;
-	if ((ctl & 0xFF) != TOR_INSERTS || !(ctl & CTL_EN))
+	if (((ctl & 0xFF) != TOR_INSERTS && (ctl & 0xFF) != TOR_OCCUPANCY) || !(ctl & CTL_EN))
 		return 0;
 	if (c->layout == CHA_MODEL_SKX) {
 		if (!(umask & (t->ia ? 0x01 : 0x04)) || !(umask & (t->hit ? 0x10 : 0x20)))
@@ -57,9 +59,14 @@ static void hook(struct hw_model *m, unsigned n, void *arg)
 		uint64_t f1 = c->layout == CHA_MODEL_SKX ? reg(m, cha_model_msr(c->layout, b, 6)) : 0;
 		for (unsigned k = 0; k < 4; k++) {
 			uint64_t ctl = reg(m, cha_model_msr(c->layout, b, 1 + k)), add = 0;
+			int occ = (ctl & 0xFF) == TOR_OCCUPANCY;
+			if (occ && k != 0)
+				continue;                  /* occupancy counts on counter 0 alone */
+			if ((ctl & 0xFF) == CLOCKTICKS && (ctl & CTL_EN) && !(ctl & 0xFF00))
+				add += c->clk_per_tick * n;
 			for (unsigned i = 0; i < c->ntraffic; i++)
 				if (counts(c, ctl, f1, &c->t[i]))
-					add += c->t[i].per_tick * (b + 1) * n;
+					add += c->t[i].per_tick * (occ ? c->t[i].latency : 1) * (b + 1) * n;
 			struct hw_model_reg *ctr = hw_model_find(m, HWM_MSR, cha_model_msr(c->layout, b, 8 + k));
 			if (ctr)
 				ctr->value = (ctr->value + add) & CTR_MASK;

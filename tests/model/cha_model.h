@@ -15,6 +15,10 @@
  *   ICX: umask 0x04 (IO) or 0x01 (IA) as the class; umask_ext (CTL 57:32) low byte bit 0 HIT /
  *        bit 1 MISS covers the class; umask_ext >> 8 equals the class's opcode key, or 0xC001
  *        (all requests). Keys: the Ice Lake uncore manual's Table 2-132 codes (0xC8F3 PCIRdCur, 0xCC43 ItoM, ...).
+ * TOR_OCCUPANCY (event 0x36) matches the same requests and adds, per tick, per_tick x latency
+ * (each request stays `latency` CHA cycles in the TOR), on counter 0 only: the other counters
+ * count nothing for it (Intel's uncore manuals and perfmon: "Counter": "0"). CLOCKTICKS (event
+ * 0x00) adds clk_per_tick on every box per tick.
  * Counters are 48 bits wide and wrap.
  */
 #ifndef EFIPERF_CHA_MODEL_H
@@ -34,6 +38,7 @@ struct cha_model_traffic {
 	uint16_t opc;        /* SKX opcode (FILTER1) */
 	uint32_t key;        /* ICX umask_ext >> 8 */
 	uint64_t per_tick;   /* requests per tick on CHA 0 (CHA n: x (n + 1)) */
+	uint32_t latency;    /* CHA cycles each request stays in the TOR (occupancy) */
 };
 
 struct cha_model {
@@ -42,6 +47,7 @@ struct cha_model {
 	unsigned nboxes;
 	struct cha_model_traffic t[CHA_MODEL_MAX_TRAFFIC];
 	unsigned ntraffic;
+	uint64_t clk_per_tick;   /* CHA clock cycles per tick on every box */
 };
 
 /* Define nboxes CHA boxes (registers zero, counters at ctr_start) and the global control;

@@ -133,6 +133,16 @@ def test_cache_bw_per_level(cache_run, figure):
                 assert k[w]["ran"] and k[w]["gbps"] > 0, "%s %s %s" % (r["level"], k["function"], k[w])
                 quiet(k[w], "%s %s %s" % (r["level"], k["function"], w))
             assert len(k["per_cpu_gbps"]) == 4 and all(g > 0 for g in k["per_cpu_gbps"])
+            # the level's own tuner pick: probe = the working set of all streams, calls per pass
+            # worth 8 MiB, the pick a verified candidate that ran
+            t = k["tuner"]
+            streams = {"load": 1, "store": 1, "copy": 2, "triad": 3}[k["function"]]
+            assert t["choice"] == k["kernel"] and t["cpu"] == 0, t
+            assert t["probe_bytes"] == streams * r["array_bytes_one_cpu"] and t["slices"] == 1, t
+            assert t["reps"] == max(1, (8 << 20) // t["probe_bytes"]), t
+            picked = [c for c in t["candidates"] if c["kernel"] == t["choice"]]
+            assert picked and picked[0]["verified"] and picked[0]["passes"] >= 1 and picked[0]["mbps"] > 0, t
+            assert all(c["kernel"].startswith(k["function"] + "_") for c in t["candidates"]), t
     figure("cache_bw load GB/s one CPU per level (TCG)", {r["level"]: r["kernels"][0]["one_cpu"]["gbps"] for r in recs})
 
 

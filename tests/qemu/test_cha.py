@@ -34,6 +34,9 @@ MODELS = {"Skylake-Server": "SKX", "Cascadelake-Server": "SKX", ICX_QEMU: "ICX"}
 # ICX uncore manuals: CAPID6 on device 30 function 3)
 PLATFORM_OF_MODEL = {0x55: ("SKX", "8086:2083"), 0x6A: ("ICX", "8086:345b"), 0x6C: ("ICX", "8086:345b")}
 NCHA = 4
+# TOR latency classes of the default set: IO RdCur and ItoM hits and misses on SKX, PCIRdCur,
+# ItoM and ItoMCacheNear on ICX (the requests of PCM src/pcm-pcie.h's read and write formulas)
+LATENCY_CLASSES = {"SKX": 4, "ICX": 6}
 
 
 def box_ctl(platform, n):
@@ -109,6 +112,22 @@ def test_cha_sequence_trace(model, scratch, figure):
         if want == "SKX":
             f1 = [v for r, v in writes if r == b + 6]
             assert 0x43C33 in f1, "CHA %d FILTER1 0x%x never given RdCur (0x43c33): %s" % (n, b + 6, [hex(v) for v in f1])
+    # TOR latency (the default set): TOR_OCCUPANCY (event 0x36) counts on counter 0 alone (Intel
+    # perfmon UNC_CHA_TOR_OCCUPANCY.* "Counter": "0"; Linux uncore_snbep.c
+    # skx_uncore_chabox_constraints), so it is written to CTL0 = BOX_CTL + 1 of each CHA (SKX
+    # uncore manual, CHA register table: Cn_MSR_PMON_CTL0) and nowhere else
+    occ = [e for e in cha.get("events", []) if int(e["ctl"], 16) & 0xFF == 0x36]
+    assert len(occ) == LATENCY_CLASSES[want], "%d TOR_OCCUPANCY events, want one per latency class (%d)" % (len(occ), LATENCY_CLASSES[want])
+    assert all(e.get("counter") == 0 for e in occ), "TOR_OCCUPANCY on counters %s" % [e.get("counter") for e in occ]
+    ctl0 = {box_ctl(want, n) + 1 for n in range(NCHA)}
+    occ_w = {r for r, v in writes if v & 0xFF == 0x36 and v & (1 << 22)}
+    assert occ_w == ctl0, "TOR_OCCUPANCY written to %s, want CTL0 of every CHA %s" % (sorted(map(hex, occ_w)), sorted(map(hex, ctl0)))
+    # QEMU's TCG reads the counters as 0: every class says why, never a latency of 0
+    lat = cha.get("tor_latency") or {}
+    assert len(lat) == LATENCY_CLASSES[want], "tor_latency classes %s" % list(lat)
+    for name, v in lat.items():
+        assert v.get("latency_ns") is None and "not advancing" in (v.get("why") or ""), "tor_latency %s: %s" % (name, v)
+        assert v.get("inserts") == 0 and v.get("clockticks") == 0, "tor_latency %s counts %s" % (name, v)
     # nothing outside the platform's CHA boxes and the global control was written
     boxes = {box_ctl(want, n) + k for n in range(NCHA) for k in range(12)}
     stray = [hex(r) for r, _ in writes if 0x700 <= r <= 0x2FFF and r not in boxes | {0x700}]

@@ -137,10 +137,15 @@ def test_nvme_under_cha_counters(scratch):
     # under an Ice Lake-SP model with cha = on, each NVMe window runs under the CHA counters:
     # a `cha` record per window, and every nvme record's self_check has the expected bytes and
     # state not-advancing (TCG reads the uncore MSRs as 0; counts that advance with DMA are
-    # tested on the register model, tests/unit/test_dma_self_check.c)
+    # tested on the register model, tests/unit/test_dma_self_check.c). With uncore = on the
+    # window also gets the IIO part self_check: QEMU has no SAD_CONTROL_CFG function (8086:09a2)
+    # for the ICX stack map, so it is absent and its why names the controller's BDF, never zero
+    # traffic (placement and counting: tests/unit/test_iio_attrib.c). The cha record's
+    # tor_latency says why each class is null (counts not advancing).
     d = scratch()
     disks, extra = topology(d)
-    cfg = dict(BASE, pcie="on", nvme="01:00.0", nvme_bs="128K", nvme_iodepth="16", nvme_size="1M", cha="on", cha_count="4")
+    cfg = dict(BASE, pcie="on", nvme="01:00.0", nvme_bs="128K", nvme_iodepth="16", nvme_size="1M", cha="on", cha_count="4",
+               uncore="on")
     run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=ICX_QEMU, extra=extra)
     run.expect_ok()
     pts = run.of("nvme")
@@ -150,6 +155,12 @@ def test_nvme_under_cha_counters(scratch):
     assert sc["expected_write_bytes"] >= 1 << 20 and sc["counted_write_bytes"] == 0, "self_check %s" % sc
     chas = [c for c in run.of("cha") if c.get("kernel") == "nvme_read"]
     assert chas and chas[0].get("platform") == "ICX", "no ICX cha record around the nvme window: %s" % run.of("cha")
+    iio = pts[0].get("iio_self_check") or {}
+    assert iio.get("state") == "absent" and iio.get("counted_read_bytes") is None, "iio_self_check %s" % iio
+    assert "0000:01:00.0" in iio.get("why", "") and "no 8086:09a2" in iio["why"], "iio_self_check why %r" % iio.get("why")
+    assert iio.get("expected_write_bytes") == sc["expected_write_bytes"], "iio_self_check %s" % iio
+    lat = chas[0].get("tor_latency") or {}
+    assert len(lat) == 6 and all(v.get("latency_ns") is None and "not advancing" in v.get("why", "") for v in lat.values()), lat
 
 
 @x86_64

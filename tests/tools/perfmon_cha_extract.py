@@ -7,7 +7,7 @@ into tests/oracle/perfmon/<platform>_cha.json, the outside oracle of tests/unit/
     python3 tests/tools/perfmon_cha_extract.py PERFMON_CHECKOUT /tmp/events.txt tests/oracle/perfmon
 
 Only names are taken from efiperf; every value comes from Intel's files as written there (EventCode,
-UMask, UMaskExt, PortMask, FCMask, Filter, FILTER_VALUE). An efiperf event Intel does not list is
+UMask, UMaskExt, PortMask, FCMask, Filter, FILTER_VALUE, Counter). An efiperf event Intel does not list is
 left out (the test lists it). One event per line, keys in a fixed order, so the C test reads it
 with a line scanner.
 """
@@ -27,7 +27,8 @@ FILES = {
     "GNR": ("GNR", "graniterapids"),
 }
 TABLE = {"CLX": "SKX"}      # efiperf table the platform uses
-KEYS = ("EventName", "EventCode", "UMask", "UMaskExt", "PortMask", "FCMask", "Filter", "FILTER_VALUE")
+KEYS = ("EventName", "EventCode", "UMask", "UMaskExt", "PortMask", "FCMask", "Filter", "FILTER_VALUE",
+        "Counter")
 PREFIXES = ("UNC_CHA_", "UNC_C_")
 
 

@@ -118,7 +118,20 @@ static int idx(const char *name)
 	return -1;
 }
 
-#define TR(ia, hit, nc, opc, key, n) ((struct cha_model_traffic){ ia, hit, nc, opc, key, n })
+#define TR(ia, hit, nc, opc, key, n) ((struct cha_model_traffic){ ia, hit, nc, opc, key, n, 0 })
+
+/* The platform's PCIe bandwidth set (its default events without the TOR latency groups, which
+ * tests/unit/test_cha_latency.c covers), as a cha_events list. */
+static const char *bandwidth_set(const char *plat)
+{
+	static char buf[1024];
+	const struct cha_platform *p = cha_platform_by_name(plat);
+	size_t k = 0;
+	buf[0] = 0;
+	for (uint8_t i = 0; i < p->ndefault; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? ";" : "", p->default_events[i]);
+	return buf;
+}
 
 static void test_skx_one_group_exact_and_minimal(void **state)
 {
@@ -152,7 +165,7 @@ static void test_skx_one_group_exact_and_minimal(void **state)
 	assert_int_equal(NBOX + NBOX * 3, NBOX * (2 + 2));
 }
 
-static void test_icx_default_set_exact(void **state)
+static void test_icx_bandwidth_set_exact(void **state)
 {
 	(void)state;
 	model(CHA_MODEL_ICX, 0);
@@ -162,8 +175,8 @@ static void test_icx_default_set_exact(void **state)
 	cha_model_add(&cm, TR(0, 0, 0, 0, 0xCC43, 1));  /* ItoM miss */
 	cha_model_add(&cm, TR(0, 0, 0, 0, 0xCD43, 5));  /* ItoMCacheNear miss */
 	cha_model_add(&cm, TR(1, 0, 0, 0, 0xC817, 9));  /* core DRd: not IO */
-	prepare(0x6A, NULL, 1, 0);
-	assert_int_equal(req.ngroups, 1);               /* no multiplexing on ICX */
+	prepare(0x6A, bandwidth_set("ICX"), 1, 0);
+	assert_int_equal(req.ngroups, 1);               /* no multiplexing of the bandwidth set on ICX */
 	ticks_base = 7;
 	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
 	uint64_t k = boxes_sum() * 7;
@@ -197,7 +210,7 @@ static uint64_t window_bursts(void *arg, uint32_t slice, uint32_t nslices)
 	return (uint64_t)t * NS_PER_TICK;
 }
 
-/* SKX default set: 14 events in 7 groups (one FILTER1 opcode each), 3 rounds = 21 slices, slice
+/* SKX bandwidth set: 14 events in 7 groups (one FILTER1 opcode each), 3 rounds = 21 slices, slice
  * k running group k mod 7 (rotation order), over bursty traffic.
  *
  * The math: an event of base rate b (requests per tick at burst 1, over all boxes) in group g
@@ -220,7 +233,7 @@ static void test_skx_multiplexed_scaling(void **state)
 	}
 	cha_model_add(&cm, TR(1, 1, 1, 0x207, 0, 3));
 	cha_model_add(&cm, TR(1, 0, 1, 0x20F, 0, 4));
-	prepare(0x55, NULL, 3, 0);
+	prepare(0x55, bandwidth_set("SKX"), 3, 0);
 	assert_int_equal(req.nevents, 14);
 	assert_int_equal(req.ngroups, 7);               /* one opcode per FILTER1 */
 	ticks_base = 20;
@@ -429,7 +442,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skx_one_group_exact_and_minimal),
-		cmocka_unit_test(test_icx_default_set_exact),
+		cmocka_unit_test(test_icx_bandwidth_set_exact),
 		cmocka_unit_test(test_skx_multiplexed_scaling),
 		cmocka_unit_test(test_wrap_48_bits),
 		cmocka_unit_test(test_failing_write_midway_restores),

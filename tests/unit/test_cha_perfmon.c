@@ -6,7 +6,8 @@
  * event of every platform table is compared bit for bit with Intel's row of the same name:
  * EventCode, UMask, UMaskExt, the CTL value efiperf writes (event | umask << 8 | umask_ext << 32,
  * plus EN bit 22 on SKX/CLX/ICX only, as the uncore manuals give it), FILTER_VALUE as the raw
- * FILTER1 value, the CHAFilter0[26:17] state field, and no port or FC mask. An event Intel's
+ * FILTER1 value, the CHAFilter0[26:17] state field, the counters the box table's constraints
+ * allow against Intel's "Counter" field (TOR_OCCUPANCY: "0"), and no port or FC mask. An event Intel's
  * files do not have is listed, and its table row must cite a source other than perfmon.
  */
 #include <stdarg.h>
@@ -25,7 +26,17 @@
 #define MAX_ROWS 64
 #define LINE 512
 
-struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; char filter[40]; };
+struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; char filter[40]; uint8_t counters; };
+
+/* Intel's "Counter" field ("0", "0,1,2,3") as a mask (bit c: counter c). */
+static uint8_t counter_mask(const char *s)
+{
+	uint8_t m = 0;
+	for (; *s; s++)
+		if (*s >= '0' && *s <= '7')
+			m |= (uint8_t)(1u << (*s - '0'));
+	return m;
+}
 
 static unsigned load(const char *plat, struct row *rows)
 {
@@ -47,6 +58,9 @@ static unsigned load(const char *plat, struct row *rows)
 		r->fc = num(line, "FCMask");
 		r->filter_value = num(line, "FILTER_VALUE");
 		field(line, "Filter", r->filter, sizeof(r->filter));
+		char ctr[32] = "";
+		field(line, "Counter", ctr, sizeof(ctr));
+		r->counters = counter_mask(ctr);
 		n++;
 	}
 	fclose(f);
@@ -100,6 +114,11 @@ static void test_tables_against_perfmon(void **state)
 					 "0x%llx -> CTL 0x%llx", p->name, e->name, e->event, e->umask, e->umask_ext,
 					 (unsigned long long)x.ctl, plats[k].file, (unsigned long long)r->code,
 					 (unsigned long long)r->umask, (unsigned long long)r->ext, (unsigned long long)ctl);
+			/* the counters the box table lets the event use are the ones Intel lists */
+			uint8_t may = (uint8_t)(box_event_counters(&p->box, e->event) & ((1u << p->box.num_counters) - 1));
+			if (!r->counters || may != r->counters)
+				fail_msg("%s %s: efiperf schedules event 0x%x on counters 0x%x; Intel's Counter field gives 0x%x",
+					 p->name, e->name, e->event, may, r->counters);
 			if (r->port || r->fc)
 				fail_msg("%s: Intel gives PortMask/FCMask 0x%llx/0x%llx, a CHA has none", r->name,
 					 (unsigned long long)r->port, (unsigned long long)r->fc);
@@ -142,9 +161,29 @@ static void test_oracle_catches_a_wrong_value(void **state)
 	assert_true((r->ext & 0xFFFFFF) != r->ext);
 }
 
+/* The constraint check can fail: Intel restricts TOR_OCCUPANCY to counter 0 on every platform,
+ * and an event select with every counter allowed differs from it. */
+static void test_occupancy_counter_zero(void **state)
+{
+	(void)state;
+	static struct row rows[MAX_ROWS];
+	for (size_t k = 0; k < sizeof(plats) / sizeof(plats[0]); k++) {
+		unsigned n = load(plats[k].file, rows);
+		const struct row *r = lookup(rows, n, "TOR_OCCUPANCY.IO_MISS_ITOM");
+		assert_non_null(r);
+		assert_int_equal(r->code, 0x36);
+		assert_int_equal(r->counters, 0x1);
+		const struct row *c = lookup(rows, n, "CLOCKTICKS");
+		assert_non_null(c);
+		assert_int_equal(c->counters, 0xF);
+		assert_true(c->counters != r->counters);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_occupancy_counter_zero),
 		cmocka_unit_test(test_tables_against_perfmon),
 		cmocka_unit_test(test_oracle_catches_a_wrong_value),
 	};

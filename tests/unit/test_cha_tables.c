@@ -269,7 +269,8 @@ static void test_every_event_round_trips(void **state)
 					assert_int_equal(a.filter[f], b.filter[f]);
 			assert_ptr_equal(a.named, e);
 			assert_non_null(e->source);
-			assert_true(a.ctl & 0xFF);
+			assert_int_equal(a.ctl & 0xFF, e->event);
+			assert_true(e->event || e->kind == CHA_K_CLOCK);   /* event 0: the clock alone */
 			total++;
 		}
 		for (uint8_t i = 0; i < p->ndefault; i++)

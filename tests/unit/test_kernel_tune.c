@@ -183,22 +183,32 @@ static uint64_t fake_seen(void *a, const void *b, const void *c, uint64_t bytes,
 	return kernel_ref_set[KERNEL_COPY].fn(a, b, c, bytes, s);
 }
 
-static void test_tuner_slices(void **state)
+/* The tuner over the one fake_seen variant: slices, reps and budget as given; the passes seen
+ * are in seen_* / nseen. */
+static struct kernel_tune *tune_seen(void **a, void **b, uint32_t slices, uint32_t reps, uint64_t budget)
 {
-	(void)state;
 	static const struct kernel_desc one[] = { { "copy_s1_seen", KERNEL_COPY, KERNEL_ISA_NONE, 64, 64, fake_seen, 1, 1, 0 } };
 	struct kernel_tune *t = calloc(1, sizeof(*t));
-	void *a, *b;
 	assert_non_null(t);
-	tune_setup(t, &a, &b);
+	tune_setup(t, a, b);
 	t->table = one;
 	t->n = 1;
-	t->slices = 4;
-	t->budget_ticks = 6100;   /* six passes of 1000 ticks and a few timer reads each, not seven */
+	t->slices = slices;
+	t->reps = reps;
+	t->budget_ticks = budget;
 	nseen = 0;
 	fake_now = 0;
 	kernel_tune(t);
 	assert_int_equal(t->status, 0);
+	return t;
+}
+
+static void test_tuner_slices(void **state)
+{
+	(void)state;
+	void *a, *b;
+	/* six passes of 1000 ticks and a few timer reads each, not seven */
+	struct kernel_tune *t = tune_seen(&a, &b, 4, 0, 6100);
 	assert_int_equal(t->cand[0].bytes, 131072);
 	assert_int_equal(nseen, 6);
 	for (int i = 0; i < nseen; i++) {
@@ -206,6 +216,26 @@ static void test_tuner_slices(void **state)
 		assert_int_equal(seen_a[i] - (uintptr_t)a, (uintptr_t)(i % 4) * 131072);
 		assert_int_equal(seen_b[i] - (uintptr_t)b, (uintptr_t)(i % 4) * 131072);
 	}
+	free(a), free(b), free(t);
+}
+
+/* reps = 3 over slices = 2: each timed pass is three calls on one half, so three calls per pass
+ * land on the same offset, app_bytes counts all three, and the rate is per pass (three calls). */
+static void test_tuner_reps(void **state)
+{
+	(void)state;
+	void *a, *b;
+	/* two passes of 3000 ticks (and a few reads), not three */
+	struct kernel_tune *t = tune_seen(&a, &b, 2, 3, 6100);
+	assert_int_equal(t->cand[0].bytes, 262144);            /* 1 MiB / 2 streams / 2 slices */
+	assert_int_equal(t->cand[0].app_bytes, 3 * 2 * 262144);  /* read + write, three calls */
+	assert_int_equal(t->cand[0].passes, 2);
+	assert_int_equal(nseen, 6);
+	for (int i = 0; i < nseen; i++)
+		assert_int_equal(seen_a[i] - (uintptr_t)a, (uintptr_t)(i / 3) * 262144);
+	assert_int_equal(t->cand[0].best_ticks, 3001);         /* three calls of 1000 and one read */
+	/* 1572864 bytes in 3001 ns at a 1 GHz timer: 524113.9 MB/s */
+	assert_int_equal(kernel_tune_mbps(&t->cand[0], 1000000000ull), 524113);
 	free(a), free(b), free(t);
 }
 
@@ -314,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_tuner_picks_the_fastest_correct_variant),
 		cmocka_unit_test(test_tuner_budget_honoured),
 		cmocka_unit_test(test_tuner_slices),
+		cmocka_unit_test(test_tuner_reps),
 		cmocka_unit_test(test_tuner_bad_arguments),
 		cmocka_unit_test(test_tuner_on_host),
 		cmocka_unit_test(test_config_keys),

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The IIO self_check of a DMA window (efi/measure/dma_window.h): with `uncore = on` on an Intel
+ * platform with IIO counters and a stack map (SKX/CLX, ICX; the map and its check come from the
+ * uncore pass, efi/measure/uncore_run.c), the window's device is placed on its IIO stack and
+ * part, that part's inbound read/write counts run around the whole window (one group, no
+ * multiplexing), and their bytes (x 4) are compared with the bytes the device moved
+ * (pmu/uncore/iio_attrib.h). A device the map cannot place, or a platform without a map (QEMU:
+ * MSR 0x300 reads 0), gives an absent self_check whose why names the BDF.
+ */
+#ifndef EFIPERF_IIO_WINDOW_H
+#define EFIPERF_IIO_WINDOW_H
+
+#include "arch/hw.h"
+#include "pmu/uncore/iio_attrib.h"
+
+/* Hand over the platform's IIO table and the checked stack map of each of nsock sockets, and
+ * the CPU doing each socket's register work. From then on DMA windows get an IIO self_check. */
+void iio_window_plan(const struct intel_uncore_platform *ip, const struct iio_map *maps, uint32_t nsock,
+		     const uint32_t *cpu);
+
+/* The traffic, run once under the device's part counters; returns its ns. */
+typedef uint64_t (*iio_traffic_fn)(void *arg);
+
+struct iio_window_result {
+	uint8_t on;                  /* planned: the record carries iio_self_check */
+	struct iio_place place;
+	struct self_check sc;
+};
+
+/* Run traffic(arg) under dev's IIO part counters (or bare when not planned or the device is not
+ * placed), then compare with *expected (read after the traffic ran). skip_why: the window is
+ * not one device's (several NVMe controllers): absent with that why. 0, or -1 after reporting
+ * a counter or restore error. */
+int iio_window_run(const struct hw *hw, struct hw_pci_addr dev, iio_traffic_fn traffic, void *arg,
+		   const struct self_check_bytes *expected, const char *skip_why, struct iio_window_result *r);
+
+#endif

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * CHA TOR latency (pmu/uncore/intel_cha_latency.c, the groups of pmu/uncore/intel_cha_measure.c):
+ *   - Little's law on literal counts, the expected values computed by hand in the comments;
+ *   - the default set on the register model (tests/model/cha_model.c), whose TOR_OCCUPANCY
+ *     counts on counter 0 alone: scripted per-request TOR residencies and a 2 GHz CHA clock
+ *     give the exact latency of each class, so an occupancy event placed on another counter
+ *     would read 0 and fail;
+ *   - the scheduler honours the counter masks (an event listed after others still gets
+ *     counter 0; an event no counter may count is an error naming it);
+ *   - a fault at every access of the default set's sequence leaves every register as found or
+ *     named by the restore report.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/model/cha_model.h"
+#include "tests/unit/json_check.h"
+#include "efi/out/jsonl.h"
+#include "efi/out/pmu_json.h"
+#include "pmu/uncore/intel_cha.h"
+
+#define NBOX 4
+#define NS_PER_TICK 1000        /* a model tick is 1 us */
+#define CLK_PER_TICK 2000       /* 2000 CHA cycles per us: a 2 GHz CHA clock */
+
+static struct hw_model m;
+static struct cha_model cm;
+static struct hw h;
+static struct cha_request req;
+static struct cha_result res;
+static uint64_t snapshot[HW_MODEL_MAX_REGS];
+
+#define TRL(hit, opc, key, n, lat) ((struct cha_model_traffic){ 0, hit, 0, opc, key, n, lat })
+
+static int is_counter(uint32_t id)
+{
+	for (unsigned b = 0; b < NBOX; b++)
+		for (unsigned k = 8; k < 12; k++)
+			if (id == cha_model_msr(CHA_MODEL_ICX, b, k) || id == cha_model_msr(CHA_MODEL_SKX, b, k))
+				return 1;
+	return 0;
+}
+
+static void machine(enum cha_model_layout layout)
+{
+	h = cha_model_machine(&cm, &m, layout, NBOX);
+	cm.clk_per_tick = CLK_PER_TICK;
+	for (int i = 0; i < m.nregs; i++)
+		snapshot[i] = m.regs[i].value = is_counter(m.regs[i].id) ? 0 : 0x100 + (uint64_t)i;
+}
+
+static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
+{
+	(void)arg;
+	(void)nslices;
+	unsigned t = 10 + slice;       /* unequal slices: scaling must cancel in the ratios */
+	hw_model_tick(&m, t);
+	return (uint64_t)t * NS_PER_TICK;
+}
+
+static void prepare(uint32_t model_id, const char *events)
+{
+	char why[160];
+	uint32_t cpu[1] = { 0 };
+	if (cha_prepare(&h, 6, model_id, NULL, 0, 1, cpu, NBOX, events, 1, &req, why, sizeof(why)))
+		fail_msg("cha_prepare: %s", why);
+}
+
+static int idx(const char *name, int group)
+{
+	for (uint32_t i = 0; i < req.nevents; i++)
+		if (req.ev[i].name && !strcmp(req.ev[i].name, name) && (group < 0 || req.ev[i].group == group))
+			return (int)i;
+	fail_msg("no event %s in group %d", name, group);
+	return -1;
+}
+
+static const struct cha_latency_value *cls(const char *name)
+{
+	for (uint32_t k = 0; k < res.latency.nclass; k++)
+		if (!strcmp(res.latency.c[k].name, name))
+			return &res.latency.c[k];
+	fail_msg("no latency class %s", name);
+	return NULL;
+}
+
+/* Little's law on literal counts: the pure formula. */
+static void test_littles_law_literals(void **state)
+{
+	(void)state;
+	req = (struct cha_request){ .plat = cha_platform_by_name("ICX") };
+	char why[160];
+	assert_int_equal(cha_request_events(&req, "TOR_OCCUPANCY.IO_HIT_PCIRDCUR;TOR_INSERTS.IO_HIT_PCIRDCUR;CLOCKTICKS;"
+					    "TOR_OCCUPANCY.IO_MISS_ITOM;TOR_INSERTS.IO_MISS_ITOM;CLOCKTICKS",
+					    why, sizeof(why)), 0);
+	struct cha_tor_latency lat;
+	/* PCIRdCur hit: 6000 / 40 = 150 cycles; 24000 clockticks over 4 CHAs in 3000 ns = 2 cycles
+	 * per ns: 75 ns. ItoM miss: 1000 / 3 = 333.333 cycles, 166.667 ns (rounded to the ps). */
+	const uint64_t counts[6] = { 6000, 40, 24000, 1000, 3, 24000 };
+	cha_tor_latency(req.plat, &req, counts, 3000, 4, &lat);
+	assert_int_equal(lat.nclass, 6);
+	assert_string_equal(lat.c[0].name, "PCIRdCur_hit");
+	assert_true(lat.c[0].have);
+	assert_int_equal(lat.c[0].cycles_milli, 150000);
+	assert_int_equal(lat.c[0].ns_milli, 75000);
+	assert_string_equal(lat.c[3].name, "ItoM_miss");
+	assert_true(lat.c[3].have);
+	assert_int_equal(lat.c[3].cycles_milli, 333333);
+	assert_int_equal(lat.c[3].ns_milli, 166667);
+	assert_false(lat.c[1].have || lat.c[1].counted);
+	assert_non_null(strstr(lat.c[1].why, "not counted: needs TOR_OCCUPANCY.IO_MISS_PCIRDCUR"));
+	/* an emulator's uncore reads 0: the counts did not advance, never a latency of 0 */
+	const uint64_t zero[6] = { 0 };
+	cha_tor_latency(req.plat, &req, zero, 3000, 4, &lat);
+	assert_false(lat.c[0].have);
+	assert_true(lat.c[0].counted);
+	assert_non_null(strstr(lat.c[0].why, "counts not advancing"));
+	/* requests without a clock; a clock without requests */
+	const uint64_t noclk[6] = { 6000, 40, 0, 0, 0, 5 };
+	cha_tor_latency(req.plat, &req, noclk, 3000, 4, &lat);
+	assert_non_null(strstr(lat.c[0].why, "no CHA clock"));
+	assert_non_null(strstr(lat.c[3].why, "no ItoM_miss request"));
+}
+
+/* ICX default set on the model: bandwidth group + six latency groups, exact latencies. */
+static void test_icx_default_set_latency(void **state)
+{
+	(void)state;
+	machine(CHA_MODEL_ICX);
+	cha_model_add(&cm, TRL(1, 0, 0xC8F3, 4, 100));   /* PCIRdCur hit: 100 cycles = 50 ns */
+	cha_model_add(&cm, TRL(0, 0, 0xC8F3, 6, 400));   /* PCIRdCur miss: 200 ns */
+	cha_model_add(&cm, TRL(1, 0, 0xCC43, 2, 50));    /* ItoM hit: 25 ns */
+	cha_model_add(&cm, TRL(0, 0, 0xCC43, 1, 300));   /* ItoM miss: 150 ns */
+	cha_model_add(&cm, TRL(0, 0, 0xCD43, 5, 200));   /* ItoMCacheNear miss: 100 ns; no hits */
+	prepare(0x6A, NULL);
+	assert_int_equal(req.nevents, 4 + 6 * 3);
+	assert_int_equal(req.ngroups, 1 + 6);
+	for (uint32_t i = 0; i < req.nevents; i++)
+		if (req.ev[i].enc.event == 0x36)
+			assert_int_equal(req.ev[i].counter, 0);
+	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
+	static const struct { const char *name; uint64_t ns_milli; } want[] = {
+		{ "PCIRdCur_hit", 50000 }, { "PCIRdCur_miss", 200000 }, { "ItoM_hit", 25000 },
+		{ "ItoM_miss", 150000 }, { "ItoMCacheNear_miss", 100000 },
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const struct cha_latency_value *v = cls(want[k].name);
+		if (!v->have || v->ns_milli != want[k].ns_milli)
+			fail_msg("%s: have %u, %llu ns x 1000 (want %llu): %s", want[k].name, v->have,
+				 (unsigned long long)v->ns_milli, (unsigned long long)want[k].ns_milli, v->why);
+		assert_int_equal(v->cycles_milli, want[k].ns_milli * 2);
+	}
+	const struct cha_latency_value *none = cls("ItoMCacheNear_hit");
+	assert_false(none->have);
+	assert_non_null(strstr(none->why, "no ItoMCacheNear_hit request"));
+	/* the bandwidth formulas count the bandwidth group alone (the latency groups' inserts
+	 * repeat it): PCIRdCur 10 per tick per CHA-sum unit over the whole window */
+	uint64_t W = 0;
+	for (uint32_t k = 0; k < res.nslices; k++)
+		W += 10 + k;
+	assert_int_equal(res.total.read_bytes, 64 * 10 * 10 * W);     /* 10 boxes-sum x (4 + 6) */
+	/* CTL0 of CHA 0 was written with TOR_OCCUPANCY (event 0x36) and never another counter */
+	int occ0 = 0;
+	for (int i = 0; i < m.nlog; i++)
+		if ((m.log[i].value & 0xFF) == 0x36 && (m.log[i].value & (1ull << 22))) {
+			int ctl0 = 0;
+			for (unsigned b = 0; b < NBOX; b++)
+				ctl0 |= m.log[i].id == cha_model_msr(CHA_MODEL_ICX, b, 1);
+			if (!ctl0)
+				fail_msg("TOR_OCCUPANCY written to MSR 0x%x, not a CTL0", m.log[i].id);
+			occ0 |= m.log[i].id == cha_model_msr(CHA_MODEL_ICX, 0, 1);
+		}
+	assert_true(occ0);
+	for (int i = 0; i < m.nregs; i++)
+		if (!is_counter(m.regs[i].id) && m.regs[i].value != snapshot[i])
+			fail_msg("MSR 0x%x not restored", m.regs[i].id);
+	/* the record's tor_latency */
+	char buf[16384];
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	cha_result_json(&req, &res, &j);
+	json_end(&j);
+	assert_true(json_check_object(buf, sb.len));
+	assert_non_null(strstr(buf, "\"tor_latency\":{\"PCIRdCur_hit\":{\"inserts\":"));
+	assert_non_null(strstr(buf, "\"latency_ns\":50.000"));
+	assert_non_null(strstr(buf, "\"ItoMCacheNear_hit\":{\"inserts\":0,"));
+}
+
+/* SKX, user order: the occupancy event listed second still gets counter 0 (the model counts it
+ * nowhere else), in one group with its inserts and the clock (one FILTER1 opcode). */
+static void test_skx_occupancy_on_counter0(void **state)
+{
+	(void)state;
+	machine(CHA_MODEL_SKX);
+	cha_model_add(&cm, TRL(0, 0x21E, 0, 3, 240));   /* RdCur misses: 240 cycles = 120 ns */
+	cha_model_add(&cm, TRL(0, 0x248, 0, 7, 999));   /* ItoM misses: another opcode */
+	prepare(0x55, "TOR_INSERTS.IO_MISS_RDCUR;TOR_OCCUPANCY.IO_MISS_RDCUR;CLOCKTICKS");
+	assert_int_equal(req.ngroups, 1);
+	assert_int_equal(req.ev[idx("TOR_OCCUPANCY.IO_MISS_RDCUR", -1)].counter, 0);
+	assert_int_not_equal(req.ev[idx("TOR_INSERTS.IO_MISS_RDCUR", -1)].counter, 0);
+	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
+	const struct cha_latency_value *v = cls("RdCur_miss");
+	assert_true(v->have);
+	assert_int_equal(v->inserts, 3 * 10 * 10);       /* 3 per tick x (1+2+3+4) x 10 ticks */
+	assert_int_equal(v->occupancy, 240 * 3 * 10 * 10);
+	assert_int_equal(v->clockticks, CLK_PER_TICK * NBOX * 10);
+	assert_int_equal(v->ns_milli, 120000);
+	assert_false(cls("ItoM_miss")->have);
+}
+
+/* A counter mask no counter satisfies: the error names the event. */
+static void test_unplaceable_event_named(void **state)
+{
+	(void)state;
+	static const struct box_constraint none[] = { { 0x36, 0x0 } };
+	struct cha_platform p = *cha_platform_by_name("ICX");
+	p.box.constraints = none;
+	p.box.nconstraints = 1;
+	req = (struct cha_request){ .plat = &p };
+	char why[200];
+	assert_int_equal(cha_request_events(&req, "TOR_INSERTS.IO;TOR_OCCUPANCY.IO_HIT_PCIRDCUR", why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "CHA event 2 (TOR_OCCUPANCY.IO_HIT_PCIRDCUR): no counter of the CHA may count it"));
+	/* five occupancy events need five groups on ICX's one occupancy counter */
+	req = (struct cha_request){ .plat = cha_platform_by_name("ICX") };
+	assert_int_equal(cha_request_events(&req, "TOR_OCCUPANCY.IO;TOR_OCCUPANCY.IO_HIT_ITOM;TOR_OCCUPANCY.IO_MISS_ITOM;"
+					    "TOR_OCCUPANCY.IO_ITOM;TOR_OCCUPANCY.IO_PCIRDCUR", why, sizeof(why)), 0);
+	assert_int_equal(req.ngroups, 5);
+}
+
+/* A fault at every access of the default set's sequence (once): the run fails and every
+ * register is as found or named by the restore report. */
+static void test_fault_at_every_access_latency_set(void **state)
+{
+	(void)state;
+	machine(CHA_MODEL_ICX);
+	cha_model_add(&cm, TRL(1, 0, 0xC8F3, 4, 100));
+	prepare(0x6A, NULL);
+	assert_int_equal(cha_measure(&h, &req, window, NULL, &res), 0);
+	uint32_t clean = m.naccess;
+	assert_int_equal(clean, res.accesses);
+	for (uint32_t k = 1; k <= clean; k++) {
+		machine(CHA_MODEL_ICX);
+		cha_model_add(&cm, TRL(1, 0, 0xC8F3, 4, 100));
+		prepare(0x6A, NULL);
+		m.fail_at = k;
+		assert_int_equal(cha_measure(&h, &req, window, NULL, &res), -1);
+		assert_true(res.why[0]);
+		for (int i = 0; i < m.nregs; i++) {
+			if (is_counter(m.regs[i].id) || m.regs[i].value == snapshot[i])
+				continue;
+			int named = 0;
+			for (uint32_t f = 0; f < res.restore.nfailed && f < SAVESET_REPORT_FAILED; f++)
+				named |= res.restore.failed[f].addr == m.regs[i].id;
+			if (!named)
+				fail_msg("fault at access %u: MSR 0x%x changed and not named", k, m.regs[i].id);
+		}
+		assert_true(res.restore.nfailed <= 1);
+	}
+	printf("latency set: %u accesses, a fault at each restored or named\n", clean);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_littles_law_literals),
+		cmocka_unit_test(test_icx_default_set_latency),
+		cmocka_unit_test(test_skx_occupancy_on_counter0),
+		cmocka_unit_test(test_unplaceable_event_named),
+		cmocka_unit_test(test_fault_at_every_access_latency_set),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
