@@ -109,11 +109,47 @@ static const struct nv_cspmu_event scf_events[] = {
 	{ "scf_cache_refill", 0xF1, NVR_NONE, 0, 0 },
 	{ "scf_cache", 0xF2, NVR_NONE, 1, 0 },
 	{ "scf_cache_wb", 0xF3, NVR_NONE, 0, 0 },
+	/* socket_<k>_<what>: four events from a base code, k = 0..3 (Linux NV_CSPMU_EVENT_ATTR_4) */
+	{ "socket_0_rd_data", 0x101, NVR_NONE, 0, 0 },
+	{ "socket_1_rd_data", 0x102, NVR_NONE, 0, 0 },
+	{ "socket_2_rd_data", 0x103, NVR_NONE, 0, 0 },
+	{ "socket_3_rd_data", 0x104, NVR_NONE, 0, 0 },
+	{ "socket_0_wb_data", 0x109, NVR_NONE, 0, 0 },
+	{ "socket_1_wb_data", 0x10A, NVR_NONE, 0, 0 },
+	{ "socket_2_wb_data", 0x10B, NVR_NONE, 0, 0 },
+	{ "socket_3_wb_data", 0x10C, NVR_NONE, 0, 0 },
+	{ "socket_0_rd_outstanding", 0x115, NVR_NONE, 0, 0 },
+	{ "socket_1_rd_outstanding", 0x116, NVR_NONE, 0, 0 },
+	{ "socket_2_rd_outstanding", 0x117, NVR_NONE, 0, 0 },
+	{ "socket_3_rd_outstanding", 0x118, NVR_NONE, 0, 0 },
+	{ "socket_0_rd_access", 0x12D, NVR_NONE, 0, 0 },
+	{ "socket_1_rd_access", 0x12E, NVR_NONE, 0, 0 },
+	{ "socket_2_rd_access", 0x12F, NVR_NONE, 0, 0 },
+	{ "socket_3_rd_access", 0x130, NVR_NONE, 0, 0 },
+	{ "socket_0_wb_access", 0x135, NVR_NONE, 0, 0 },
+	{ "socket_1_wb_access", 0x136, NVR_NONE, 0, 0 },
+	{ "socket_2_wb_access", 0x137, NVR_NONE, 0, 0 },
+	{ "socket_3_wb_access", 0x138, NVR_NONE, 0, 0 },
+	{ "socket_0_wr_access", 0x139, NVR_NONE, 0, 0 },
+	{ "socket_1_wr_access", 0x13A, NVR_NONE, 0, 0 },
+	{ "socket_2_wr_access", 0x13B, NVR_NONE, 0, 0 },
+	{ "socket_3_wr_access", 0x13C, NVR_NONE, 0, 0 },
+	{ "socket_0_wr_data", 0x17C, NVR_NONE, 0, 0 },
+	{ "socket_1_wr_data", 0x17D, NVR_NONE, 0, 0 },
+	{ "socket_2_wr_data", 0x17E, NVR_NONE, 0, 0 },
+	{ "socket_3_wr_data", 0x17F, NVR_NONE, 0, 0 },
 	{ "gmem_rd_data", 0x16D, NVR_NONE, 0, 0 },
 	{ "gmem_rd_access", 0x16E, NVR_NONE, 0, 0 },
+	{ "gmem_rd_outstanding", 0x16F, NVR_NONE, 0, 0 },
+	{ "gmem_wb_data", 0x173, NVR_NONE, 0, 0 },
+	{ "gmem_wb_access", 0x174, NVR_NONE, 0, 0 },
+	{ "gmem_wr_data", 0x179, NVR_NONE, 0, 0 },
+	{ "gmem_wr_access", 0x17B, NVR_NONE, 0, 0 },
 	{ "gmem_wr_total_bytes", 0x1A0, NVR_BYTES_WR, 0, 0 },
 	{ "remote_socket_wr_total_bytes", 0x1A1, NVR_BYTES_WR, 0, 0 },
 	{ "remote_socket_rd_data", 0x1A2, NVR_NONE, 0, 0 },
+	{ "remote_socket_rd_outstanding", 0x1A3, NVR_NONE, 0, 0 },
+	{ "remote_socket_rd_access", 0x1A4, NVR_NONE, 0, 0 },
 	{ "cmem_rd_data", 0x1A5, NVR_NONE, 1, 0 },
 	{ "cmem_rd_access", 0x1A6, NVR_REQ_RD, 1, 0 },
 	{ "cmem_rd_outstanding", 0x1A7, NVR_NONE, 0, 0 },
@@ -154,6 +190,16 @@ static const struct nv_cspmu_desc table[] = {
 	  .nfields = N(event_only), .events = scf_events, .nevents = N(scf_events) },
 };
 
+/* an NVIDIA PMU of no known product: Linux's fallback entry (filter = config1:0-31, default
+ * all ones, written to PMEVFILTR and PMCCFILTR) */
+static const struct ev_field nv_generic_fields[] = { EVENT33, F("filter", 1, 0, 32) };
+static const struct nv_filter_default nv_generic_dflt[] = { { 1, 0xFFFFFFFF, 0xFFFFFFFF } };
+static const struct nv_cspmu_desc nv_generic = {
+	.match = 0, .soc = "NVIDIA", .unit = "CoreSight PMU", .pmu = "nvidia_uncore_pmu", .cc_filt = 1,
+	.fields = nv_generic_fields, .nfields = N(nv_generic_fields), .events = generic_events,
+	.nevents = N(generic_events), .dflt = nv_generic_dflt, .ndflt = N(nv_generic_dflt),
+};
+
 static const struct nv_cspmu_desc generic = {
 	.match = 0, .soc = "unknown", .unit = "CoreSight PMU", .pmu = "arm_cspmu", .fields = event_only,
 	.nfields = N(event_only), .events = generic_events, .nevents = N(generic_events),
@@ -161,9 +207,10 @@ static const struct nv_cspmu_desc generic = {
 
 const struct nv_cspmu_desc *nv_cspmu_match(uint32_t pmiidr)
 {
-	if ((pmiidr & 0xFFFu) == NV_CSPMU_IMPLEMENTER)
-		for (unsigned i = 0; i < N(table); i++)
-			if ((pmiidr & NV_CSPMU_MATCH_MASK) == table[i].match)
-				return &table[i];
-	return &generic;
+	if ((pmiidr & 0xFFFu) != NV_CSPMU_IMPLEMENTER)
+		return &generic;
+	for (unsigned i = 0; i < N(table); i++)
+		if ((pmiidr & NV_CSPMU_MATCH_MASK) == table[i].match)
+			return &table[i];
+	return &nv_generic;
 }

@@ -9,8 +9,9 @@
  * Tegra410: UCF (PMIIDR 0x2CF2036B), PCIE v2 (0x1030136B), PCIE-TGT (0x1070036B).
  * Grace (Tegra241): PCIE (0x1030036B), NVLink-C2C1 (0x1040036B), NVLink-C2C0 (0x1050036B),
  * CNVLink (0x1060036B), SCF (0x2CF0036B). Match: implementer 0x36B in PMIIDR[11:0], then
- * (PMIIDR & 0xFFFFF000) == the table's product/variant/revision. Anything else runs as a
- * generic CoreSight PMU: its cycle counter only, or raw event=N.
+ * (PMIIDR & 0xFFFFF000) == the table's product/variant/revision. Another NVIDIA PMU runs as
+ * Linux's fallback nvidia_uncore_pmu (event, filter = config1:0-31, default all ones); any other
+ * implementer as a generic CoreSight PMU arm_cspmu: its cycle counter, or raw event=N.
  *
  * Event strings (perf syntax through pmu/event_string):
  *   nvidia_ucf_pmu_0/event=0x113,src_loc_cpu=1/       nvidia_ucf_pmu_0/mem_bytes_rd/
@@ -78,8 +79,9 @@ struct nv_cspmu_desc {
 
 /* The table entry for a PMIIDR (the generic entry when none matches; never NULL). */
 const struct nv_cspmu_desc *nv_cspmu_match(uint32_t pmiidr);
-/* Linux's name of an instance: "<pmu>_<socket>" or "<pmu>_<socket>_rc_<rc>"; the generic
- * entry: "arm_cspmu_<apmt id>". */
+/* Linux's name of an instance: "<pmu>_<socket>" or "<pmu>_<socket>_rc_<rc>"; the fallback
+ * entries: "nvidia_uncore_pmu_<apmt id>", "arm_cspmu_<apmt id>" (Linux numbers them in probe
+ * order). */
 size_t nv_cspmu_name(const struct nv_cspmu_desc *d, uint32_t socket, uint32_t rc, uint32_t apmt_id, char *buf,
 		     size_t n);
 

@@ -92,6 +92,18 @@ static void test_identity(void **state)
 	assert_string_equal(nv_cspmu_match(0x2CF0036B)->unit, "SCF");
 	assert_string_equal(nv_cspmu_match(0x1070036B)->unit, "PCIE-TGT");
 	assert_string_equal(nv_cspmu_match(0x2CF2036A)->pmu, "arm_cspmu");   /* another implementer */
+	assert_string_equal(nv_cspmu_match(0x9990036B)->pmu, "nvidia_uncore_pmu");   /* NVIDIA, unknown product */
+	struct cspmu_event gev;
+	const char *gs = "nvidia_uncore_pmu_3/event=0x7/";
+	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x9990036B), "nvidia_uncore_pmu_3", gs, strlen(gs), &gev, NULL,
+					 why, sizeof(why)), 0);
+	assert_int_equal(gev.filt, 0xFFFFFFFF);              /* Linux's default: all ones */
+	/* Grace SCF: socket_2_wr_access = 0x139 + 2 (nvidia-tegra241-pmu.rst event list) */
+	gs = "nvidia_scf_pmu_0/socket_2_wr_access/";
+	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x2CF0036B), "nvidia_scf_pmu_0", gs, strlen(gs), &gev, NULL,
+					 why, sizeof(why)), 0);
+	assert_int_equal(gev.type, 0x13B);
+	assert_int_equal(gev.filt, 0);
 	/* an unaligned page and a faulting PMCFGR are errors naming the node */
 	n.base0 = B0 + 4;
 	assert_int_equal(cspmu_probe(&h, &n, &info, why, sizeof(why)), -1);
