@@ -59,7 +59,9 @@ static const struct nv_cspmu_event pcie_events[] = {
 	{ "rd_cum_outs", 0x4, NVR_CUM_OUTS_RD, 1, 0 },
 	{ "cycles", CYC, NVR_CYCLES, 1, 0 },
 };
-static const struct nv_filter_default pcie_dflt[] = { { 1, 0x010000FF, 0xFF }, { 2, 0x1F, 0x1F } };
+/* pcie_v2_pmu_event_filter: PMEVFILTR (config1 & 0x1FFFFFF) 0 -> 0xFF; nv_cspmu_event_filter2:
+ * PMEVFILT2R 0 -> 0x1F */
+static const struct nv_filter_default pcie_dflt[] = { { 1, 0x01FFFFFF, 0xFF }, { 2, 0x1F, 0x1F } };
 
 /* ---- Tegra410 PCIE-TGT: event=config:0-2 (0x4 cycles), dst_rp_mask -> PMEVFILT2R[7:0];
  * address slots -> PMEVFILT2R[15:8] (nv_tgt_filt2) ---------------------------------------- */
@@ -169,10 +171,11 @@ static const struct nv_cspmu_desc table[] = {
 	  .dflt = ucf_dflt, .ndflt = N(ucf_dflt) },
 	{ .match = 0x10301000, .soc = "Tegra410", .unit = "PCIE", .pmu = "nvidia_pcie_pmu", .per_rc = 1, .use_filt2 = 1,
 	  .cc_filt = 1, .check = NVC_DMA, .fields = pcie_fields, .nfields = N(pcie_fields), .events = pcie_events,
-	  .nevents = N(pcie_events), .dflt = pcie_dflt, .ndflt = N(pcie_dflt), .excl = { "src_rp_mask", "src_bdf_en" }, .rp_reg = 1,
-	  .one_per_pmu_en = 1u << 24, .one_per_pmu_mask = 0xFFFFu << 8 },
+	  .nevents = N(pcie_events), .dflt = pcie_dflt, .ndflt = N(pcie_dflt), .excl = { "src_rp_mask", "src_bdf_en" },
+	  .rp_reg = 1, .one_per_pmu_en = 1u << 24, .one_per_pmu_mask = 0xFFFFu << 8 },
 	{ .match = 0x10700000, .soc = "Tegra410", .unit = "PCIE-TGT", .pmu = "nvidia_pcie_tgt_pmu", .per_rc = 1,
-	  .use_filt2 = 1, .rp_reg = 2, .addr_slots = 1, .fields = tgt_fields, .nfields = N(tgt_fields), .events = tgt_events, .nevents = N(tgt_events),
+	  .no_filt = 1, .use_filt2 = 1, .rp_reg = 2, .addr_slots = 1, .fields = tgt_fields, .nfields = N(tgt_fields),
+	  .events = tgt_events, .nevents = N(tgt_events),
 	  .dflt = tgt_dflt, .ndflt = N(tgt_dflt) },
 	{ .match = 0x10300000, .soc = "Grace", .unit = "PCIE", .pmu = "nvidia_pcie_pmu", .cc_filt = 1, .check = NVC_DMA,
 	  .fields = grace_pcie_fields, .nfields = N(grace_pcie_fields), .events = mcf_events, .nevents = N(mcf_events),
@@ -190,12 +193,14 @@ static const struct nv_cspmu_desc table[] = {
 	  .nfields = N(event_only), .events = scf_events, .nevents = N(scf_events) },
 };
 
-/* an NVIDIA PMU of no known product: Linux's fallback entry (filter = config1:0-31, default
- * all ones, written to PMEVFILTR and PMCCFILTR) */
-static const struct ev_field nv_generic_fields[] = { EVENT33, F("filter", 1, 0, 32) };
-static const struct nv_filter_default nv_generic_dflt[] = { { 1, 0xFFFFFFFF, 0xFFFFFFFF } };
+/* an NVIDIA PMU of no known product: Linux's fallback entry (filter = config1:0-31 to PMEVFILTR
+ * and PMCCFILTR, filter2 = config2:0-31 to PMEVFILT2R, each defaulting to all ones) */
+static const struct ev_field nv_generic_fields[] = { EVENT33, F("filter", 1, 0, 32), F("filter2", 2, 0, 32) };
+static const struct nv_filter_default nv_generic_dflt[] = {
+	{ 1, 0xFFFFFFFF, 0xFFFFFFFF }, { 2, 0xFFFFFFFF, 0xFFFFFFFF },
+};
 static const struct nv_cspmu_desc nv_generic = {
-	.match = 0, .soc = "NVIDIA", .unit = "CoreSight PMU", .pmu = "nvidia_uncore_pmu", .cc_filt = 1,
+	.match = 0, .soc = "NVIDIA", .unit = "CoreSight PMU", .pmu = "nvidia_uncore_pmu", .cc_filt = 1, .use_filt2 = 1,
 	.fields = nv_generic_fields, .nfields = N(nv_generic_fields), .events = generic_events,
 	.nevents = N(generic_events), .dflt = nv_generic_dflt, .ndflt = N(nv_generic_dflt),
 };

@@ -215,7 +215,7 @@ static int program(struct seq *s, const struct cspmu_event *e)
 		return wr32(s, "PMCCFILTR", p0 + CSPMU_PMCCFILTR, e->filt);
 	unsigned n = e->counter;
 	return wr32(s, "PMEVTYPER", p0 + CSPMU_PMEVTYPER + 4 * n, e->type) ||
-	       wr32(s, "PMEVFILTR", p0 + CSPMU_PMEVFILTR + 4 * n, e->filt) ||
+	       (e->use_filt && wr32(s, "PMEVFILTR", p0 + CSPMU_PMEVFILTR + 4 * n, e->filt)) ||
 	       (e->use_filt2 && wr32(s, "PMEVFILT2R", p0 + CSPMU_PMEVFILT2R + 4 * n, e->filt2));
 }
 

@@ -109,6 +109,7 @@ struct cspmu_event {
 	uint32_t type;            /* PMEVTYPER value */
 	uint32_t filt, filt2;     /* PMEVFILTR, PMEVFILT2R values (cycles: filt -> PMCCFILTR) */
 	uint8_t cycles;           /* counts on the cycle counter */
+	uint8_t use_filt;         /* write PMEVFILTR (Linux's PCIE-TGT backend never does) */
 	uint8_t use_filt2;        /* the PMU has PMEVFILT2R (write it) */
 	uint8_t counter;          /* physical index, set by cspmu_assign */
 };

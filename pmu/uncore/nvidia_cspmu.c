@@ -57,7 +57,7 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 			reg[d->dflt[i].reg] |= d->dflt[i].set;
 	const struct nv_cspmu_event *cyc = find(d, "cycles", 6);
 	*ev = (struct cspmu_event){ .type = (uint32_t)reg[0], .filt = (uint32_t)reg[1], .filt2 = (uint32_t)reg[2],
-				    .use_filt2 = d->use_filt2 };
+				    .use_filt = !d->no_filt, .use_filt2 = d->use_filt2 };
 	if (cyc && reg[0] == cyc->event) {
 		ev->cycles = 1;
 		ev->type = 0;

@@ -60,6 +60,7 @@ struct nv_cspmu_desc {
 	const char *soc, *unit;       /* "Tegra410", "UCF" */
 	const char *pmu;              /* Linux name before _<socket>: "nvidia_ucf_pmu" */
 	uint8_t per_rc;               /* name continues _rc_<n> */
+	uint8_t no_filt;              /* never writes PMEVFILTR (PCIE-TGT) */
 	uint8_t use_filt2;            /* writes PMEVFILT2R */
 	uint8_t cc_filt;              /* PMCCFILTR gets the event's PMEVFILTR value (else 0) */
 	uint8_t check;                /* enum nv_check of its bytes events */

@@ -152,6 +152,7 @@ def test_apmt_coresight_pmus(scratch, figure):
     # PCIE-TGT: the cycles event is type 0x4 on counter 31, PMEVFILT2R0 = all root ports 0xFF
     first("mmio_write32", 0x3000 + PMEVFILT2R, 0xFF)
     first("mmio_write32", 0x3000 + PMCCFILTR, 0)
+    assert not [x for x in w if 0x3000 + PMEVFILTR <= x[1] < 0x3000 + PMEVFILTR + 0x100], "PMEVFILTR written on PCIE-TGT (Linux never does)"
     with open(backing, "rb") as f:
         after = f.read()
     diff = [i for i in range(0, len(mem), 4) if after[i:i + 4] != mem[i:i + 4]]

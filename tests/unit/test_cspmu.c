@@ -98,6 +98,8 @@ static void test_identity(void **state)
 	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x9990036B), "nvidia_uncore_pmu_3", gs, strlen(gs), &gev, NULL,
 					 why, sizeof(why)), 0);
 	assert_int_equal(gev.filt, 0xFFFFFFFF);              /* Linux's default: all ones */
+	assert_int_equal(gev.filt2, 0xFFFFFFFF);
+	assert_int_equal(gev.use_filt2, 1);
 	/* Grace SCF: socket_2_wr_access = 0x139 + 2 (nvidia-tegra241-pmu.rst event list) */
 	gs = "nvidia_scf_pmu_0/socket_2_wr_access/";
 	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x2CF0036B), "nvidia_scf_pmu_0", gs, strlen(gs), &gev, NULL,
@@ -144,6 +146,16 @@ static void test_event_strings(void **state)
 	assert_int_equal(ev.type, 2);
 	assert_int_equal(ev.filt, 0x1278100);
 	assert_int_equal(ev.filt2, 0x1);
+	/* a BDF without its enable bit: the filter is not 0, so Linux keeps it as given (no root port) */
+	s = "nvidia_pcie_pmu_0_rc_1/rd_req,src_bdf=0x100/";
+	assert_int_equal(nv_cspmu_encode(pcie, "nvidia_pcie_pmu_0_rc_1", s, strlen(s), &ev, NULL, why, sizeof(why)), 0);
+	assert_int_equal(ev.filt, 0x10000);
+	assert_int_equal(ev.use_filt, 1);
+	s = "nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes/";
+	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x1070036B), "nvidia_pcie_tgt_pmu_0_rc_1", s, strlen(s), &ev, NULL,
+					 why, sizeof(why)), 0);
+	assert_int_equal(ev.use_filt, 0);                 /* PCIE-TGT: PMEVFILTR never written */
+	assert_int_equal(ev.filt2, 0xFF);
 	s = "nvidia_pcie_pmu_0_rc_1/rd_req,src_rp_mask=1,src_bdf_en=1/";
 	assert_int_equal(nv_cspmu_encode(pcie, "nvidia_pcie_pmu_0_rc_1", s, strlen(s), &ev, NULL, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "mutually exclusive"));
