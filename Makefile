@@ -90,9 +90,17 @@ $(B)/efiperf.efi: $(B)/efiperf.so
 	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
 	@echo "built $@ ($$(stat -c %s $@) bytes)"
 
+# Test-only UEFI app (tests/efi/acpi_install.c): installs \ssdt.aml through
+# EFI_ACPI_TABLE_PROTOCOL before efiperf starts (the aarch64 QEMU test: virt refuses -acpitable).
+$(B)/acpi_install.so: $(B)/obj/tests/efi/acpi_install.c.o
+	$(Q)$(LD) $(LDFLAGS) $(CRT0) $< -o $@ $(LIBS)
+
+$(B)/acpi_install.efi: $(B)/acpi_install.so
+	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
+
 # FAT image: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, \startup.nsh.
 # The images make run/test build set exit = shutdown so QEMU powers off (boot/efiperf.cfg).
-image: $(B)/efiperf.img
+image: $(B)/efiperf.img $(B)/acpi_install.efi
 $(B)/efiperf.img: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
 	$(Q)boot/deps.sh $(ARCH)
 	$(Q)boot/mkimage.sh $@ $< $(BOOTNAME) boot/efiperf.cfg

@@ -19,7 +19,7 @@ PKG_BUILD_A64=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64
 PKG_RUN_X86=(qemu-system-x86 ovmf mtools)
 PKG_RUN_A64=(qemu-system-arm qemu-efi-aarch64 mtools)
 # The Python tests run under Debian's /usr/bin/python3 with Debian's pytest and its plugins.
-PKG_TEST=(libcmocka-dev libpfm4-dev clang python3 pkg-config python3-pytest python3-pytest-xdist python3-pytest-timeout)
+PKG_TEST=(libcmocka-dev libpfm4-dev clang acpica-tools python3 pkg-config python3-pytest python3-pytest-xdist python3-pytest-timeout)
 # boot/efiperf-report runs under Debian's /usr/bin/python3; its browser test opens the report in
 # Debian's chromium (headless).
 PKG_REPORT=(python3 python3-matplotlib python3-jsonschema)

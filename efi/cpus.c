@@ -45,6 +45,10 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg)
 	json_str(j, "setting", cfg->cpus);
 	json_u64(j, "count", (uint64_t)nsel);
 	json_str(j, "numa", p->srat && p->srat->present ? "SRAT" : "no SRAT: buffers anywhere");
+	json_str(j, "package_source", p->mp.package_source ? p->mp.package_source : "none");
+	if (p->mp.package_why[0])
+		json_str(j, "package_why", p->mp.package_why);
+	json_u64(j, "packages", p->mp.packages);
 	json_arr(j, "selected");
 	for (int i = 0; i < nsel; i++) {
 		json_obj(j, NULL);
@@ -52,6 +56,10 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg)
 		if (p->mp.cpu) {
 			json_u64(j, "package", p->mp.cpu[sel[i]].package);
 			json_hex(j, "proc_id", p->mp.cpu[sel[i]].proc_id);
+			if (p->mp.topo) {   /* PPTT */
+				json_u64(j, "cluster", p->mp.topo[sel[i]].cluster);
+				json_u64(j, "core", p->mp.topo[sel[i]].core);
+			}
 		}
 		if (sel_node[i] >= 0)
 			json_u64(j, "node", (uint64_t)sel_node[i]);

@@ -379,6 +379,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	plat.srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
 	plat.madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
 	plat.apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
+	plat.pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
+	plat.acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
 	platform_discover(&hw, &plat);
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);
@@ -399,8 +401,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		rep_error("config", "%s: %s", cfg.origin[CFG_CORE_EVENTS], arm_err);
 		return finish();
 	}
-	if (plat.core.pmu == &pmu_armv8_pmuv3 && cfg.topdown)
-		armv8_pmuv3_add_topdown(&plat.core);
+	if (plat.core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the defaults fill */
+		int user = cfg.core_events[0] != 0;
+		if (cfg.topdown)
+			armv8_pmuv3_add_topdown(&plat.core);
+		if (!user)
+			armv8_pmuv3_add_defaults(&plat.core);
+		plat.core.event_set = user ? (cfg.topdown ? "core_events + topdown" : "core_events")
+					   : (cfg.topdown ? "topdown + default" : "default");
+	}
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);
 		trace_drain();

@@ -10,9 +10,11 @@
 #include "arch/lib/fmt.h"
 
 static EFI_MP_SERVICES_PROTOCOL *mp;
-static struct mp_info mpi = { .logical = 1, .enabled = 1, .packages = 1 };
+static struct mp_info mpi = { .logical = 1, .enabled = 1, .packages = 1, .package_source = "none",
+			       .package_why = "boot CPU only" };
 static const struct acpi_madt *acpi_madt;
 static const struct acpi_fadt *acpi_fadt;
+static const struct acpi_pptt *acpi_pptt;
 
 #define MP_MAX_PACKAGES 64
 /* A job's AP has this long to finish, and then to be reported off (10 us polls). */
@@ -31,10 +33,36 @@ static struct {
 	volatile uint32_t abort;
 } ps = { .cleanup = -1 };
 
-void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt)
+void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt, const struct acpi_pptt *pptt)
 {
 	acpi_madt = madt;
 	acpi_fadt = fadt;
+	acpi_pptt = pptt;
+}
+
+/* Packages, clusters and cores of the n PSCI CPUs from the PPTT, by their GICC UIDs; without a
+ * usable PPTT every CPU stays in package 0 and package_why says why. */
+static void psci_packages(struct cpu_desc *cpu, const uint32_t *uid, uint32_t n)
+{
+	struct acpi_cpu_topo *t = AllocatePool(n * sizeof(*t));
+	int np = t ? acpi_pptt_topology(acpi_pptt, uid, n, t, mpi.package_why, sizeof(mpi.package_why)) : -1;
+	if (!t)
+		fmt_snprintf(mpi.package_why, sizeof(mpi.package_why), "cannot allocate the topology of %u CPUs", n);
+	if (np <= 0) {
+		mpi.package_source = "none";
+		if (t)
+			FreePool(t);
+		return;
+	}
+	mpi.package_source = "PPTT";
+	mpi.package_why[0] = 0;
+	mpi.packages = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		cpu[i].package = t[i].package;
+		if (t[i].package == mpi.packages && mpi.packages < MP_MAX_PACKAGES)
+			mpi.package_cpu[mpi.packages++] = i;
+	}
+	mpi.topo = t;   /* kept for the run: the cpus record and c2c read cluster and core */
 }
 
 static const char *psci_err(int32_t r)
@@ -69,10 +97,11 @@ static void psci_init(void)
 		return;
 	}
 	struct cpu_desc *cpu = AllocateZeroPool(ngicc * sizeof(*cpu));
+	uint32_t *uid = AllocateZeroPool(ngicc * sizeof(*uid));
 	ps.ap = pages_alloc(ngicc * sizeof(struct arch_ap));
 	ps.busy = AllocateZeroPool(ngicc);
 	ps.why = AllocateZeroPool(ngicc * sizeof(*ps.why));
-	if (!cpu || !ps.ap || !ps.busy || !ps.why) {
+	if (!cpu || !uid || !ps.ap || !ps.busy || !ps.why) {
 		fmt_snprintf(mpi.why, sizeof(mpi.why), "cannot allocate the PSCI CPU table for %u CPUs", ngicc);
 		return;
 	}
@@ -82,8 +111,9 @@ static void psci_init(void)
 	for (uint32_t i = 0; i < acpi_madt->ncpu; i++) {
 		if (acpi_madt->cpu[i].kind != ACPI_CPU_GICC)
 			continue;
-		/* The MADT does not say packages (PPTT would): every CPU is package 0. */
+		/* The MADT does not say packages: psci_packages() below takes them from the PPTT. */
 		cpu[n] = (struct cpu_desc){ .proc_id = acpi_madt->cpu[i].id, .package = 0, .enabled = 1 };
+		uid[n] = acpi_madt->cpu[i].uid;
 		ps.ap[n] = (struct arch_ap){ .hwid = acpi_madt->cpu[i].id };
 		if (acpi_madt->cpu[i].id == me) {
 			mpi.bsp = n;
@@ -92,6 +122,7 @@ static void psci_init(void)
 		n++;
 	}
 	if (!found) {
+		FreePool(uid);
 		fmt_snprintf(mpi.why, sizeof(mpi.why), "no MADT GICC entry has this CPU's MPIDR 0x%llx",
 			     (unsigned long long)me);
 		return;
@@ -99,6 +130,8 @@ static void psci_init(void)
 	mpi.logical = mpi.enabled = n;
 	mpi.packages = 1;
 	mpi.package_cpu[0] = mpi.bsp;
+	psci_packages(cpu, uid, n);
+	FreePool(uid);
 	mpi.cpu = cpu;
 	mpi.backend = "PSCI";
 	mpi.count_source = "MADT GICC entries";
@@ -124,7 +157,8 @@ int mp_init(struct mp_info *info)
 		UINTN n = 0, en = 0, me = 0;
 		if (mp->GetNumberOfProcessors(mp, &n, &en) == EFI_SUCCESS && n) {
 			mpi.present = 1;
-			mpi.backend = mpi.count_source = "EFI_MP_SERVICES_PROTOCOL";
+			mpi.backend = mpi.count_source = mpi.package_source = "EFI_MP_SERVICES_PROTOCOL";
+			mpi.package_why[0] = 0;
 			mpi.logical = (uint32_t)n;
 			mpi.enabled = (uint32_t)en;
 			if (mp->WhoAmI(mp, &me) == EFI_SUCCESS)

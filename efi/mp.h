@@ -27,6 +27,10 @@ struct mp_info {
 	const char *backend;     /* "EFI_MP_SERVICES_PROTOCOL", "PSCI" or "boot CPU only" */
 	const char *count_source;/* where `logical` comes from: "EFI_MP_SERVICES_PROTOCOL",
 				    "MADT GICC entries" or "boot CPU only" */
+	const char *package_source; /* "EFI_MP_SERVICES_PROTOCOL", "PPTT", or "none" (every CPU
+				    package 0; package_why says why) */
+	char package_why[120];
+	const struct acpi_cpu_topo *topo;  /* PPTT: `logical` entries (package, cluster, core), else NULL */
 	int psci;                /* 1: the PSCI backend starts the APs */
 	int psci_conduit;        /* PSCI: enum arch_ap_conduit */
 	int32_t psci_version;    /* PSCI: PSCI_VERSION's answer (major << 16 | minor) */
@@ -35,8 +39,11 @@ struct mp_info {
 
 struct acpi_madt;
 struct acpi_fadt;
-/* The firmware tables the PSCI backend reads (either may be NULL); call before mp_init. */
-void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt);
+struct acpi_pptt;
+struct acpi_cpu_topo;
+/* The firmware tables the PSCI backend reads (any may be NULL); call before mp_init. The PPTT
+ * (ACPI 6.5 5.2.30) gives the PSCI CPUs their package, cluster and core. */
+void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt, const struct acpi_pptt *pptt);
 
 /* Why CPU `cpu`'s last job did not run or end (PSCI: CPU_ON's error, an exception on the AP
  * with its ESR and address, no CPU_OFF), or NULL. */

@@ -43,7 +43,7 @@ static void vector_state_check(const struct hw *hw, struct platform *p)
 void platform_discover(const struct hw *hw, struct platform *p)
 {
 	arch_cpu_info(hw, &p->cpu);
-	mp_use_acpi(p->madt, p->fadt);
+	mp_use_acpi(p->madt, p->fadt, p->pptt);
 	mp_init(&p->mp);
 	/* CPUID 0x15/0x16 (or CNTFRQ_EL0) when the CPU says; else the ACPI PM timer over 100 ms
 	 * (ACPI 6.5 4.8.3.3: 3.579545 MHz); else gBS->Stall. The Stall measurement is kept beside as a cross-check. */

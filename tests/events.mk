@@ -7,13 +7,12 @@ HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
 # Every uncore source and what they use, by wildcard, so a new file there needs no change here
 # (a missing one was the fresh-clone link failure this list once had).
-SRC     := tools/events.c $(wildcard ../pmu/uncore/*.c) ../pmu/events/intel_cha_events.c ../pmu/events/amd_uncore_events.c ../pmu/events/intel_uncore_events.c ../pmu/saveset.c ../pmu/self_check.c \
-           ../pmu/event_string.c ../pmu/metrics.c ../arch/hw.c $(wildcard ../arch/lib/*.c)
+SRC     := tools/events.c $(wildcard ../pmu/*.c ../pmu/uncore/*.c ../pmu/events/*.c) ../arch/hw.c $(wildcard ../arch/lib/*.c)
 
 .PHONY: run
 run: $(B)/events
 	@$(B)/events
 
-$(B)/events: $(SRC) $(wildcard ../pmu/uncore/*.h ../pmu/*.h ../arch/lib/*.h)
+$(B)/events: $(SRC) $(wildcard ../pmu/uncore/*.h ../pmu/events/*.h ../pmu/*.h ../arch/lib/*.h)
 	@mkdir -p $(B)
 	$(HOST_CC) $(CFLAGS) $(SRC) -o $@

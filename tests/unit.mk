@@ -50,6 +50,12 @@ $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
 
 -include $(PURE_OBJ:.o=.d) $(TESTS:=.d)
 
+# AML the tests read, compiled from tests/aml/*.asl by iasl (Debian acpica-tools, `make deps`).
+$(B)/aml/%.aml: aml/%.asl
+	@mkdir -p $(dir $@)
+	iasl -p $(basename $@) $< >$@.log 2>&1 || { cat $@.log; exit 1; }
+$(B)/test_aml: $(B)/aml/nv_pmu_ssdt.aml
+
 # Builds and runs each test binary on its own, so one that fails to build or crashes does not
 # hide the others. Counting reads stdout alone: cmocka's progress lines are there, its failure
 # details and sanitizer reports go to stderr, kept in a file of their own so that no progress

@@ -7,12 +7,12 @@
  *   acpi_parse(pm, rsdp, &info)   0: the RSDP was valid (table defects are listed in info);
  *                                 -1: info.defect says why the RSDP was refused.
  *   acpi_to_json(&info, &j)       members of an open JSON object: "rsdp", "tables", "mcfg",
- *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt",
+ *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt", "pptt",
  *                                 "duplicates", "limits".
  *
  * Every table the root table (XSDT, else RSDT) lists is validated (ACPI 6.5 5.2.6: signature,
  * Length >= 36 and mappable, 8-bit checksum over Length bytes == 0). A table that fails is listed
- * with its defect and never parsed. Parsed: MCFG, MADT, SRAT, FADT, HPET, SLIT, APMT (first
+ * with its defect and never parsed. Parsed: MCFG, MADT, SRAT, FADT, HPET, SLIT, APMT, PPTT (first
  * valid instance of each in root table order, the instance Linux's acpi_get_table() returns
  * too); a later valid instance is listed with a note and described in "duplicates": both
  * addresses, which one was parsed and why, and every field in which they differ.
@@ -20,6 +20,7 @@
 #ifndef EFIPERF_ACPI_H
 #define EFIPERF_ACPI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "efi/fw/physmem.h"
 #include "efi/out/jsonl.h"
@@ -39,7 +40,7 @@
 #define ACPI_DUP_FIELDS      8       /* differing fields listed per duplicate */
 #define ACPI_DUP_NAME_LEN    40
 #define ACPI_DUP_VALUE_LEN   24
-#define ACPI_MAX_LIMITS      8       /* one entry per limit (acpi.c: limits[]) */
+#define ACPI_MAX_LIMITS      9       /* one entry per limit (acpi.c: limits[]) */
 
 /* ACPI 6.5 5.2.6: the System Description Table header and its 4-character Signature. */
 #define ACPI_HEADER_LEN      36
@@ -111,6 +112,37 @@ struct acpi_srat {
 	uint32_t other;
 	char defect[ACPI_DEFECT_LEN];
 };
+
+/* PPTT (ACPI 6.5 5.2.30, efi/fw/acpi_pptt.c): one processor. package / cluster / core are the
+ * node's ACPI Processor ID when that node's flags say it is valid, else its table offset. */
+struct acpi_pptt_cpu {
+	uint32_t uid;                    /* ACPI Processor UID (MADT GICC / x2APIC / LAPIC UID) */
+	uint32_t package, cluster, core;
+	uint32_t package_off;            /* the package node's offset (tells packages apart) */
+	uint8_t thread;                  /* "Processor is a Thread" */
+};
+
+struct acpi_pptt {
+	int present;
+	uint8_t revision;
+	uint32_t nnodes, ncaches, other; /* processor hierarchy nodes, cache structures, others */
+	uint32_t npackages;              /* distinct packages of the processors kept */
+	uint32_t ncpu, cpu_dropped;
+	struct acpi_pptt_cpu cpu[ACPI_MAX_CPU_IDS];
+	char defect[ACPI_DEFECT_LEN];    /* set: the topology is not used */
+};
+
+/* Index in p->cpu of ACPI Processor UID uid, or -1 (also when p is NULL, absent or has a
+ * defect: a table with a defect gives no topology). */
+int acpi_pptt_find(const struct acpi_pptt *p, uint32_t uid);
+
+/* The topology of n CPUs given by their ACPI Processor UIDs: package numbers 0..P-1 in the
+ * order first seen, cluster and core as the PPTT identifies them (struct acpi_pptt_cpu).
+ * Returns P, or -1 with why (no PPTT, its defect, or the first UID it does not list): then out
+ * is not to be used. */
+struct acpi_cpu_topo { uint32_t package, cluster, core; };
+int acpi_pptt_topology(const struct acpi_pptt *p, const uint32_t *uid, uint32_t n, struct acpi_cpu_topo *out,
+		       char *why, size_t whylen);
 
 /* ACPI 6.5 5.2.3.2 Generic Address Structure. */
 struct acpi_gas {
@@ -232,6 +264,7 @@ struct acpi_info {
 	struct acpi_hpet hpet;
 	struct acpi_slit slit;
 	struct acpi_apmt apmt;
+	struct acpi_pptt pptt;
 
 	uint32_t ndups, dups_dropped, dup_fields_dropped;
 	struct acpi_dup dup[ACPI_MAX_DUPS];

@@ -18,6 +18,7 @@ void acpi_parse_slit(const uint8_t *t, uint32_t len, struct acpi_slit *s);
 void acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m);  /* acpi_madt.c */
 void acpi_parse_srat(const uint8_t *t, uint32_t len, struct acpi_srat *s);  /* acpi_srat.c */
 void acpi_parse_apmt(const uint8_t *t, uint32_t len, struct acpi_apmt *p);  /* acpi_apmt.c */
+void acpi_parse_pptt(const uint8_t *t, uint32_t len, struct acpi_pptt *p);  /* acpi_pptt.c */
 
 void acpi_json_mcfg(const struct acpi_info *a, struct json *j);
 void acpi_json_fadt(const struct acpi_fadt *f, struct json *j);
@@ -27,6 +28,7 @@ void acpi_json_gas(struct json *j, const char *key, const struct acpi_gas *g);
 void acpi_json_madt(const struct acpi_madt *m, struct json *j);
 void acpi_json_srat(const struct acpi_srat *s, struct json *j);
 void acpi_json_apmt(const struct acpi_apmt *p, struct json *j);
+void acpi_json_pptt(const struct acpi_pptt *p, struct json *j);
 /* Members of one APMT node's object (the `acpi` record's apmt[] and the CoreSight `uncore` record). */
 void acpi_json_apmt_node(const struct acpi_apmt_node *n, struct json *j);
 

@@ -40,7 +40,8 @@ static uint64_t pair_kernel(void *arg)
 /* Package, core and L3 domain of selected CPU i. x86: the APIC ID (MP services ProcessorId)
  * shifted past the SMT bits (threads_per_core) and past the bits of the CPUs sharing the
  * last-level cache (its CPUID sharing count), SDM Vol.2A CPUID leaf 04H EAX[25:14] and leaf 0BH.
- * Elsewhere every CPU is its own core and the package stands for the L3 domain. */
+ * Elsewhere the package (Arm: from the PPTT, efi/mp.c) stands for the L3 domain, and the core
+ * is the PPTT's core where there is one (threads of a core are then `smt`), else the CPU. */
 static struct c2c_cpu topo_of(const struct platform *p, const struct window_cpu *c, int i, int *l3_known)
 {
 	struct c2c_cpu t = { .cpu = c->cpu, .node = cpus_node(i), .core = c->cpu, .l3 = 0 };
@@ -50,6 +51,8 @@ static struct c2c_cpu topo_of(const struct platform *p, const struct window_cpu 
 		uint64_t id = p->mp.cpu[c->cpu].proc_id;
 		t.package = p->mp.cpu[c->cpu].package;
 		t.l3 = t.package;
+		if (p->mp.topo)   /* PPTT core ids are unique within a package only */
+			t.core = p->mp.topo[c->cpu].core;
 		if (p->cpu.arch && p->cpu.arch[0] == 'x') {
 			t.core = (uint32_t)(id >> c2c_apic_shift(p->cpu.threads_per_core));
 			if (llc && llc->sharing) {
@@ -177,6 +180,7 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 	json_bool(j, "emulated", p->cpu.virtual_machine);
 	if (p->cpu.hypervisor[0])
 		json_str(j, "hypervisor", p->cpu.hypervisor);
+	json_str(j, "package_from", p->mp.package_source ? p->mp.package_source : "none");
 	json_str(j, "l3_domain_from", l3_known ? p->cpu.cache_source : "package (the CPU does not say which CPUs share its last-level cache)");
 	measure_place_json(j, &place, line);
 	json_arr(j, "cpus");

@@ -19,47 +19,12 @@
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
 
-static void counters_json(struct json *j, const struct core_set *s)
-{
-	json_arr(j, "counters");
-	for (int i = 0; i < s->n; i++) {
-		const struct core_counter *c = &s->c[i];
-		json_obj(j, NULL);
-		json_str(j, "event", c->event);
-		json_str(j, "unit", c->unit);
-		json_str(j, "state", ctr_state_name(c->state));
-		if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
-			json_u64(j, "before", c->before);
-			json_u64(j, "after", c->after);
-		}
-		if (c->state == CTR_COUNTED)
-			json_u64(j, "delta", c->delta);
-		if (c->why[0])
-			json_str(j, "why", c->why);
-		json_close(j);
-	}
-	json_close(j);
-	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
-		json_u64(j, "current_el", s->el);
-		json_str(j, "exception_levels", s->els);
-		if (s->mdcr_read) {
-			json_obj(j, "mdcr_el2");
-			json_hex(j, "value", s->mdcr_el2);
-			json_u64(j, "hpmn", s->mdcr_el2 & MDCR_EL2_HPMN_MASK);
-			json_bool(j, "hpmd", (s->mdcr_el2 & MDCR_EL2_HPMD) != 0);
-			json_bool(j, "hccd", (s->mdcr_el2 & MDCR_EL2_HCCD) != 0);
-			json_close(j);
-		}
-	}
-	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
-		json_restore_report(j, &s->restore, NULL);
-}
-
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
 static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
 {
-	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL };
+	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
+				.f = arm_td_formula_for(s->midr) };
 	for (int i = 0; i < s->n; i++) {
 		const struct core_counter *c = &s->c[i];
 		for (int k = 0; k < ATD_NINPUT; k++) {
@@ -80,15 +45,20 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_u64(j, "cpu", cpu);
 	json_str(j, "pmu", "armv8_pmuv3");
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
-	/* valid: every input counted and SLOTS known, so every item has a value */
-	int td_valid = in.slots && in.have == (1u << ATD_NINPUT) - 1;
+	json_str(j, "formula", in.f->core);
+	json_str(j, "formula_source", in.f->source);
+	/* valid: every item has a value */
+	int td_valid = 1;
+	for (int k = 0; k < ATD_NITEM; k++)
+		td_valid &= o.valid[k];
 	json_bool(j, "valid", td_valid);
 	if (!td_valid)
-		json_str(j, "why", !in.slots ? "PMMIR_EL1.SLOTS unknown: no item can be computed"
+		json_str(j, "why", in.f->no_l1 ? in.f->no_l1 : !o.slots ? "slots per cycle unknown: no item can be computed"
 				: "an input event was not counted: each item says which");
-	if (in.slots)
-		json_u64(j, "slots", in.slots);
-	else {
+	if (o.slots) {
+		json_u64(j, "slots", o.slots);
+		json_str(j, "slots_source", o.slots_source);
+	} else {
 		json_null(j, "slots");
 		json_str(j, "slots_why", in.slots_why ? in.slots_why : "unknown");
 	}
@@ -364,7 +334,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				json_u64(cj, "pass", pass);
 				json_u64(cj, "cpu", cpus[i].cpu);
 				json_str(cj, "backend", arm[i].pmu ? arm[i].pmu->name : "none");
-				counters_json(cj, &arm[i]);
+				core_set_json(cj, &arm[i]);
 				rep_end();
 			}
 			s = arm[arm_bsp];   /* the pass's counters are the boot CPU's */
@@ -409,7 +379,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
 					 MEASURE_OUTLIER_PCT, md);
 			}
-		counters_json(j, &s);
+		core_set_json(j, &s);
 		json_close(j);
 		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
 			arm_topdown_record(&s, p->mp.bsp, "copy", pass);

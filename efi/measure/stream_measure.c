@@ -15,7 +15,7 @@
 #include "efi/measure/vec_run.h"
 #include "pmu/metrics.h"
 #include "efi/measure/knees.h"
-#include "efi/measure/corepmu_run.h"
+#include "efi/measure/ldsrc_run.h"
 #include "efi/out/pmu_json.h"
 
 #define TRIAD_SCALAR 3.0
@@ -419,35 +419,20 @@ static void knees_json(struct json *j, const struct platform *p, const uint64_t 
 			 p->cpu.hypervisor[0] ? " " : "", p->cpu.hypervisor);
 }
 
-/* The core events that say which level served each load, per PMU backend (the names as the
- * event tables spell them: pmu/events/intel_core_events.c, checked there against libpfm4 and
- * Intel's perfmon files). A backend without a row gets the curve without evidence, and says so. */
-static const struct { enum corepmu_backend backend; const char *events; } evidence_events[] = {
-	{ CP_INTEL_ARCH, "MEM_LOAD_RETIRED.L1_HIT MEM_LOAD_RETIRED.L2_HIT MEM_LOAD_RETIRED.L3_HIT MEM_LOAD_RETIRED.L3_MISS" },
-};
-
-static const char *evidence_for(const struct platform *p)
-{
-	for (size_t i = 0; p->corepmu && i < sizeof(evidence_events) / sizeof(evidence_events[0]); i++)
-		if (evidence_events[i].backend == p->corepmu->backend)
-			return evidence_events[i].events;
-	return NULL;
-}
-
-struct evidence_ctx { const struct hw *hw; struct corepmu *cp; };
+struct evidence_ctx { const struct hw *hw; struct ldsrc *ls; };
 
 static void ev_start(void *ctx, int i)
 {
 	(void)i;
 	struct evidence_ctx *c = ctx;
-	corepmu_run_start(c->hw, c->cp);
+	ldsrc_start(c->hw, c->ls);
 }
 
 static void ev_stop(void *ctx, int i)
 {
 	(void)i;
 	struct evidence_ctx *c = ctx;
-	corepmu_run_stop(c->hw, c->cp);
+	ldsrc_stop(c->hw, c->ls);
 }
 
 int measure_latency(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
@@ -473,18 +458,14 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	window_noise_floor(hw, &fspec, &floor);
 	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
 	/* evidence: the core counters of the level that served the loads, per point */
-	char why[160] = "";
-	const char *events = evidence_for(p);
-	struct corepmu *ev = NULL;
-	if (!events)
-		fmt_snprintf(why, sizeof(why), "%s", p->corepmu ? "no load-source events in efiperf's tables for this core PMU"
-								 : "no x86 core PMU (Arm PMUv3 refill events are not programmed here)");
-	else
-		ev = corepmu_setup_events(hw, p->timer_hz, events, why, sizeof(why));
+	char why[160] = "", events[LS_MAX_EVENTS * 64];
+	struct ldsrc *ev = NULL;
+	ldsrc_setup(hw, p, &ev, events, sizeof(events), why, sizeof(why));
 	struct evidence_ctx evc = { hw, ev };
 	struct window_counters wcnt = { NULL, NULL, &evc, ev_start, ev_stop };
 	json_obj(j, "evidence");
-	json_str(j, "events", events);
+	json_str(j, "events", events[0] ? events : NULL);
+	json_str(j, "table", ev ? ldsrc_table(ev)->name : NULL);
 	json_str(j, "state", ev ? "counting" : "absent");
 	if (!ev)
 		json_str(j, "why", why);
@@ -501,9 +482,12 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		struct window_spec spec = { .kernel = run_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1,
 					    .counters = ev ? &wcnt : NULL };
 		struct window_result w;
-		window_run(hw, &spec, &w);
 		if (ev)
-			corepmu_run_restore(hw, ev, p->mp.bsp);
+			ldsrc_prepare(ev);
+		window_run(hw, &spec, &w);
+		static struct ls_window lsw;
+		if (ev)
+			ldsrc_collect(hw, ev, p->mp.bsp, sizes[i] / LINE_BYTES * r.passes, &lsw);
 		uint64_t lines = sizes[i] / LINE_BYTES;
 		uint64_t ps = kernel_ps_per_load(r.ticks_min, p->timer_hz, lines);
 		uint64_t tpl = kernel_ticks_per_load_milli(r.ticks_min, lines);
@@ -517,8 +501,15 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		if (ev) {
 			json_u64(j, "loads_in_window", lines * r.passes);
 			json_obj(j, "core_counters");
-			corepmu_json_counters(j, ev);
+			if (ldsrc_corepmu(ev))
+				corepmu_json_counters(j, ldsrc_corepmu(ev));
+			else {
+				json_str(j, "backend", ldsrc_core_set(ev)->pmu->name);
+				core_set_json(j, ldsrc_core_set(ev));
+			}
 			json_close(j);
+			load_source_json(j, &lsw);
+			ldsrc_text(&lsw);
 		}
 		json_close(j);
 		curve_ps[i] = ps;
@@ -531,8 +522,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	knees_json(j, p, sizes, curve_ps, (int)ns);
 	rep_end();
 	pages_free(b, cfg->latency_max);
-	if (ev)
-		FreePool(ev);
+	ldsrc_free(ev);
 	if (rc)
 		rep_error("latency", "a pointer chase did not come back to its start (the permutation is not one cycle)");
 	return rc;

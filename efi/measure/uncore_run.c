@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/uncore_run.h"
 #include "efi/measure/cspmu_run.h"
+#include "efi/measure/nv_acpi_run.h"
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
@@ -57,6 +58,12 @@ static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
 	struct window_result w;
 	window_run(c->hw, &spec, &w);
 	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
+}
+
+/* nv_acpi_window_fn: the whole copy as one slice. */
+static uint64_t whole_window(void *arg)
+{
+	return window(arg, 0, 1);
 }
 
 static void status_record(const char *pmu, const char *platform, const char *status, const char *why)
@@ -275,17 +282,11 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	if (!strcmp(p->cpu.vendor, "AuthenticAMD") || !strcmp(p->cpu.vendor, "HygonGenuine"))
 		f = amd_uncore_family_for(p->cpu.family, p->cpu.model);
 	int apmt = p->apmt && p->apmt->nnodes;
-	if (!f && !ip && !apmt) {
-		char why[160];
-		fmt_snprintf(why, sizeof(why), "no APMT and no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x",
-			     p->cpu.vendor, p->cpu.family, p->cpu.model);
-		status_record("uncore", NULL, "absent", why);
-		return 0;
-	}
 	struct unc_request *req = AllocateZeroPool(sizeof(*req));
 	struct unc_result *res = AllocateZeroPool(sizeof(*res));
 	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
 	int rc = 0;
+	uint32_t nv_found = 0;
 	if (req && res) {
 		ctx.src = pages_alloc(ctx.bytes);
 		ctx.dst = pages_alloc(ctx.bytes);
@@ -296,6 +297,8 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		rc = -1;
 		goto out;
 	}
+	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
+	rc = nv_acpi_run(hw, p, cfg, whole_window, &ctx, &nv_found);
 	if (apmt && measure_cspmu(hw, p, cfg, window, &ctx, ctx.bytes) < 0)
 		rc = -1;
 	if (ip) {
@@ -307,6 +310,12 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		for (int b = 0; b < AMD_NBOX; b++)
 			if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
 				rc = -1;
+	} else if (!nv_found && !apmt) {
+		char why[200];
+		fmt_snprintf(why, sizeof(why), "no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x, "
+			     "no NVIDIA PMU device in the ACPI namespace and no APMT", p->cpu.vendor, p->cpu.family,
+			     p->cpu.model);
+		status_record("uncore", NULL, "absent", why);
 	}
 out:
 	if (ctx.src)

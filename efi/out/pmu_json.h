@@ -3,6 +3,8 @@
  * Records of the PMU drivers' result structs: pmu/ returns structs, efi/out/ writes JSON.
  *   efi/out/cha_json.c:      the `cha` record (Intel uncore CHA)
  *   efi/out/corepmu_json.c:  `corepmu`, `core_counters`, `topdown`, `ibs` (x86 core PMU)
+ *   efi/out/load_source_json.c: a latency point's `load_source` object (Intel, AMD, Arm)
+ *   efi/out/core_json.c:     a core counter set's counters (x86 fixed counters, Arm PMUv3)
  * The caller opens the record (rep_begin) and closes it; these write its members.
  */
 #ifndef EFIPERF_OUT_PMU_JSON_H
@@ -11,6 +13,8 @@
 #include "efi/out/jsonl.h"
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/core/x86_corepmu.h"
+#include "pmu/core/load_source.h"
+#include "pmu/core/core_counters.h"
 
 /* Members of the `cha` record. */
 void cha_result_json(const struct cha_request *req, const struct cha_result *res, struct json *j);
@@ -21,6 +25,13 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp);     /* object
 void corepmu_json_counters(struct json *j, const struct corepmu *cp);  /* `core_counters` */
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdown` */
 void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
+/* A core counter set's members (efi/out/core_json.c): counters[], Arm exception levels,
+ * mdcr_el2, restore. */
+void core_set_json(struct json *j, const struct core_set *s);
+
+/* The `load_source` object of one window (efi/out/load_source_json.c). */
+void load_source_json(struct json *j, const struct ls_window *w);
+
 /* `restore`: {status, registers, written, failed: [{register, status}...], dropped}: what a
  * save set's restore put back (pmu/saveset.h), for any PMU driver's record. */
 

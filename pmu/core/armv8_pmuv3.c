@@ -5,6 +5,8 @@
  *   c[0] CPU_CYCLES   on the cycle counter PMCCNTR_EL0, 64 bits (PMCR_EL0.LC = 1);
  *   c[1] INST_RETIRED (event 0x08) on event counter 0 (PMEVTYPER0_EL0 / PMEVCNTR0_EL0),
  *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
+ *   c[2..] the event set of pmu/core/armv8_pmuv3_events.c (core_events, TopDown inputs, or the
+ *        default set filling every other of the PMCR_EL0.N event counters) on event counters 1...
  * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.
  *
  * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions), chosen from
@@ -16,8 +18,8 @@
  * touched: it is not accessible from EL1). Nothing runs at EL0 in UEFI: U = NSU = 1 leave it
  * out. M = 1 (!= P) leaves EL3 (secure monitor) out, and SH = 0 leaves Secure EL2 out.
  *
- * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER0_EL0,
- * PMCNTENSET_EL0 — each through the save set (pmu/saveset.h). PMCNTENSET_EL0 and PMCNTENCLR_EL0
+ * start() writes, in order: PMCR_EL0, PMCNTENCLR_EL0, PMCCFILTR_EL0, PMEVTYPER<n>_EL0 of each
+ * event counter used, PMCNTENSET_EL0 — each through the save set (pmu/saveset.h). PMCNTENSET_EL0 and PMCNTENCLR_EL0
  * both read as the enable mask; the set restores it by writing the saved mask to
  * PMCNTENSET_EL0, and restore() first clears, through PMCNTENCLR_EL0, the enables this run set
  * that were clear (a failure there is named against PMCNTENCLR_EL0). It does not use PMSELR_EL0/PMXEV* (direct
@@ -27,11 +29,8 @@
 #include "pmu/core/core_counters.h"
 #include "arch/regs/arm_sysreg.h"
 #include "arch/lib/fmt.h"
-#include "pmu/event_string.h"
-#include "pmu/events/arm_common_events.h"
-#include "pmu/core/arm_topdown.h"
 
-enum { PMUV3_CYCLES = 0, PMUV3_INST = 1, PMUV3_NCTR = 2 };
+enum { PMUV3_CYCLES = ARMV8_C_CYCLES, PMUV3_INST = ARMV8_C_INST, PMUV3_NCTR = 2 };
 
 #define PMUV3_FILTER_EL1 (PMEVTYPER_U | PMEVTYPER_NSU | PMEVTYPER_M)
 #define PMUV3_FILTER_EL2 (PMUV3_FILTER_EL1 | PMEVTYPER_NSH)
@@ -123,7 +122,9 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 	}
 	char why[80];
 	probe_el(hw, s);
-	uint64_t pmmir = 0;
+	uint64_t pmmir = 0, midr = 0;
+	if (hw_sysreg_read(hw, SYSREG_MIDR_EL1, &midr) == HW_OK)
+		s->midr = (uint32_t)midr;
 	hw_status mst = hw_sysreg_read(hw, SYSREG_PMMIR_EL1, &pmmir);   /* FEAT_PMUv3p4 */
 	s->slots = mst == HW_OK ? (uint32_t)(pmmir & PMMIR_EL1_SLOTS_MASK) : 0;
 	if (mst != HW_OK)
@@ -299,115 +300,6 @@ static hw_status armv8_restore(const struct hw *hw, struct core_set *s)
 	saveset_report_add(&s->sv, &s->restore);
 	s->started = 0;
 	return st != HW_OK ? st : clr;
-}
-
-/* ---- core_events: the armv8_pmuv3 grammar (pmu/event_string.h) ------------------------- */
-
-/* Linux's PMU format for the Arm PMUv3 (drivers/perf/arm_pmuv3.c, format attribute "event" =
- * config:0-15): evtCount [15:0] of PMEVTYPER<n>_EL0 (16 bits from FEAT_PMUv3p1, 10 before). */
-static const struct ev_field pmuv3_fields[] = {
-	{ .name = "event", .reg = 0, .shift = 0, .bits = 16 },
-};
-
-static const void *pmuv3_lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t,
-				char *err, size_t n)
-{
-	const struct arm_common_event *e = arm_common_event_find(name, len);
-	if (!e) {
-		fmt_snprintf(err, n, "'%.*s' is not an Arm PMUv3 common event", (int)len, name);
-		return NULL;
-	}
-	return ev_set_named(g, t, "event", e->code, err, n) == 0 ? e : NULL;
-}
-
-static const struct ev_grammar pmuv3_grammar = {
-	.pmu = { "armv8_pmuv3", "armv8_pmuv3_0", NULL },
-	.fields = pmuv3_fields,
-	.nfields = 1,
-	.bare_name = 1,
-	.what = "Arm PMUv3",
-	.lookup = pmuv3_lookup,
-};
-
-/* PMCEID0/1_EL0 say whether common event `code` is implemented; -1: not a common event. */
-static int implemented(const struct core_set *s, uint32_t code)
-{
-	uint32_t base = code >= PMCEID_EXT_BASE ? PMCEID_EXT_BASE : 0, k = code - base;
-	if (k >= PMCEID_EVENTS)
-		return -1;
-	uint32_t bit = (k % 32) + (base ? 32 : 0);
-	return (int)((s->ceid[k / 32] >> bit) & 1);
-}
-
-int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n)
-{
-	const char *p = events;
-	while (*p) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		const char *e = p;
-		int slashes = 0;
-		while (*e && !(*e == ',' && slashes % 2 == 0))   /* a ',' inside pmu/.../ is a term separator */
-			slashes += *e++ == '/';
-		size_t len = (size_t)(e - p);
-		while (len && p[len - 1] == ' ')
-			len--;
-		struct ev_terms t;
-		char why[96];
-		if (ev_parse(&pmuv3_grammar, p, len, 0, &t, why, sizeof(why)) != 0) {
-			fmt_snprintf(err, n, "core_events: '%.*s': %s", (int)len, p, why);
-			return -1;
-		}
-		uint32_t code = (uint32_t)t.v[0];
-		uint32_t evmask = s->version >= PMUVer_V3P1 ? PMEVTYPER_EVTCOUNT_MASK_V3P1 : PMEVTYPER_EVTCOUNT_MASK_V3;
-		const struct arm_common_event *ce = arm_common_event_by_code((uint16_t)code);
-		int impl = implemented(s, code);
-		if (code & ~evmask) {
-			fmt_snprintf(err, n, "core_events: '%.*s': event 0x%x wider than evtCount (%s)", (int)len, p, code,
-				     s->version >= PMUVer_V3P1 ? "16 bits" : "10 bits before PMUv3p1");
-			return -1;
-		}
-		if (impl == 0) {
-			fmt_snprintf(err, n, "core_events: '%.*s': %s (0x%x) is not implemented by this CPU (PMCEID%d_EL0)",
-				     (int)len, p, ce ? ce->name : "event", code, (code % PMCEID_EXT_BASE) >= 32);
-			return -1;
-		}
-		if (s->n >= CORE_MAX_COUNTERS || (uint32_t)s->n > s->ngp) {
-			fmt_snprintf(err, n, "core_events: '%.*s': no event counter left (PMCR_EL0.N = %u, counter 0 holds INST_RETIRED)",
-				     (int)len, p, s->ngp);
-			return -1;
-		}
-		s->c[s->n] = (struct core_counter){ .event = ce ? ce->name : "IMPLEMENTATION DEFINED", .unit = "events",
-						    .width_mask = s->c[PMUV3_INST].width_mask, .code = (uint16_t)code };
-		if (impl < 0)
-			fmt_snprintf(s->c[s->n].why, sizeof(s->c[s->n].why),
-				     "0x%x: IMPLEMENTATION DEFINED, PMCEID0/1_EL0 cannot say", code);
-		s->n++;
-		p = e;
-	}
-	return 0;
-}
-
-void armv8_pmuv3_add_topdown(struct core_set *s)
-{
-	for (int i = 0; i < ATD_NINPUT; i++) {
-		if (i == ATD_CPU_CYCLES)   /* PMCCNTR_EL0, always there */
-			continue;
-		const char *name = arm_td_input_name[i];
-		size_t len = 0;
-		while (name[len])
-			len++;
-		const struct arm_common_event *e = arm_common_event_find(name, len);
-		int have = 0;
-		for (int k = PMUV3_INST; e && k < s->n; k++)
-			have |= s->c[k].code == e->code;
-		if (have || !e || implemented(s, e->code) != 1 || s->n >= CORE_MAX_COUNTERS || (uint32_t)s->n > s->ngp)
-			continue;
-		s->c[s->n++] = (struct core_counter){ .event = e->name, .unit = "events",
-						      .width_mask = s->c[PMUV3_INST].width_mask, .code = e->code };
-	}
 }
 
 const struct core_pmu pmu_armv8_pmuv3 = {

@@ -24,6 +24,11 @@
 
 #define CORE_MAX_COUNTERS 32   /* Arm: the cycle counter + 31 event counters (PMCR_EL0.N <= 31) */
 #define CORE_MAX_SAVED 72
+#define CORE_MAX_LEFT_OUT 24   /* wanted events not programmed, listed (more are counted) */
+/* Arm PMUv3: c[0] is the cycle counter, c[1] INST_RETIRED on event counter 0, c[k] event
+ * counter k - 1 (pmu/core/armv8_pmuv3.c). */
+#define ARMV8_C_CYCLES 0
+#define ARMV8_C_INST   1
 
 
 struct core_counter {
@@ -37,6 +42,9 @@ struct core_counter {
 	char why[80];                   /* CTR_ABSENT / CTR_FAULTED: why, citing the register */
 };
 
+
+/* An event a set wanted but did not program, and why (static strings). */
+struct core_left_out { const char *event, *why; };
 
 struct core_set {
 	const struct core_pmu *pmu;
@@ -59,7 +67,11 @@ struct core_set {
 	uint64_t ceid[2];                        /* PMCEID0_EL0, PMCEID1_EL0 (0 when unreadable) */
 	uint32_t nimpl;                          /* common events they say are implemented */
 	uint32_t slots;                          /* PMMIR_EL1.SLOTS (0: unknown, slots_why says why) */
+	uint32_t midr;                           /* MIDR_EL1 (0 when unreadable): the TopDown formula */
 	char slots_why[48];
+	const char *event_set;                   /* Arm: "core_events", "default" (+ " + topdown") */
+	uint32_t nleft;                          /* wanted events not programmed (left[] lists the first) */
+	struct core_left_out left[CORE_MAX_LEFT_OUT];
 };
 
 /* Arm PMUv3: the events of `core_events` (comma-separated, perf syntax armv8_pmuv3/event=0x11/
@@ -69,9 +81,18 @@ struct core_set {
  * counters. */
 int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n);
 /* Arm PMUv3 TopDown (topdown = on): add the Neoverse TopDown L1 events (pmu/core/arm_topdown.h)
- * the CPU implements and that are not there yet, while counters last. Those it lacks are left
- * out: the topdown record names them. */
+ * the CPU implements and that are not there yet, while counters last. Those not programmed
+ * (not implemented, or no counter left) go to s->left[] with why. */
 void armv8_pmuv3_add_topdown(struct core_set *s);
+/* Arm PMUv3 without `core_events`: fill the free event counters with the default set, in its
+ * priority order (armv8_pmuv3_default_events: L1D_CACHE_REFILL, L2D_CACHE_REFILL,
+ * LL_CACHE_MISS_RD, STALL_FRONTEND, STALL_BACKEND, BR_MIS_PRED, MEM_ACCESS, ...); an event of
+ * the list the CPU lacks, or that finds no counter, goes to s->left[] with why. Counters still
+ * free then take the other common events PMCEID0/1_EL0 report, in event-number order (not
+ * SW_INCR or CHAIN), so every one of the PMCR_EL0.N counters counts something. */
+void armv8_pmuv3_add_defaults(struct core_set *s);
+extern const char *const *const armv8_pmuv3_default_events;
+extern const unsigned armv8_pmuv3_ndefault_events;
 
 struct core_pmu {
 	const char *name;    /* "x86 architectural fixed counters", "Arm PMUv3" */

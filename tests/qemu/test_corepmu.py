@@ -47,10 +47,28 @@ MODELS = {
 }
 
 
+# The latency curve's load source on the AMD models, in the same boot (README "Caches and
+# memory", load source): the table Linux's mapfile.csv gives the family/model, its events as
+# Linux's perf JSON names them (amdzen2/memory.json, amdzen3/memory.json), written here by hand.
+LOAD_SOURCE = {
+    "EPYC-Rome": ("amd-zen2", ["ls_dispatch.ld_dispatch", "ls_refills_from_sys.ls_mabresp_lcl_l2",
+                               "ls_refills_from_sys.ls_mabresp_lcl_cache", "ls_refills_from_sys.ls_mabresp_lcl_dram",
+                               "ls_refills_from_sys.ls_mabresp_rmt_cache", "ls_refills_from_sys.ls_mabresp_rmt_dram"],
+                  ["L1", "L2", "L3_or_near_cache", "dram_local", "far_cache", "dram_remote"]),
+    "EPYC-Milan": ("amd-zen3", ["ls_dispatch.ld_dispatch", "ls_dmnd_fills_from_sys.lcl_l2", "ls_dmnd_fills_from_sys.int_cache",
+                                "ls_dmnd_fills_from_sys.ext_cache_local", "ls_dmnd_fills_from_sys.mem_io_local",
+                                "ls_dmnd_fills_from_sys.ext_cache_remote+mem_io_remote"],
+                   ["L1", "L2", "L3", "near_cache", "dram_local", "far"]),
+}
+LATENCY_CFG = {"latency": "on", "latency_max": "64K"}
+
+
 def cp_boot(scratch, model, extra_cfg=None):
     backend, events, _, _ = MODELS[model]
     d = scratch()
     cfg = dict(CORE_CFG, core_events=events, **(extra_cfg or {}))
+    if model in LOAD_SOURCE and extra_cfg is None:
+        cfg.update(LATENCY_CFG)
     run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=model)
     run.expect_ok()
     return run
@@ -92,6 +110,38 @@ def test_corepmu_backend(model, scratch, figure):
     assert ibs and ibs[0].get("present") is False and ibs_why in (ibs[0].get("why") or ""), "%s: ibs record %s, expected not present because %r" % (model, ibs[:1], ibs_why)
     figure("corepmu " + model, "%s; lacks %s; topdown: %s; ibs: %s" % (
         p.get("backend"), lacks, tds[0].get("why"), ibs[0].get("why")))
+    if model in LOAD_SOURCE:
+        check_load_source(run, model, p, figure)
+
+
+def check_load_source(run, model, probe, figure):
+    """Every latency point carries the generation's load-source events; under TCG the AMD
+    counters read the same before and after (not-advancing), or are absent past the
+    counters the CPU has, so no level is known and the point says why."""
+    table, names, levels = LOAD_SOURCE[model]
+    lat = run.one("latency")
+    ev = lat["evidence"]
+    assert ev["state"] == "counting" and ev["table"] == table and ev["events"] == " ".join(names), ev
+    ncounters = probe["counters"]
+    assert lat["points"], "no latency points"
+    for pt in lat["points"]:
+        ls = pt["load_source"]
+        assert ls["table"] == table, ls
+        assert [e["event"] for e in ls["events"]] == names, ls["events"]
+        for i, e in enumerate(ls["events"]):
+            if i < ncounters:
+                assert e["state"] == "not-advancing" and "count" not in e, "%s at %s bytes: %s" % (model, pt["bytes"], e)
+            else:
+                assert e["state"] == "absent" and "no free core counter" in e["why"], e
+        assert [l["level"] for l in ls["levels"]] == levels, ls["levels"]
+        assert all(l["count"] is None and l["fraction"] is None and l["why"] for l in ls["levels"]), ls["levels"]
+        assert ls["valid"] is False and "advanced" in ls["why"], ls
+        # with nothing counted the denominator is the kernel's own loads: two passes over the lines
+        assert ls["loads"] == pt["bytes"] // 64 * 2 == pt["loads_in_window"] == ls["denominator"], ls
+        assert ls["denominator_from"] == "the kernel's loads"
+        raw = [c["event"] for c in pt["core_counters"]["counters"]]
+        assert raw[:2] == ["core/event=0x29,umask=0x1/", "core/event=0x43,umask=0x1/"], raw
+    figure("load source %s (TCG)" % model, "%s: %d points, %s" % (table, len(lat["points"]), lat["points"][0]["load_source"]["why"]))
 
 
 @x86_64

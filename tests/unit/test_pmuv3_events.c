@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/model/hw_model.h"
+#include "tests/model/pmuv3_model.h"
 #include "pmu/core/core_counters.h"
 #include "pmu/events/arm_common_events.h"
 #include "arch/regs/arm_sysreg.h"
@@ -40,25 +40,10 @@ static struct core_set s;
 
 static void model(void)
 {
-	hw_model_init(&m);
+	const struct pmuv3_model_cfg c = { .pmcr = PMCR_N6, .ceid0 = CEID0, .ceid1 = CEID1, .evtyper = EVTYPER_ORIG,
+					   .cyc_step = 4, .ctr_start = 100 };
+	pmuv3_model(&m, &c);
 	h = hw_model_hw(&m);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_ID_AA64DFR0_EL1, HWM_READONLY, 0x10305609ull);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_CurrentEL, HWM_READONLY, 0x4);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCR_EL0, HWM_PLAIN, PMCR_N6);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCEID0_EL0, HWM_READONLY, CEID0);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCEID1_EL0, HWM_READONLY, CEID1);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCNTENSET_EL0, HWM_PLAIN, 0);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCNTENCLR_EL0, HWM_PLAIN, 0);
-	hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCCFILTR_EL0, HWM_PLAIN, 0);
-	struct hw_model_reg *r = hw_model_reg(&m, HWM_SYSREG, SYSREG_PMCCNTR_EL0, HWM_COUNTER, 0);
-	r->step = 4;
-	for (int k = 0; k < 6; k++) {
-		hw_model_reg(&m, HWM_SYSREG, SYSREG_PMEVTYPER_EL0(k), HWM_PLAIN, EVTYPER_ORIG);
-		r = hw_model_reg(&m, HWM_SYSREG, SYSREG_PMEVCNTR_EL0(k), HWM_COUNTER, 100);
-		r->step = (uint64_t)(k + 1);
-		r->en2_id = SYSREG_PMCNTENSET_EL0;
-		r->en2_mask = PMCNTEN_P(k);
-	}
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(pmu_armv8_pmuv3.probe(&h, &s), 0);
 }

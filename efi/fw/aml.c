@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Bounded AML reader (efi/fw/aml.h). Encodings from ACPI 6.5:
+ *   20.2.2 name objects (NameSeg, RootChar '\', ParentPrefixChar '^', DualNamePrefix 0x2E,
+ *          MultiNamePrefix 0x2F, NullName 0x00),
+ *   20.2.3 data objects (ZeroOp 0x00, OneOp 0x01, OnesOp 0xFF, BytePrefix 0x0A, WordPrefix 0x0B,
+ *          DWordPrefix 0x0C, StringPrefix 0x0D, QWordPrefix 0x0E, RevisionOp 0x5B 0x30),
+ *   20.2.4 PkgLength (lead byte bits 7:6 = following bytes, bits 3:0 low nibble, bits 5:4 zero
+ *          when bytes follow),
+ *   20.2.5 term objects (NameOp 0x08, AliasOp 0x06, ScopeOp 0x10, BufferOp 0x11, PackageOp 0x12,
+ *          VarPackageOp 0x13, MethodOp 0x14, ExternalOp 0x15, IfOp 0xA0, ElseOp 0xA1,
+ *          WhileOp 0xA2, NoopOp 0xA3; ExtOpPrefix 0x5B with MutexOp 0x01, EventOp 0x02,
+ *          OpRegionOp 0x80, FieldOp 0x81, DeviceOp 0x82, ProcessorOp 0x83, PowerResOp 0x84,
+ *          ThermalZoneOp 0x85, IndexFieldOp 0x86, BankFieldOp 0x87).
+ * Resource descriptors: ACPI 6.5 6.4.3 (small items: bit 7 clear, name bits 6:3, length 2:0;
+ * End Tag name 0xF; large items: bit 7 set, 16-bit length at byte 1). Memory ranges: 6.4.3.4.4
+ * Memory32Fixed (0x86), 6.4.3.5.2 DWord (0x87), 6.4.3.5.1 QWord (0x8A), 6.4.3.5.4 Extended
+ * (0x8B) address space descriptors, resource type 0 = memory.
+ * _DSD: ACPI 6.5 6.2.5 and the UEFI "_DSD Device Properties" UUID
+ * daffd814-6eba-4d8c-8a91-bc9bbf4aa301 (stored as the ASL ToUUID operator lays it out, 19.6).
+ */
+#include "efi/fw/aml_term.h"
+
+#include <string.h>
+
+#define RES_LARGE 0x80
+#define RES_SMALL_END 0xF
+#define RES_MEM32_FIXED 0x86
+#define RES_DWORD 0x87
+#define RES_QWORD 0x8A
+#define RES_EXTENDED 0x8B
+#define RES_TYPE_MEMORY 0
+
+#define HEADER_LEN 36
+
+/* daffd814-6eba-4d8c-8a91-bc9bbf4aa301 as ToUUID stores it (first three fields little-endian) */
+static const uint8_t dsd_props_uuid[16] = { 0x14, 0xd8, 0xff, 0xda, 0xba, 0x6e, 0x8c, 0x4d,
+					    0x8a, 0x91, 0xbc, 0x9b, 0xbf, 0x4a, 0xa3, 0x01 };
+
+/* ACPI 6.5 19.6, the ASL EISAID operator: three 5-bit letters ('A' = 1) and four hex digits,
+ * stored big-endian in the low 32 bits of the integer as it sits in memory. */
+static void eisaid(uint32_t id, char out[9])
+{
+	static const char hex[] = "0123456789ABCDEF";
+	uint8_t b0 = id & 0xFF, b1 = id >> 8 & 0xFF, b2 = id >> 16 & 0xFF, b3 = id >> 24;
+	out[0] = (char)('@' + (b0 >> 2 & 0x1F));
+	out[1] = (char)('@' + ((b0 & 3) << 3 | b1 >> 5));
+	out[2] = (char)('@' + (b1 & 0x1F));
+	out[3] = hex[b2 >> 4];
+	out[4] = hex[b2 & 0xF];
+	out[5] = hex[b3 >> 4];
+	out[6] = hex[b3 & 0xF];
+	out[7] = 0;
+}
+
+static void add_range(struct aml_device *d, uint64_t base, uint64_t length, uint8_t kind)
+{
+	if (d->nranges >= AML_MAX_RANGES) {
+		d->ranges_dropped++;
+		return;
+	}
+	d->range[d->nranges++] = (struct aml_range){ base, length, kind };
+}
+
+/* _CRS: the resource descriptors of buffer v (at most BufferSize bytes). */
+static void resources(struct walker *w, const struct value *v, struct aml_device *d)
+{
+	const uint8_t *t = w->t;
+	uint32_t r = v->pos, end = v->end;
+	if (v->count < end - r)
+		end = r + v->count;
+	d->has_crs = 1;
+	while (r < end) {
+		uint8_t tag = t[r];
+		if (!(tag & RES_LARGE)) {
+			if ((tag >> 3 & 0xF) == RES_SMALL_END)
+				return;
+			r += 1 + (tag & 7u);
+			continue;
+		}
+		if (r + 3 > end || r + 3 + aml_rd(t + r + 1, 2) > end) {
+			aml_defect(w, r, d->path, "_CRS descriptor 0x%02x runs past the buffer's end 0x%x", tag, end);
+			return;
+		}
+		uint32_t l = (uint32_t)aml_rd(t + r + 1, 2);
+		const uint8_t *x = t + r;
+		if (tag == RES_MEM32_FIXED && l >= 9)
+			add_range(d, aml_rd(x + 4, 4), aml_rd(x + 8, 4), AML_MEM32_FIXED);
+		else if (tag == RES_DWORD && l >= 23 && x[3] == RES_TYPE_MEMORY)
+			add_range(d, aml_rd(x + 10, 4), aml_rd(x + 22, 4), AML_DWORD_MEM);
+		else if (tag == RES_QWORD && l >= 43 && x[3] == RES_TYPE_MEMORY)
+			add_range(d, aml_rd(x + 14, 8), aml_rd(x + 38, 8), AML_QWORD_MEM);
+		else if (tag == RES_EXTENDED && l >= 53 && x[3] == RES_TYPE_MEMORY)
+			add_range(d, aml_rd(x + 16, 8), aml_rd(x + 40, 8), AML_EXT_MEM);
+		r += 3 + l;
+	}
+	if (r > end)
+		aml_defect(w, v->pos, d->path, "_CRS small descriptor runs past the buffer's end 0x%x", end);
+}
+
+/* One Package(){"name", value} of the device-properties package. */
+static void property(struct walker *w, const struct value *pk, struct aml_device *d)
+{
+	struct value k, val;
+	uint32_t q;
+	const char *why;
+	if (pk->kind != V_PKG || aml_data_object(w, pk->pos, pk->end, &q, &k, &why) || k.kind != V_STR ||
+	    aml_data_object(w, q, pk->end, &q, &val, &why) || (val.kind != V_INT && val.kind != V_STR)) {
+		aml_defect(w, pk->pos, d->path, "_DSD property is not Package(){\"name\", integer or string}");
+		return;
+	}
+	if (d->nprops >= AML_MAX_PROPS) {
+		d->props_dropped++;
+		return;
+	}
+	struct aml_prop *p = &d->prop[d->nprops++];
+	memset(p, 0, sizeof(*p));
+	aml_copy_str(w, &k, p->name, sizeof(p->name));
+	p->is_string = val.kind == V_STR;
+	p->value = val.i;
+	if (p->is_string)
+		aml_copy_str(w, &val, p->str, sizeof(p->str));
+}
+
+/* _DSD: pairs of (UUID buffer, package); the device-properties UUID's package is read. */
+static void dsd(struct walker *w, const struct value *v, struct aml_device *d)
+{
+	uint32_t q = v->pos;
+	const char *why;
+	d->has_dsd = 1;
+	for (uint32_t i = 0; q < v->end && i < v->count; i += 2) {
+		struct value uuid, body;
+		if (aml_data_object(w, q, v->end, &q, &uuid, &why) || aml_data_object(w, q, v->end, &q, &body, &why)) {
+			aml_defect(w, q, d->path, "_DSD element %u: %s", i, why);
+			return;
+		}
+		if (uuid.kind != V_BUF || uuid.end - uuid.pos < 16 || memcmp(w->t + uuid.pos, dsd_props_uuid, 16) ||
+		    body.kind != V_PKG)
+			continue;
+		uint32_t e = body.pos;
+		for (uint32_t k = 0; e < body.end && k < body.count; k++) {
+			struct value pk;
+			if (aml_data_object(w, e, body.end, &e, &pk, &why)) {
+				aml_defect(w, e, d->path, "_DSD property %u: %s", k, why);
+				return;
+			}
+			property(w, &pk, d);
+		}
+	}
+}
+
+static void name_object(struct walker *w, const char *seg, const struct value *v, struct aml_device *d)
+{
+	if (!strcmp(seg, "_HID")) {
+		if (v->kind == V_STR)
+			aml_copy_str(w, v, d->hid, sizeof(d->hid));
+		else if (v->kind == V_INT)
+			eisaid((uint32_t)v->i, d->hid);
+	} else if (!strcmp(seg, "_UID")) {
+		if (v->kind == V_INT) {
+			d->has_uid = 1;
+			d->uid = v->i;
+		} else if (v->kind == V_STR) {
+			aml_copy_str(w, v, d->uid_str, sizeof(d->uid_str));
+			d->has_uid = d->uid_is_string = 1;
+			d->uid = 0;
+			for (const char *c = d->uid_str; *c >= '0' && *c <= '9'; c++)
+				d->uid = d->uid * 10 + (uint64_t)(*c - '0');
+		}
+	} else if (!strcmp(seg, "_CRS") && v->kind == V_BUF)
+		resources(w, v, d);
+	else if (!strcmp(seg, "_DSD") && v->kind == V_PKG)
+		dsd(w, v, d);
+}
+
+/* A TermArg that must be a constant integer (OperationRegion offset and length). */
+static int const_arg(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after)
+{
+	struct value v;
+	const char *why;
+	return aml_data_object(w, p, end, after, &v, &why) || v.kind != V_INT ? -1 : 0;
+}
+
+static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, struct aml_device *dev);
+
+/* DeviceOp body [body, oend) named `path`. */
+static void device(struct walker *w, uint32_t off, uint32_t body, uint32_t oend, int depth, const char *path)
+{
+	struct aml_info *in = w->info;
+	if (in->ndev >= AML_MAX_DEVICES) {
+		in->dev_dropped++;
+		walk(w, body, oend, depth + 1, path, NULL);
+		return;
+	}
+	uint32_t slot = in->ndev++;
+	struct aml_device *d = &in->dev[slot];
+	memset(d, 0, sizeof(*d));
+	memcpy(d->table, w->sig, 5);
+	d->table_index = w->index;
+	d->offset = off;
+	aml_path_copy(d->path, path);
+	walk(w, body, oend, depth + 1, path, d);
+	int wanted = !in->nwant;
+	for (uint32_t k = 0; k < in->nwant && !wanted; k++)
+		wanted = !strcmp(d->hid, in->want_hid[k]);
+	if (d->hid[0] && !wanted)
+		in->dev_other++;
+	if (!d->hid[0] || !wanted) {        /* not kept: later (nested) devices move down */
+		memmove(d, d + 1, (in->ndev - slot - 1) * sizeof(*d));
+		in->ndev--;
+	}
+}
+
+static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, struct aml_device *dev)
+{
+	const uint8_t *t = w->t;
+	if (depth > AML_MAX_DEPTH) {
+		aml_defect(w, p, path, "nesting deeper than %u levels: not read", AML_MAX_DEPTH);
+		return;
+	}
+	while (p < end) {
+		uint32_t off = p, body;
+		uint64_t oend;
+		uint8_t op = t[p++];
+		uint8_t ext = op == OP_EXT && p < end ? t[p++] : 0;
+		char sub[AML_PATH_LEN], seg[5];
+		struct value v;
+		const char *why = "";
+		int with_pkg = op == OP_SCOPE || op == OP_METHOD || op == OP_IF || op == OP_ELSE || op == OP_WHILE ||
+			       (op == OP_EXT && ext >= EXT_FIELD && ext <= EXT_BANKFIELD);
+		if (op == OP_NOOP)
+			continue;
+		if (with_pkg) {
+			if (aml_pkg_length(w, p, end, &body, &oend)) {
+				aml_defect(w, off, path, "opcode 0x%02x%s: malformed PkgLength; rest of the scope not read",
+				       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "");
+				return;
+			}
+			aml_path_copy(sub, path);
+			if ((op == OP_SCOPE || ext == EXT_DEVICE) && aml_name_string(w, body, end, &body, sub, NULL)) {
+				aml_defect(w, off, path, "bad NameString of a Scope/Device; rest of the scope not read");
+				return;
+			}
+			if (oend > end) {
+				aml_defect(w, off, op == OP_SCOPE || ext == EXT_DEVICE ? sub : path,
+				       "%s PkgLength 0x%llx runs past its enclosing scope (ends at 0x%x): object cut short, "
+				       "not used", op == OP_SCOPE ? "Scope" : ext == EXT_DEVICE ? "Device" : "object",
+				       (unsigned long long)(oend - p), end);
+				return;
+			}
+			if (body > oend) {
+				aml_defect(w, off, sub, "name runs past the object's PkgLength");
+				return;
+			}
+			if (op == OP_SCOPE)
+				walk(w, body, (uint32_t)oend, depth + 1, sub, NULL);
+			else if (ext == EXT_DEVICE)
+				device(w, off, body, (uint32_t)oend, depth, sub);
+			p = (uint32_t)oend;
+			continue;
+		}
+		int bad = 0;
+		switch (op) {
+		case OP_NAME:
+			bad = aml_name_string(w, p, end, &p, NULL, seg) || aml_data_object(w, p, end, &p, &v, &why);
+			if (!bad && dev)
+				name_object(w, seg, &v, dev);
+			break;
+		case OP_EXTERNAL:
+			bad = aml_name_string(w, p, end, &p, NULL, NULL) || (p += 2) > end;
+			break;
+		case OP_ALIAS:
+			bad = aml_name_string(w, p, end, &p, NULL, NULL) || aml_name_string(w, p, end, &p, NULL, NULL);
+			break;
+		case OP_EXT:
+			if (ext == EXT_MUTEX)
+				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end;
+			else if (ext == EXT_EVENT)
+				bad = aml_name_string(w, p, end, &p, NULL, NULL);
+			else if (ext == EXT_REGION)
+				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end || const_arg(w, p, end, &p) ||
+				      const_arg(w, p, end, &p);
+			else {
+				aml_defect(w, off, path, "extended opcode 0x5B 0x%02x cannot be sized; rest of the scope not read",
+				       ext);
+				return;
+			}
+			break;
+		default:
+			aml_defect(w, off, path, "opcode 0x%02x cannot be sized; rest of the scope not read", op);
+			return;
+		}
+		if (bad) {
+			aml_defect(w, off, path, "opcode 0x%02x%s: object cut short or malformed%s%s; rest of the scope not read",
+			       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "", why[0] ? ": " : "", why);
+			return;
+		}
+	}
+}
+
+int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, struct aml_info *info)
+{
+	struct walker w = { tbl, len, table_index, "????", info };
+	info->ntables++;
+	if (len >= 4) {
+		memcpy(w.sig, tbl, 4);
+		for (int i = 0; i < 4; i++)
+			if (w.sig[i] < ' ' || w.sig[i] > '~')
+				w.sig[i] = '?';
+	}
+	struct aml_table *tb = info->ntables <= AML_MAX_TABLES ? &info->table[info->ntables - 1] : NULL;
+	if (tb) {
+		memset(tb, 0, sizeof(*tb));
+		memcpy(tb->sig, w.sig, 5);
+		tb->index = table_index;
+		tb->length = len;
+		tb->rc = -1;
+	}
+	if (len < HEADER_LEN) {
+		aml_defect(&w, 0, "\\", "definition block of %u bytes is shorter than its %u-byte header", len, HEADER_LEN);
+		return -1;
+	}
+	uint32_t declared = (uint32_t)aml_rd(tbl + 4, 4);
+	if (declared > len || declared < HEADER_LEN) {
+		aml_defect(&w, 4, "\\", "header Length %u is outside [%u, %u]", declared, HEADER_LEN, len);
+		return -1;
+	}
+	w.len = declared;
+	walk(&w, HEADER_LEN, declared, 0, "\\", NULL);
+	if (tb) {
+		tb->length = declared;
+		tb->rc = 0;
+	}
+	return 0;
+}
+
+const struct aml_device *aml_find_hid(const struct aml_info *info, const char *hid, uint32_t *from)
+{
+	for (uint32_t i = *from; i < info->ndev && i < AML_MAX_DEVICES; i++)
+		if (!strcmp(info->dev[i].hid, hid)) {
+			*from = i + 1;
+			return &info->dev[i];
+		}
+	*from = info->ndev;
+	return NULL;
+}
+
+int aml_prop_u64(const struct aml_device *d, const char *name, uint64_t *value)
+{
+	for (uint32_t i = 0; i < d->nprops && i < AML_MAX_PROPS; i++)
+		if (!strcmp(d->prop[i].name, name) && !d->prop[i].is_string) {
+			*value = d->prop[i].value;
+			return 1;
+		}
+	return 0;
+}

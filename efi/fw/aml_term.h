@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Internals of the AML reader shared by efi/fw/aml.c (the TermList walk, _HID/_UID/_CRS/_DSD)
+ * and efi/fw/aml_term.c (PkgLength, NameString and data-object decoding, defects). Opcode
+ * values: ACPI 6.5 section 20.2 (see efi/fw/aml.c's header comment).
+ */
+#ifndef EFIPERF_AML_TERM_H
+#define EFIPERF_AML_TERM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "efi/fw/aml.h"
+
+#define OP_ZERO 0x00
+#define OP_ONE 0x01
+#define OP_ALIAS 0x06
+#define OP_NAME 0x08
+#define OP_BYTE 0x0A
+#define OP_WORD 0x0B
+#define OP_DWORD 0x0C
+#define OP_STRING 0x0D
+#define OP_QWORD 0x0E
+#define OP_SCOPE 0x10
+#define OP_BUFFER 0x11
+#define OP_PACKAGE 0x12
+#define OP_VARPACKAGE 0x13
+#define OP_METHOD 0x14
+#define OP_EXTERNAL 0x15
+#define OP_DUAL_NAME 0x2E
+#define OP_MULTI_NAME 0x2F
+#define OP_EXT 0x5B
+#define OP_ROOT '\\'
+#define OP_PARENT '^'
+#define OP_IF 0xA0
+#define OP_ELSE 0xA1
+#define OP_WHILE 0xA2
+#define OP_NOOP 0xA3
+#define OP_ONES 0xFF
+#define EXT_MUTEX 0x01
+#define EXT_EVENT 0x02
+#define EXT_REVISION 0x30
+#define EXT_REGION 0x80
+#define EXT_FIELD 0x81
+#define EXT_DEVICE 0x82
+#define EXT_PROCESSOR 0x83
+#define EXT_POWERRES 0x84
+#define EXT_THERMAL 0x85
+#define EXT_INDEXFIELD 0x86
+#define EXT_BANKFIELD 0x87
+
+enum vkind { V_INT, V_STR, V_BUF, V_PKG, V_NAME };
+
+struct value {
+	uint8_t kind;
+	uint64_t i;                 /* V_INT */
+	uint32_t pos, end;          /* V_STR: chars [pos,end); V_BUF: bytes; V_PKG: elements */
+	uint32_t count;             /* V_PKG: NumElements; V_BUF: BufferSize */
+};
+
+struct walker {
+	const uint8_t *t;
+	uint32_t len, index;
+	char sig[5];
+	struct aml_info *info;
+};
+
+/* A defect of the table being walked: "SIG[index] @0xOFF path: what". */
+void aml_defect(struct walker *w, uint32_t off, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* n little-endian bytes at p. */
+uint64_t aml_rd(const uint8_t *p, int n);
+/* PkgLength at p: *obj_end = p + its value (the object's end), *body = first byte after it.
+ * -1 when malformed or the encoding itself runs past end; the caller checks *obj_end. */
+int aml_pkg_length(const struct walker *w, uint32_t p, uint32_t end, uint32_t *body, uint64_t *obj_end);
+void aml_path_copy(char *dst, const char *src);
+/* NameString at p (see aml_term.c); path updated when given, last gets the final NameSeg. */
+int aml_name_string(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after, char *path, char *last);
+/* A data object at p; -1 with *why when it cannot be sized or runs past end. */
+int aml_data_object(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after, struct value *v,
+		    const char **why);
+void aml_copy_str(const struct walker *w, const struct value *v, char *dst, size_t n);
+
+#endif

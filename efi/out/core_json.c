@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The members of a core counter set (pmu/core/core_counters.h: x86 fixed counters, Arm
+ * PMUv3) in a record: counters [{event, unit, state, before, after, delta | why}]; on Arm
+ * PMUv3 the event set and PMCR_EL0.N (event_set, event_counters, event_counters_used,
+ * not_programmed [{event, why}]), the exception levels counted and MDCR_EL2 as read at EL2; `restore` when the set was
+ * started and restored by its own window.
+ */
+#include "efi/out/pmu_json.h"
+#include "arch/regs/arm_sysreg.h"
+
+void core_set_json(struct json *j, const struct core_set *s)
+{
+	json_arr(j, "counters");
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		json_obj(j, NULL);
+		json_str(j, "event", c->event);
+		json_str(j, "unit", c->unit);
+		json_str(j, "state", ctr_state_name(c->state));
+		if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
+			json_u64(j, "before", c->before);
+			json_u64(j, "after", c->after);
+		}
+		if (c->state == CTR_COUNTED)
+			json_u64(j, "delta", c->delta);
+		if (c->why[0])
+			json_str(j, "why", c->why);
+		json_close(j);
+	}
+	json_close(j);
+	if (s->els[0]) {   /* Arm PMUv3: the exception levels counted, MDCR_EL2 at EL2 */
+		if (s->event_set)
+			json_str(j, "event_set", s->event_set);
+		json_u64(j, "event_counters", s->ngp);   /* PMCR_EL0.N */
+		json_u64(j, "event_counters_used", s->n > ARMV8_C_INST ? (uint64_t)(s->n - ARMV8_C_INST) : 0);
+		json_arr(j, "not_programmed");
+		for (uint32_t i = 0; i < s->nleft && i < CORE_MAX_LEFT_OUT; i++) {
+			json_obj(j, NULL);
+			json_str(j, "event", s->left[i].event);
+			json_str(j, "why", s->left[i].why);
+			json_close(j);
+		}
+		json_close(j);
+		if (s->nleft > CORE_MAX_LEFT_OUT)
+			json_u64(j, "not_programmed_unlisted", s->nleft - CORE_MAX_LEFT_OUT);
+		json_u64(j, "current_el", s->el);
+		json_str(j, "exception_levels", s->els);
+		if (s->mdcr_read) {
+			json_obj(j, "mdcr_el2");
+			json_hex(j, "value", s->mdcr_el2);
+			json_u64(j, "hpmn", s->mdcr_el2 & MDCR_EL2_HPMN_MASK);
+			json_bool(j, "hpmd", (s->mdcr_el2 & MDCR_EL2_HPMD) != 0);
+			json_bool(j, "hccd", (s->mdcr_el2 & MDCR_EL2_HCCD) != 0);
+			json_close(j);
+		}
+	}
+	if (s->restore.registers)   /* this set was started and restored (not the x86 window's) */
+		json_restore_report(j, &s->restore, NULL);
+}
+

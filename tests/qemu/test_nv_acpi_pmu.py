@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""QEMU tests of the NVIDIA Tegra410 ACPI-namespace PMUs (CMEM latency NVDA2021, NVLink-C2C
+NVDA2023) and the bounded AML reader: x86_64 q35 takes the SSDT through -acpitable; aarch64 virt
+refuses -acpitable, so there the test-only app tests/efi/acpi_install.c installs it through
+EFI_ACPI_TABLE_PROTOCOL from startup.nsh before efiperf runs.
+
+One boot per architecture. iasl compiles tests/aml/nv_pmu_ssdt.asl at test time; Device(BAD0)'s
+PkgLength is patched to run past the table's end (checksum redone). The devices' _CRS regions
+lie in BAR2 of an ivshmem-plain device at 00:05.0 (OVMF assigns 0x800000000 on q35, AAVMF
+BAR_A64 on virt, for this device set; the ASL's addresses are rebased for aarch64; the mmio
+kernel's record reports the BAR, so a move is named). The backing file holds a pattern with known counter values at the registers'
+offsets (Linux drivers/perf/nvidia_t410_cmem_latency_pmu.c, nvidia_t410_c2c_pmu.c, restated
+here as literals). With uncore = on and trace = hw:
+  - the `aml` record lists the SSDT, its devices and the cut-short BAD0 as a defect naming the
+    table, the DeviceOp's offset (found in the bytes here) and the path; the run ends ok;
+  - one `uncore` record per device: identity from _HID/_UID/path, every instance's region, the
+    counts summed from the file's values, the latency from those and the record's window_ns;
+  - the hw trace: the broadcast control sequence at its offsets, each control register read
+    before its first write and last written with the value read; every instance's counters read;
+  - the backing file ends byte for byte as it started.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+from efiperf_qemu import REPO, boot, cfg_text, make_image
+
+x86_64 = pytest.mark.x86_64
+aarch64 = pytest.mark.aarch64
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ASL = os.path.join(HERE, "..", "aml", "nv_pmu_ssdt.asl")
+BAR = 0x800000000                     # tests/aml/nv_pmu_ssdt.asl; OVMF's BAR2 on q35
+BAR_A64 = 0x8000000000                # AAVMF's BAR2 on virt: the test rebases the ASL's addresses
+SIZE = 1 << 20
+CMEM, C2C = 0x0, 0x10000              # device offsets in the BAR: 14 regions of 4 KiB + broadcast
+# CMEM (64-bit registers): CG_CTRL, CTRL; CYCLE; MC0..2 REQ; MC0..2 AOR
+CG_CTRL, CTRL = 0x800, 0x808
+CMEM_CYCLE, CMEM_REQ, CMEM_AOR = 0x818, (0x820, 0x838, 0x850), (0x830, 0x848, 0x860)
+# C2C (32-bit registers, 64-bit counters): CTRL; CYCLE; in/out rd/wr cum_outs and req
+C2C_CTRL = 0x864
+C2C_CTR = {"cycles": 0x86C, "in_rd_cum_outs": 0x874, "in_rd_req": 0x87C, "in_wr_cum_outs": 0x884, "in_wr_req": 0x88C,
+           "out_rd_cum_outs": 0x898, "out_rd_req": 0x8A0, "out_wr_cum_outs": 0x8A8, "out_wr_req": 0x8B0}
+
+
+def build_ssdt(d, bar):
+    """iasl's SSDT with its _CRS addresses moved from the ASL's BAR to bar, Device(BAD0) cut short."""
+    if not shutil.which("iasl"):
+        pytest.fail("iasl not installed (Debian acpica-tools; make deps)")
+    text = open(ASL).read()
+    text = re.sub(r"0x([0-9A-Fa-f]{9,})", lambda m: "0x%X" % (int(m.group(1), 16) - BAR + bar)
+                  if BAR <= int(m.group(1), 16) < BAR + SIZE else m.group(0), text)
+    src = os.path.join(d, "nv_pmu_ssdt.asl")
+    open(src, "w").write(text)
+    out = os.path.join(d, "ssdt")
+    p = subprocess.run(["iasl", "-p", out, src], capture_output=True, text=True)
+    assert p.returncode == 0, "iasl failed: %s" % p.stdout[-800:]
+    aml = bytearray(open(out + ".aml", "rb").read())
+    off = next(i for i in range(len(aml)) if aml[i:i + 2] == b"\x5b\x82" and aml[i + 3:i + 7] == b"BAD0")
+    assert aml[off + 2] < 0x3F, "Device(BAD0) has a multi-byte PkgLength: the patch below assumes one byte"
+    aml[off + 2] = 0x3F                # 63 bytes: past the table's end
+    aml[9] = 0
+    aml[9] = (-sum(aml)) & 0xFF
+    path = os.path.join(d, "ssdt.aml")
+    open(path, "wb").write(aml)
+    return path, off
+
+
+def fill(d):
+    """The pattern of test_windows.py, with the counters set to literal values per instance."""
+    data = bytearray(b"".join(struct.pack("<Q", (0x0123456789ABCDEF * (i + 1)) & (2 ** 64 - 1)) for i in range(SIZE // 8)))
+    for i in range(14):
+        r = CMEM + i * 0x1000
+        struct.pack_into("<Q", data, r + CMEM_CYCLE, 400000 + i)
+        for k, reg in enumerate(CMEM_REQ):
+            struct.pack_into("<Q", data, r + reg, 100 * (k + 1) + i)
+        for k, reg in enumerate(CMEM_AOR):
+            struct.pack_into("<Q", data, r + reg, 7000 * (k + 1) + 3 * i)
+        r = C2C + i * 0x1000
+        for k, (name, reg) in enumerate(sorted(C2C_CTR.items())):
+            # out_wr_cum_outs above 2^32: the high-low-high read must join both halves
+            v = 2000000 + i if name == "cycles" else (5 << 32) * (name == "out_wr_cum_outs") + 1000 * (k + 1) + i
+            struct.pack_into("<Q", data, r + reg, v)
+    path = os.path.join(d, "ivshmem.bin")
+    open(path, "wb").write(data)
+    return path, bytes(data)
+
+
+def u64(data, off):
+    return struct.unpack_from("<Q", data, off)[0]
+
+
+def latency_ns(cum, req, cycles, ns):
+    return round(cum * ns * 1000 / (req * cycles)) / 1000
+
+
+IVSHMEM = ["-device", "ivshmem-plain,memdev=ivm,addr=0x5"]
+CFG = {"copy_size": "64K", "copy_passes": "1", "loop_iterations": "1000", "pcie": "off", "uncore": "on",
+       "trace": "hw", "mmio_bdf": "00:05.0", "mmio_bar": "2", "mmio_bytes": "4K"}
+
+
+def backing_args(backing):
+    return ["-object", "memory-backend-file,id=ivm,share=on,mem-path=%s,size=1M" % backing] + IVSHMEM
+
+
+@x86_64
+def test_nv_acpi_pmus_from_ssdt(scratch, figure):
+    d = scratch()
+    ssdt, bad_off = build_ssdt(d, BAR)
+    backing, data = fill(d)
+    img = make_image("x86_64", d, cfg_text("x86_64", CFG))
+    run = boot("x86_64", img, d, extra=["-acpitable", "file=%s" % ssdt] + backing_args(backing))
+    check(run, BAR, backing, data, bad_off, figure, "q35 -acpitable")
+
+
+@aarch64
+def test_nv_acpi_pmus_aarch64_installed_ssdt(scratch, figure):
+    """aarch64 virt refuses -acpitable: tests/efi/acpi_install.c installs the SSDT through
+    EFI_ACPI_TABLE_PROTOCOL from startup.nsh before efiperf runs (shell mode image)."""
+    d = scratch()
+    ssdt, bad_off = build_ssdt(d, BAR_A64)
+    backing, data = fill(d)
+    img = make_image("aarch64", d, cfg_text("aarch64", CFG), shell_args="")
+    nsh = os.path.join(d, "startup.nsh")
+    with open(nsh, "w", newline="\r\n") as f:
+        f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
+                "  if exist %v:\\efiperf\\efiperf.efi then\n    %v:\n    \\acpi_install.efi\n"
+                "    \\efiperf\\efiperf.efi\n    goto done\n  endif\nendfor\n:done\n")
+    installer = os.path.join(REPO, "build", "aarch64", "acpi_install.efi")
+    assert os.path.exists(installer), "%s missing: make image ARCH=aarch64 builds it" % installer
+    for src, dst in ((nsh, "::/startup.nsh"), (installer, "::/acpi_install.efi"), (ssdt, "::/ssdt.aml")):
+        p = subprocess.run(["mcopy", "-o", "-i", img, src, dst], capture_output=True, text=True)
+        assert p.returncode == 0, "mcopy %s: %s" % (dst, p.stderr)
+    run = boot("aarch64", img, d, extra=backing_args(backing))
+    check(run, BAR_A64, backing, data, bad_off, figure, "virt + acpi_install.efi")
+
+
+def check(run, bar, backing, data, bad_off, figure, how):
+    mm = [r for r in run.of("measurement") if r.get("kernel", "").startswith("mmio_")]
+    assert mm and int(mm[0]["bar_base"], 16) == bar, (
+        "ivshmem BAR2 is at %s, not 0x%x: the firmware placed it elsewhere, so the SSDT's _CRS "
+        "addresses no longer point into it" % (mm[0].get("bar_base") if mm else "?", bar))
+    run.expect_ok()
+    with open(backing, "rb") as f:
+        after = f.read()
+    diff = [i for i in range(0, SIZE, 8) if after[i:i + 8] != data[i:i + 8]]
+    assert not diff, "backing file changed at %d words, first offsets %s" % (len(diff), [hex(i) for i in diff[:4]])
+
+    # the AML reader: the SSDT, its devices, BAD0 as a defect
+    aml = run.one("aml")
+    assert aml.get("source") == "aml_reader"
+    ssdts = [t for t in aml["tables"] if t["table"].startswith("SSDT") and t["status"] == "read"]
+    assert ssdts, "no SSDT read: %s" % aml["tables"]
+    devs = {x["path"]: x for x in aml["devices"]}
+    assert set(devs) == {"\\_SB_.CM00", "\\_SB_.C2C0"} and aml["devices_dropped"] == 0, "PMU devices %s" % sorted(devs)
+    # QEMU's DSDT (PCI0, LNKA.., the ISA devices) and MIXD/SUB0 of the SSDT: read, not kept
+    assert aml["devices_other"] >= 30, "devices_other %s" % aml["devices_other"]
+    assert any(t["table"] == "DSDT[0]" and t["status"] == "read" for t in aml["tables"]), aml["tables"]
+    assert devs.get("\\_SB_.CM00", {}).get("hid") == "NVDA2021" and devs["\\_SB_.CM00"].get("ranges") == 15, devs
+    assert devs.get("\\_SB_.C2C0", {}).get("uid") == 1 and devs["\\_SB_.C2C0"].get("properties") == 2, devs
+    assert "\\_SB_.BAD0" not in devs, "the cut-short device was used"
+    want = "@0x%x \\_SB_.BAD0: Device PkgLength 0x3f runs past its enclosing scope" % bad_off
+    assert any(want in x and x.startswith("SSDT[") for x in aml["defects"]), "defects %s lack %r" % (aml["defects"], want)
+
+    recs = {r.get("pmu"): r for r in run.of("uncore") if r.get("scope") == "acpi_device"}
+    assert set(recs) == {"nvidia_cmem_latency_pmu_0", "nvidia_nvlink_c2c_pmu_1"}, "NVIDIA uncore records %s" % sorted(recs)
+    cm, c2c = recs["nvidia_cmem_latency_pmu_0"], recs["nvidia_nvlink_c2c_pmu_1"]
+    for r in (cm, c2c):
+        assert r["status"] == "ok" and r["state"] == "counting", "%s: %s %s" % (r["pmu"], r["status"], r.get("why"))
+        assert r["restore"]["status"] == "ok" and not r["restore"]["failed"], r["restore"]
+    idc = cm["identity"]
+    assert (idc["hid"], idc["uid"], idc["path"], idc["source"]) == ("NVDA2021", 0, "\\_SB_.CM00", "aml_reader"), idc
+    assert [int(x["base"], 16) for x in idc["regions"]] == [bar + CMEM + i * 0x1000 for i in range(14)]
+    assert int(idc["broadcast"], 16) == bar + CMEM + 14 * 0x1000
+    assert c2c["identity"]["peer"] == "gpu" and c2c["identity"]["peer_masks"] == ["0xff", "0x3f00"], c2c["identity"]
+
+    # counts: sums of the file's values over the instances
+    counts = {c["event"]: c["raw"] for c in cm["counts"]}
+    req = sum(u64(data, CMEM + i * 0x1000 + reg) for i in range(14) for reg in CMEM_REQ)
+    cum = sum(u64(data, CMEM + i * 0x1000 + reg) for i in range(14) for reg in CMEM_AOR)
+    cyc = u64(data, CMEM + CMEM_CYCLE)
+    assert counts == {"cycles": cyc, "rd_req": req, "rd_cum_outs": cum}, "CMEM counts %s" % counts
+    lat = cm["metrics"]["latency"][0]
+    ns = cm["window_ns"]
+    assert (lat["direction"], lat["cum_outs"], lat["req"], lat["cycles"], lat["window_ns"]) == ("rd", cum, req, cyc, ns)
+    assert abs(float(lat["latency_ns"]) - latency_ns(cum, req, cyc, ns)) < 0.0015, (lat, latency_ns(cum, req, cyc, ns))
+    assert abs(float(lat["latency_cycles"]) - cum / req) < 0.0015
+    c2cc = {c["event"]: c["raw"] for c in c2c["counts"]}
+    for name, reg in C2C_CTR.items():
+        insts = [0] if name == "cycles" else range(14)
+        assert c2cc.get(name) == sum(u64(data, C2C + i * 0x1000 + reg) for i in insts), "C2C %s = %s" % (name, c2cc.get(name))
+    dirs = {x["direction"]: x for x in c2c["metrics"]["latency"]}
+    assert sorted(dirs) == ["in_rd", "in_wr", "out_rd", "out_wr"]
+    x = dirs["out_wr"]
+    assert abs(float(x["latency_ns"]) - latency_ns(c2cc["out_wr_cum_outs"], c2cc["out_wr_req"], c2cc["cycles"], c2c["window_ns"])) < 0.0015
+
+    # the hw trace: control sequence on the broadcast regions, restore, counter reads
+    hw = [(r["op"], int(r["addr"], 16), int(r["val"], 16)) for r in run.of("hw") if r.get("op", "").startswith("mmio_")
+          and bar <= int(r.get("addr", "0x0"), 16) < bar + SIZE]
+    bc = bar + CMEM + 14 * 0x1000
+    w = [(a - bc, v) for op, a, v in hw if op == "mmio_write64" and bc <= a < bc + 0x1000]
+    cg0, ctrl0 = u64(data, CMEM + 14 * 0x1000 + CG_CTRL), u64(data, CMEM + 14 * 0x1000 + CTRL)
+    assert w == [(CG_CTRL, 1), (CTRL, 2), (CTRL, 1), (CTRL, 0), (CTRL, 2), (CTRL, ctrl0), (CG_CTRL, cg0)], \
+        "CMEM broadcast writes %s" % [(hex(o), hex(v)) for o, v in w]
+    first_w = {a: n for n, (op, a, v) in reversed(list(enumerate(hw))) if op.startswith("mmio_write")}
+    for a, n in first_w.items():
+        assert any(op.startswith("mmio_read") and ra == a for op, ra, _ in hw[:n]), "MMIO 0x%x written before it was read" % a
+    cb = bar + C2C + 14 * 0x1000 + C2C_CTRL
+    w2 = [(v) for op, a, v in hw if op == "mmio_write32" and a == cb]
+    assert w2 == [1, 0, u64(data, C2C + 14 * 0x1000 + C2C_CTRL) & 0xFFFFFFFF], "C2C_CTRL writes %s" % [hex(v) for v in w2]
+    reads = {a for op, a, _ in hw if op == "mmio_read64"}
+    assert all(bar + CMEM + i * 0x1000 + reg in reads for i in range(14) for reg in CMEM_REQ + CMEM_AOR)
+    reads32 = {a for op, a, _ in hw if op == "mmio_read32"}
+    assert all(bar + C2C + i * 0x1000 + C2C_CTR["in_rd_req"] + 4 in reads32 for i in range(14)), "C2C high halves not all read"
+    figure("NVIDIA ACPI PMUs (%s)" % how, "CMEM rd latency %s ns over %d req; NVLink-C2C in_rd %s ns; %d MMIO accesses traced; "
+           "backing file unchanged; BAD0 reported cut short" % (lat["latency_ns"], req, dirs["in_rd"].get("latency_ns"), len(hw)))
