@@ -2,6 +2,7 @@
 /* NVIDIA CoreSight PMUs: names, event strings, formulas, PCIE-TGT slots (pmu/uncore/nvidia_cspmu.h). */
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "arch/lib/fmt.h"
+#include "pmu/latency.h"
 
 #include <string.h>
 
@@ -272,15 +273,14 @@ void nv_cspmu_metrics(const struct nv_cspmu_req *req, const uint64_t *raw, uint6
 			int r = pair_req(req, i);
 			if (r < 0 || !raw[r])
 				break;
+			struct latency lat;   /* pmu/latency.h: the formula every NVIDIA latency PMU shares */
+			latency_compute(raw[i], raw[r], cyc >= 0 ? raw[cyc] : 0, window_ns, &lat);
+			if (!lat.valid)
+				break;      /* no cycles or no window: the latency needs both */
 			fmt_snprintf(f, sizeof(f), "%s / %s", nm, req->evname[r]);
-			put(o, nm, "_latency_cycles", milli(raw[i], raw[r]), f);
-			if (cyc >= 0 && raw[cyc] && window_ns) {
-				/* cycles per request / (cycles / ns) = cum_outs x ns / (req x cycles) */
-				fmt_snprintf(f, sizeof(f), "(%s / %s) / freq_ghz", nm, req->evname[r]);
-				put(o, nm, "_latency_ns",
-				    (uint64_t)(((unsigned __int128)raw[i] * window_ns * 1000 + raw[r] * raw[cyc] / 2) /
-					       ((unsigned __int128)raw[r] * raw[cyc])), f);
-			}
+			put(o, nm, "_latency_cycles", lat.cycles_milli, f);
+			fmt_snprintf(f, sizeof(f), "(%s / %s) / freq_ghz", nm, req->evname[r]);
+			put(o, nm, "_latency_ns", lat.ns_milli, f);
 			break;
 		}
 		default:

@@ -122,7 +122,8 @@ struct nv_cspmu_metrics {
 };
 /* Formulas of nvidia-tegra410-pmu.rst over raw[] of a window of window_ns: per bytes event
  * GB/s = bytes / ns; per request event rate = req / cycles; freq_ghz = cycles / ns;
- * rd latency = rd_cum_outs / rd_req cycles and / freq_ghz ns. */
+ * rd latency = rd_cum_outs / rd_req cycles and / freq_ghz ns (pmu/latency.h; only with
+ * a cycles event and a window). */
 void nv_cspmu_metrics(const struct nv_cspmu_req *req, const uint64_t *raw, uint64_t window_ns,
 		      struct nv_cspmu_metrics *out);
 
