@@ -378,6 +378,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	plat.fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
 	plat.srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
 	plat.madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
+	plat.apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
 	plat.pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
 	plat.acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
 	platform_discover(&hw, &plat);

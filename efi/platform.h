@@ -29,6 +29,7 @@ struct platform {
 	const struct acpi_fadt *fadt;      /* parsed FADT, or NULL: its PM timer calibrates the TSC */
 	const struct acpi_srat *srat;      /* parsed SRAT, or NULL: the NUMA node of CPUs and memory */
 	const struct acpi_madt *madt;      /* parsed MADT, or NULL: Arm MPIDR to ACPI Processor UID */
+	const struct acpi_apmt *apmt;      /* parsed APMT, or NULL: the CoreSight PMUs (uncore) */
 	const struct acpi_pptt *pptt;      /* parsed PPTT, or NULL: Arm CPU packages (PSCI CPUs) */
 	const struct acpi_info *acpi;      /* every table parsed, or NULL: the FADT's DSDT and the SSDTs
 					    * for the AML reader (efi/measure/nv_acpi_run.h) */

@@ -141,12 +141,18 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 			     "';'-separated cha/.../ strings or event names; empty: the platform's PCIe set", NULL, NULL },
 	[CFG_UNCORE] = { "uncore", CFG_T_ENUM, "off|on|force", uncore_names,
 			 0, 0, 0, 0, FIELD(uncore),
-			 "uncore boxes beyond the CHA (Intel uncore_imc, uncore_iio; AMD amd_df, amd_l3, amd_umc) with "
+			 "uncore boxes beyond the CHA (Intel uncore_imc, uncore_iio; AMD amd_df, amd_l3, amd_umc; the APMT's "
+			 "CoreSight PMUs) with "
 			 "their default events around the copy kernel; force: also boxes CPUID says are absent", NULL, NULL },
 	[CFG_UNCORE_EVENTS] = { "uncore_events", CFG_T_TEXT, "EVENTS", NULL,
 				0, 0, 0, 0, FIELD(uncore_events),
 				"';'-separated PMU/.../ strings (Linux sysfs PMU names: uncore_imc[_N], uncore_iio[_N], "
-				"amd_df, amd_l3, amd_umc) or event names; a box none names is left out", NULL, NULL },
+				"amd_df, amd_l3, amd_umc, nvidia_ucf_pmu_N, nvidia_pcie_pmu_N_rc_M, arm_cspmu_ID ...) or event "
+				"names; a box none names is left out", NULL, NULL },
+	[CFG_PCIE_PMU_RP] = { "pcie_pmu_rp", CFG_T_BDF, "BDF|none", NULL,
+			      CFG_BDF_NONE, 0, 0, 0, FIELD(pcie_pmu_rp),
+			      "NVIDIA root port whose traffic the PCIE / PCIE-TGT PMUs count (socket, RC and root-port "
+			      "bit from its DVSEC RC map)", NULL, NULL },
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },

@@ -60,6 +60,7 @@ enum cfg_key_id {
 	CFG_NVME_WRITE_LBA,  /* nvme_write_lba = none | BDF FIRST-LAST       (default none)     */
 	CFG_UNCORE,          /* uncore = off | on | force                    (default off)      */
 	CFG_UNCORE_EVENTS,   /* uncore_events = text                         (default empty)    */
+	CFG_PCIE_PMU_RP,     /* pcie_pmu_rp = SSSS:BB:DD.F | none            (default none)     */
 	CFG_DDIO_SWEEP,      /* ddio_sweep = none | BYTES[,BYTES...]         (default none)     */
 	CFG_DMA_CPU_TRAFFIC, /* dma_cpu_traffic = none | load | ... | triad  (default none)     */
 	CFG_C2C,             /* c2c = off | on                               (default off)      */
@@ -104,6 +105,7 @@ struct efiperf_config {
 	char cha_events[256];
 	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
 	char uncore_events[512];
+	uint64_t pcie_pmu_rp;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	char core_events[256];
 	uint32_t topdown;
 	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */

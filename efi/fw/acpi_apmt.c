@@ -79,28 +79,32 @@ void acpi_parse_apmt(const uint8_t *t, uint32_t len, struct acpi_apmt *p)
 static const char *const type_name[] = { "mc", "smmu", "pcie_root", "acpi", "cache" };
 #define NTYPES (sizeof(type_name) / sizeof(type_name[0]))
 
+void acpi_json_apmt_node(const struct acpi_apmt_node *n, struct json *j)
+{
+	json_u64(j, "length", n->length);
+	json_u64(j, "id", n->id);
+	json_u64(j, "type", n->type);
+	json_str(j, "type_name", n->type < NTYPES ? type_name[n->type] : "reserved");
+	json_hex(j, "flags", n->flags);
+	json_bool(j, "dual_page", n->flags & APMT_F_DUAL_PAGE);
+	json_bool(j, "affinity_container", n->flags & APMT_F_AFF_CONTAINER);
+	json_bool(j, "atomic64", n->flags & APMT_F_ATOMIC);
+	json_hex(j, "inst_primary", n->inst_primary);
+	json_u64(j, "inst_secondary", n->inst_secondary);
+	json_hex(j, "base0", n->base0);
+	json_hex(j, "base1", n->base1);
+	json_u64(j, "ovflw_gsiv", n->ovflw_gsiv);
+	json_hex(j, "ovflw_flags", n->ovflw_flags);
+	json_hex(j, "proc_affinity", n->proc_affinity);
+	json_hex(j, "impl_id", n->impl_id);
+}
+
 void acpi_json_apmt(const struct acpi_apmt *p, struct json *j)
 {
 	json_arr(j, "apmt");
 	for (uint32_t i = 0; i < p->nnodes && i < ACPI_MAX_APMT; i++) {
-		const struct acpi_apmt_node *n = &p->node[i];
 		json_obj(j, NULL);
-		json_u64(j, "length", n->length);
-		json_u64(j, "id", n->id);
-		json_u64(j, "type", n->type);
-		json_str(j, "type_name", n->type < NTYPES ? type_name[n->type] : "reserved");
-		json_hex(j, "flags", n->flags);
-		json_bool(j, "dual_page", n->flags & APMT_F_DUAL_PAGE);
-		json_bool(j, "affinity_container", n->flags & APMT_F_AFF_CONTAINER);
-		json_bool(j, "atomic64", n->flags & APMT_F_ATOMIC);
-		json_hex(j, "inst_primary", n->inst_primary);
-		json_u64(j, "inst_secondary", n->inst_secondary);
-		json_hex(j, "base0", n->base0);
-		json_hex(j, "base1", n->base1);
-		json_u64(j, "ovflw_gsiv", n->ovflw_gsiv);
-		json_hex(j, "ovflw_flags", n->ovflw_flags);
-		json_hex(j, "proc_affinity", n->proc_affinity);
-		json_hex(j, "impl_id", n->impl_id);
+		acpi_json_apmt_node(&p->node[i], j);
 		json_close(j);
 	}
 	json_close(j);

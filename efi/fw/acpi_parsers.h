@@ -29,5 +29,7 @@ void acpi_json_madt(const struct acpi_madt *m, struct json *j);
 void acpi_json_srat(const struct acpi_srat *s, struct json *j);
 void acpi_json_apmt(const struct acpi_apmt *p, struct json *j);
 void acpi_json_pptt(const struct acpi_pptt *p, struct json *j);
+/* Members of one APMT node's object (the `acpi` record's apmt[] and the CoreSight `uncore` record). */
+void acpi_json_apmt_node(const struct acpi_apmt_node *n, struct json *j);
 
 #endif

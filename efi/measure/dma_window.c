@@ -4,6 +4,7 @@
 #include "efi/measure/dma_window.h"
 #include "efi/measure/cha_run.h"
 #include "efi/measure/corepmu_run.h"
+#include "efi/measure/cspmu_run.h"
 #include "efi/out/dma_json.h"
 #include "efi/out/report.h"
 #include "arch/lib/fmt.h"
@@ -22,22 +23,34 @@ void dma_window_ranges(const struct discovery *d)
 		ranges[nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
 }
 
-/* The traffic with the boot CPU's core PMU started before the first slice and stopped after
- * the last (the CPU that drives the traffic: firmware drivers and efiperf's queues run on it). */
-struct core_ctx { const struct hw *hw; const struct platform *p; const struct dma_window *w; int started; uint64_t ns; };
+/* The traffic with the boot CPU's core PMU and the CoreSight PCIE PMUs started before the first
+ * slice and stopped after the last (the CPU that drives the traffic: firmware drivers and
+ * efiperf's queues run on it). */
+struct core_ctx {
+	const struct hw *hw;
+	const struct platform *p;
+	const struct dma_window *w;
+	int started;
+	uint64_t ns;
+	struct cspmu_set *cs;
+};
 
 static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
 {
 	struct core_ctx *c = arg;
 	struct corepmu *cp = c->p->corepmu;
+	if (slice == 0 && !c->cs)
+		c->cs = cspmu_dma_start(c->hw, c->p, c->w->kernel);
 	if (cp && slice == 0) {
 		corepmu_run_start(c->hw, cp);
 		c->started = 1;
 	}
 	uint64_t ns = c->w->fn(c->w->arg, slice, nslices);
+	c->ns += ns;
 	if (cp && slice + 1 >= nslices && c->started)
 		corepmu_run_stop(c->hw, cp);
-	c->ns += ns;
+	if (slice + 1 >= nslices)
+		cspmu_dma_stop(c->hw, c->cs);
 	return ns;
 }
 
@@ -55,7 +68,7 @@ static uint64_t cha_pass(void *arg)
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
-	struct cha_pass x = { { hw, p, w, 0, 0 }, r };
+	struct cha_pass x = { { hw, p, w, 0, 0, NULL }, r };
 	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
 		r->status = -1;
 	if (r->iio.on) {
@@ -67,6 +80,8 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 			 s->why[0] ? ": " : "", s->why);
 	}
 	struct core_ctx c = x.c;
+	if (cspmu_dma_report(hw, c.cs, w->expected, w->no_dma_why, c.ns))
+		r->status = -1;
 	const struct cha_metric_values *total = cha_run_total();
 	r->have_cha = total != NULL;
 	if (total)

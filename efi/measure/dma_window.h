@@ -7,6 +7,8 @@
  *   - the boot CPU's core PMU (the CPU that drives the traffic; `core_counters` record),
  *   - with uncore = on on Intel SKX/CLX/ICX, the IIO part counts of the device's root port
  *     around all of it (`iio_self_check`, efi/measure/iio_window.h),
+ *   - with uncore = on and an APMT, the CoreSight PCIE PMUs (an `uncore` record each whose
+ *     window is the kernel; efi/measure/cspmu_run.h),
  * and its result gets
  *   - self_check: the bytes the CHA counted against the bytes the window moved,
  *   - link_limit: the device's path to its Root Port, the bottleneck link, the effective limit

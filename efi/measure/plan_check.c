@@ -117,12 +117,26 @@ static void check_nvme(const struct hw *hw, const struct efiperf_config *cfg, st
 	}
 }
 
+/* pcie_pmu_rp: an NVIDIA root port its DVSEC RC map describes (efi/pcie/pcie.h
+ * pcie_nvidia_rp_lookup); the PMU filter is derived from that map when the PMUs run. */
+static void check_pcie_pmu_rp(const struct hw *hw, const struct efiperf_config *cfg, struct plan_errors *out)
+{
+	static struct pcie_func f;   /* ~1.5 KiB: off the firmware stack */
+	struct pcie_nvidia_map m;
+	char why[160];
+	if (cfg->pcie_pmu_rp == CFG_BDF_NONE)
+		return;
+	if (pcie_nvidia_rp_lookup(hw, addr_of(cfg->pcie_pmu_rp), &f, &m, why, sizeof(why)))
+		plan_error_add(out, CFG_PCIE_PMU_RP, "%s", why);
+}
+
 int plan_check_pci(const struct hw *hw, const struct efiperf_config *cfg, struct plan_errors *out)
 {
 	int before = out->n;
 	check_engine(hw, cfg, out);
 	check_mmio(hw, cfg, out);
 	check_nvme(hw, cfg, out);
+	check_pcie_pmu_rp(hw, cfg, out);
 	uint32_t sizes[DDIO_MAX_POINTS];
 	int nsizes = 0;
 	char msg[160];

@@ -2,6 +2,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/uncore_run.h"
+#include "efi/measure/cspmu_run.h"
 #include "efi/measure/nv_acpi_run.h"
 #include "efi/measure/uncore_disc.h"
 #include "efi/out/uncore_json.h"
@@ -158,6 +159,7 @@ static const struct intel_uncore_platform *intel_platform(const struct platform 
 
 int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
+	cspmu_plan(cfg);
 	if (!cfg->uncore || !intel_platform(p) || scan)
 		return 0;
 	scan = AllocatePool(SCAN_MAX * sizeof(*scan));
@@ -305,6 +307,7 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	const struct amd_uncore_family *f = NULL;
 	if (!strcmp(p->cpu.vendor, "AuthenticAMD") || !strcmp(p->cpu.vendor, "HygonGenuine"))
 		f = amd_uncore_family_for(p->cpu.family, p->cpu.model);
+	int apmt = p->apmt && p->apmt->nnodes;
 	struct unc_request *req = AllocateZeroPool(sizeof(*req));
 	struct unc_result *res = AllocateZeroPool(sizeof(*res));
 	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
@@ -322,6 +325,8 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	}
 	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
 	rc = nv_acpi_run(hw, p, cfg, whole_window, &ctx, &nv_found);
+	if (apmt && measure_cspmu(hw, p, cfg, window, &ctx, ctx.bytes) < 0)
+		rc = -1;
 	if (ip) {
 		if (measure_intel(hw, p, cfg, ip, &ctx, req, res))
 			rc = -1;
@@ -331,10 +336,11 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		for (int b = 0; b < AMD_NBOX; b++)
 			if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
 				rc = -1;
-	} else if (!nv_found) {
-		char why[160];
+	} else if (!nv_found && !apmt) {
+		char why[200];
 		fmt_snprintf(why, sizeof(why), "no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x, "
-			     "and no NVIDIA PMU device in the ACPI namespace", p->cpu.vendor, p->cpu.family, p->cpu.model);
+			     "no NVIDIA PMU device in the ACPI namespace and no APMT", p->cpu.vendor, p->cpu.family,
+			     p->cpu.model);
 		status_record("uncore", NULL, "absent", why);
 	}
 out:

@@ -8,6 +8,12 @@
  *   bytes 9..    the image, at physical address FUZZ_BASE
  * Checks beyond not crashing: counts stay within their arrays, every defect string is
  * terminated, and the JSON record is valid JSON whenever it fit in its buffer.
+ * Each APMT node the parser keeps is then driven through the CoreSight PMU backend
+ * (pmu/uncore/cspmu.h, the NVIDIA table) on a page-pair model at the node's base addresses,
+ * its PMCFGR / PMIIDR taken from the node's instance primary (low / high half) and its
+ * behaviour (memory or hardware) from instance secondary bit 0: every node is at least 56
+ * bytes, a probe refuses a zero or unaligned page, and after start / stop / restore the model's
+ * pages are byte for byte as they were.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -15,6 +21,9 @@
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "pmu/uncore/cspmu.h"
+#include "pmu/uncore/nvidia_cspmu.h"
+#include "tests/model/cspmu_model.h"
 #include "../unit/json_check.h"
 
 #define FUZZ_BASE   0x7f000000ull    /* tests/unit/acpi_synth.h SYN_BASE: its images are seeds */
@@ -69,6 +78,44 @@ static void fix_all(uint8_t *img, size_t size, size_t rsdp)
 	}
 }
 
+static struct cspmu_model model, before;
+static struct cspmu_info pinfo;
+static struct nv_cspmu_req preq;
+static struct cspmu_run prun;
+
+static void drive_cspmu(const struct acpi_apmt_node *a)
+{
+	char why[200] = "";
+	struct cspmu_node n = { .id = a->id, .type = a->type, .flags = a->flags, .base0 = a->base0, .base1 = a->base1,
+				.inst_primary = a->inst_primary, .inst_secondary = a->inst_secondary,
+				.affinity = a->proc_affinity, .impl_id = a->impl_id };
+	assert(a->length >= 56);
+	cspmu_model_init(&model, a->base0, a->base1, a->flags & CSPMU_APMT_DUAL_PAGE, a->inst_secondary & 1,
+			 a->flags & CSPMU_APMT_ATOMIC, (uint32_t)a->inst_primary, (uint32_t)(a->inst_primary >> 32));
+	struct hw h = cspmu_model_hw(&model);
+	uint64_t p1 = (a->flags & CSPMU_APMT_DUAL_PAGE) ? a->base1 : a->base0;
+	int rc = cspmu_probe(&h, &n, &pinfo, why, sizeof(why));
+	assert(memchr(why, 0, sizeof(why)));
+	if (!a->base0 || !p1 || (a->base0 & 0xFFF) || (p1 & 0xFFF)) {
+		assert(rc == -1);
+		return;
+	}
+	if (rc)
+		return;
+	const struct nv_cspmu_desc *d = nv_cspmu_match(pinfo.pmiidr);
+	char name[NV_CSPMU_NAME_MAX];
+	nv_cspmu_name(d, 0, a->inst_secondary, a->id, name, sizeof(name));
+	if (nv_cspmu_request(d, name, &pinfo, "", &preq, why, sizeof(why)))
+		return;
+	before = model;
+	if (!cspmu_start(&h, &pinfo, preq.ev, preq.nev, &prun)) {
+		cspmu_model_tick(&model, 3);
+		cspmu_stop(&h, &pinfo, preq.ev, preq.nev, &prun);
+	}
+	cspmu_restore(&h, &pinfo, &prun);
+	assert(!memcmp(model.page, before.page, sizeof(model.page)));
+}
+
 static void check_str(const char *s, size_t cap)
 {
 	assert(memchr(s, '\0', cap) != NULL);
@@ -108,6 +155,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(!info.table[i].parsed || info.table[i].valid);
 	}
 	check_str(info.root_note, ACPI_DEFECT_LEN);
+	check_str(info.apmt.defect, ACPI_DEFECT_LEN);
+	for (uint32_t i = 0; i < info.apmt.nnodes; i++)
+		drive_cspmu(&info.apmt.node[i]);
 
 	struct strbuf sb;
 	struct json j;

@@ -16,6 +16,7 @@
 #include "tests/model/pci_model.h"
 #include "efi/measure/plan_check.h"
 #include "efi/config/config.h"
+#include "efi/pcie/pcie_regs.h"
 
 static struct pci_model m;
 static struct hw h;
@@ -124,6 +125,45 @@ static void test_overflow(void **state)
 	assert_string_equal(e.e[PLAN_MAX_ERRORS - 1].msg, "error 7");
 }
 
+/* pcie_pmu_rp: the NVIDIA DVSEC RC map of nvidia-tegra410-pmu.rst's example line
+ * "0002:80:00.0: Bus=80, Segment=02, RP=01, RC=01, Socket=00" */
+static struct pci_model_func *nv_root_port(uint16_t seg, uint8_t bus, uint8_t map_bus, int with_dvsec)
+{
+	struct pci_model_func *f = pci_model_add(&m, seg, bus, 0, 0, 0x10de, 0x22b2, 0x060400, 1);
+	pci_model_add_cap(f, 0x40, 0x10);
+	pci_model_add_exp(f, 0x40, PCI_EXP_TYPE_ROOT_PORT, 4, 8, 4, 8, 0x0f);
+	pci_model_add_ext_cap(f, 0x100, 0x0001, 2);
+	if (with_dvsec) {
+		pci_model_add_dvsec(f, 0x150, 0x10de, 1, 0x14, 0x4);
+		pci_model_w8(f, 0x150 + 0xc, map_bus);
+		pci_model_w8(f, 0x150 + 0xd, (uint8_t)seg);
+		pci_model_w8(f, 0x150 + 0xe, 1);
+		pci_model_w8(f, 0x150 + 0xf, 1);
+		pci_model_w8(f, 0x150 + 0x10, 0);
+	}
+	return f;
+}
+
+static void test_pcie_pmu_rp(void **state)
+{
+	(void)state;
+	struct plan_errors e;
+	machine();
+	nv_root_port(2, 0x80, 0x80, 1);
+	nv_root_port(2, 0xa0, 0xa0, 0);          /* a root port without the RC map */
+	nv_root_port(3, 0x00, 0x40, 1);          /* a map naming another bus */
+	assert_int_equal(check("pcie_pmu_rp = 0002:80:00.0\n", &e), 0);
+	assert_int_equal(check("pcie_pmu_rp = 0002:a0:00.0\n", &e), 1);
+	assert_int_equal(e.e[0].key, CFG_PCIE_PMU_RP);
+	assert_string_equal(e.e[0].msg, "0002:a0:00.0 (10de:22b2) is not an NVIDIA root port: no DVSEC vendor 0x10de ID 0x4 (RC map)");
+	assert_int_equal(check("pcie_pmu_rp = 00:07.0\n", &e), 1);
+	assert_string_equal(e.e[0].msg, "0000:00:07.0 (1b36:0010) is not a PCI Express Root Port");
+	assert_int_equal(check("pcie_pmu_rp = 0003:00:00.0\n", &e), 1);
+	assert_non_null(strstr(e.e[0].msg, "says segment 03 bus 40"));
+	assert_int_equal(check("pcie_pmu_rp = 0002:c0:00.0\n", &e), 1);
+	assert_string_equal(e.e[0].msg, "0002:c0:00.0: no PCI function there");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_mmio_bar),
 		cmocka_unit_test(test_nvme_and_needs),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_pcie_pmu_rp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* CoreSight PMUs of the APMT around the copy window and DMA windows (efi/measure/cspmu_run.h). */
+#include <efi.h>
+#include <efilib.h>
+#include "efi/measure/cspmu_run.h"
+#include "efi/out/cspmu_json.h"
+#include "efi/out/report.h"
+#include "efi/pcie/pcie.h"
+#include "arch/lib/fmt.h"
+
+#include <string.h>
+
+/* edk2-nvidia's APMT parser writes processor-container UIDs as 1 << 28 | socket << 24
+ * (ProcHierarchyInfoParser.h GEN_CONTAINER_UID); Linux takes the NUMA node of the CPU. */
+#define CONTAINER_LEVEL_SHIFT 28
+#define CONTAINER_SOCKET_SHIFT 24
+#define CONTAINER_FIELD_MASK 0xFu
+
+/* The self-check of a PMU counting the copy's memory bytes (UCF mem_bytes_rd / mem_bytes_wr). */
+static const char convention[] =
+	"copy of N bytes: memory reads 2N (source + destination write-allocate), writes N; "
+	"self_check = (mem_bytes_rd + mem_bytes_wr) / 3N";
+
+struct rp_sel {
+	int on;
+	char bdf[16];
+	struct pcie_nvidia_map m;
+};
+
+/* PCIE-TGT address filters handed in by cspmu_tgt_set_ranges, by APMT node. */
+struct tgt_filter {
+	uint32_t apmt_id, n;
+	uint64_t block;
+	struct nv_tgt_slot slot[NV_TGT_SLOTS];
+};
+static struct tgt_filter tgt[ACPI_MAX_APMT];
+static uint32_t ntgt;
+
+/* One PMU instance through one window. */
+struct cspmu_pmu {
+	struct cspmu_node n;
+	struct cspmu_info info;
+	struct nv_cspmu_req req;
+	struct cspmu_run run;
+	struct nv_cspmu_metrics met;
+	struct self_check sc;
+	struct cspmu_record r;
+	const struct nv_cspmu_desc *d;
+	char why[200], name[NV_CSPMU_NAME_MAX];
+	int started;
+	const char *absent_why;     /* a DMA window that moves no DMA bytes: why */
+	const struct tgt_filter *tf;        /* PCIE-TGT address slots programmed, or NULL */
+	struct saveset slot_save;
+	struct saved_reg slot_saved[5 * NV_TGT_SLOTS];
+};
+
+/* The PMUs of one DMA window (cspmu_dma_start .. cspmu_dma_report). */
+struct cspmu_set {
+	uint32_t n;
+	int stopped;
+	struct cspmu_pmu pmu[ACPI_MAX_APMT];
+};
+
+static const struct efiperf_config *plan_cfg;   /* cspmu_plan: uncore on and its keys */
+static struct pcie_func rp_func;                  /* pcie_pmu_rp's probe (~1.5 KiB) */
+
+void cspmu_plan(const struct efiperf_config *cfg)
+{
+	plan_cfg = cfg && cfg->uncore ? cfg : NULL;
+}
+
+int cspmu_tgt_set_ranges(uint32_t apmt_id, uint64_t block, const struct nv_addr_range *r, uint32_t n, char *why,
+			 size_t wn)
+{
+	struct tgt_filter f = { .apmt_id = apmt_id, .n = n, .block = block };
+	if (!block || (block & (CSPMU_PAGE_SIZE - 1))) {
+		fmt_snprintf(why, wn, "APMT node %u: address-filter block 0x%llx: zero or not 4 KiB aligned", apmt_id,
+			     (unsigned long long)block);
+		return -1;
+	}
+	if (nv_tgt_slots_from_ranges(r, n, f.slot, why, wn))
+		return -1;
+	uint32_t i = 0;
+	while (i < ntgt && tgt[i].apmt_id != apmt_id)
+		i++;
+	if (i == ACPI_MAX_APMT) {
+		fmt_snprintf(why, wn, "more than %u PCIE-TGT PMUs with address filters", ACPI_MAX_APMT);
+		return -1;
+	}
+	tgt[i] = f;
+	if (i == ntgt)
+		ntgt++;
+	return 0;
+}
+
+static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char **how)
+{
+	if ((n->flags & CSPMU_APMT_AFF_CONTAINER) &&
+	    ((n->affinity >> CONTAINER_LEVEL_SHIFT) & CONTAINER_FIELD_MASK) == 1) {
+		*socket = (n->affinity >> CONTAINER_SOCKET_SHIFT) & CONTAINER_FIELD_MASK;
+		*how = "processor container UID (1 << 28 | socket << 24)";
+	} else {
+		*socket = 0;
+		*how = "0: the APMT affinity names no socket container";
+	}
+}
+
+static void emit(const struct cspmu_record *r)
+{
+	struct json *j = rep_begin("uncore");
+	cspmu_record_json(r, j);
+	rep_end();
+	rep_line("uncore:     %s (APMT node %u, %s window): %s%s%s", r->pmu ? r->pmu : "CoreSight PMU", r->node->id,
+		 r->window, r->status, r->why ? ": " : "", r->why ? r->why : "");
+}
+
+/* The root port pcie_pmu_rp names (the run plan checked it). -1 after reporting. */
+static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, struct rp_sel *rp)
+{
+	memset(rp, 0, sizeof(*rp));
+	if (cfg->pcie_pmu_rp == CFG_BDF_NONE)
+		return 0;
+	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->pcie_pmu_rp), CFG_BDF_BUS(cfg->pcie_pmu_rp),
+				 CFG_BDF_DEV(cfg->pcie_pmu_rp), CFG_BDF_FN(cfg->pcie_pmu_rp) };
+	char why[160];
+	pcie_bdf_str(a, rp->bdf, sizeof(rp->bdf));
+	rp->on = !pcie_nvidia_rp_lookup(hw, a, &rp_func, &rp->m, why, sizeof(why));
+	if (!rp->on)
+		rep_error("uncore", "pcie_pmu_rp: %s", why);
+	return rp->on ? 0 : -1;
+}
+
+/* Probe and build the request of node an. 1 ready to run; 0 left out (a record says why, unless
+ * quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE = any. */
+static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt_node *an,
+		   const struct rp_sel *rp, uint8_t want, const char *window, struct cspmu_pmu *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->n = (struct cspmu_node){ .id = an->id, .type = an->type, .flags = an->flags, .base0 = an->base0,
+				     .base1 = an->base1, .inst_primary = an->inst_primary,
+				     .inst_secondary = an->inst_secondary, .affinity = an->proc_affinity,
+				     .impl_id = an->impl_id };
+	struct cspmu_record *r = &pm->r;
+	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
+	socket_of(&pm->n, &r->socket, &r->socket_source);
+	if (cspmu_probe(hw, &pm->n, &pm->info, pm->why, sizeof(pm->why))) {
+		if (want != NVC_NONE)
+			return 0;          /* the copy window's record named it already */
+		emit(r);
+		rep_error("uncore", "%s", pm->why);
+		return -1;
+	}
+	r->info = &pm->info;
+	pm->d = nv_cspmu_match(pm->info.pmiidr);
+	if (want != NVC_NONE && pm->d->check != want)
+		return 0;
+	if (pm->d->per_rc) {
+		r->rc = pm->n.inst_secondary;
+		r->rc_source = "APMT instance secondary (_UID); the _DSD instance_id is not read yet";
+	}
+	nv_cspmu_name(pm->d, r->socket, r->rc, pm->n.id, pm->name, sizeof(pm->name));
+	r->pmu = pm->name;
+	int rc = nv_cspmu_request(pm->d, pm->name, &pm->info, cfg->uncore_events, &pm->req, pm->why, sizeof(pm->why));
+	if (rc == 1) {
+		r->status = "off";
+		fmt_snprintf(pm->why, sizeof(pm->why), "uncore_events names none of its events");
+		emit(r);
+		return 0;
+	}
+	if (rc) {
+		emit(r);
+		rep_error("uncore", "%s", pm->why);
+		return -1;
+	}
+	r->req = &pm->req;
+	for (uint32_t i = 0; i < ntgt && pm->d->addr_slots; i++)
+		if (tgt[i].apmt_id == pm->n.id && !nv_cspmu_set_slots(&pm->req, tgt[i].n)) {
+			pm->tf = &tgt[i];
+			r->tgt_block = tgt[i].block;
+			r->tgt_slots = tgt[i].slot;
+			r->tgt_n = tgt[i].n;
+		}
+	if (rp->on && pm->d->rp_reg) {
+		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
+			r->status = "off";
+			fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket,
+				     rp->m.rc);
+			emit(r);
+			return 0;
+		}
+		nv_cspmu_set_rp(&pm->req, rp->m.rp);
+		r->rp_bdf = rp->bdf;
+		r->rp_socket = rp->m.socket;
+		r->rp_rc = rp->m.rc;
+		r->rp = rp->m.rp;
+	}
+	return 1;
+}
+
+static void start(const struct hw *hw, struct cspmu_pmu *pm)
+{
+	saveset_init(&pm->slot_save, pm->slot_saved, 5 * NV_TGT_SLOTS);
+	pm->r.slot_save = &pm->slot_save;
+	if (pm->tf) {
+		hw_status st = nv_tgt_program_slots(hw, &pm->slot_save, pm->tf->block, pm->tf->slot, pm->tf->n);
+		if (st != HW_OK) {
+			pm->run.status = -1;
+			fmt_snprintf(pm->run.why, sizeof(pm->run.why), "address-filter slots at 0x%llx: %s",
+				     (unsigned long long)pm->tf->block, hw_status_name(st));
+			return;
+		}
+	}
+	pm->started = !cspmu_start(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
+}
+
+static void stop(const struct hw *hw, struct cspmu_pmu *pm)
+{
+	if (pm->started)
+		cspmu_stop(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
+}
+
+/* Restore, metrics, self-check, record. dma: the DMA window's known bytes, or NULL (the copy of
+ * copy_bytes). 1 measured, 0 busy, -1 error (reported). */
+static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const struct self_check_bytes *dma,
+		  uint64_t copy_bytes)
+{
+	struct cspmu_record *r = &pm->r;
+	cspmu_restore(hw, &pm->info, &pm->run);     /* also after a start that failed midway */
+	saveset_restore(hw, &pm->slot_save);
+	r->run = &pm->run;
+	r->window_ns = ns;
+	struct saveset_report rep = { 0 };
+	saveset_report_add(&pm->run.save, &rep);
+	saveset_report_add(&pm->slot_save, &rep);
+	if (pm->run.status || rep.nfailed || rep.dropped) {
+		r->status = pm->run.busy ? "busy" : "error";
+		fmt_snprintf(pm->why, sizeof(pm->why), "%s: %s", pm->name,
+			     pm->run.status ? pm->run.why : "registers not restored (see restore)");
+		r->check_why = pm->why;
+		emit(r);
+		if (!pm->run.busy)
+			rep_error("uncore", "%s", pm->why);
+		return pm->run.busy ? 0 : -1;
+	}
+	r->status = "ok";
+	r->why = NULL;
+	for (uint32_t i = 0; i < pm->req.nev; i++)
+		r->counting |= pm->run.raw[i] != 0;
+	nv_cspmu_metrics(&pm->req, pm->run.raw, ns, &pm->met);
+	r->metrics = &pm->met;
+	if (dma) {
+		struct self_check_bytes c;
+		nv_cspmu_bytes(&pm->req, pm->run.raw, &c);
+		self_check_compute(dma, &c, 0, pm->absent_why, &pm->sc);
+		r->sc = &pm->sc;
+	} else if (!r->counting)
+		r->check_why = "no counter advanced in the window";
+	else if (pm->d->check == NVC_CPU && pm->met.have_bytes && copy_bytes) {
+		r->check_ok = 1;
+		r->check_milli = (uint64_t)(((unsigned __int128)pm->met.bytes * 1000 + copy_bytes * 3 / 2) / (copy_bytes * 3));
+		r->check_how = convention;
+	} else if (pm->d->check == NVC_DMA)
+		r->check_why = "the copy window moves no PCIe bytes (DMA windows carry their own record)";
+	else
+		r->check_why = "no event of this PMU counts the copy's memory bytes";
+	emit(r);
+	return 1;
+}
+
+static int apmt_defect_line(const struct acpi_apmt *t)
+{
+	if (t->defect[0] || t->dropped)
+		rep_line("uncore:     APMT defect (acpi record apmt_defects): %s%s; the %u node(s) before it are measured",
+			 t->defect[0] ? t->defect : "", t->dropped ? " nodes beyond ACPI_MAX_APMT dropped" : "", t->nnodes);
+	return 0;
+}
+
+int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		  unc_window_fn window, void *arg, uint64_t copy_bytes)
+{
+	const struct acpi_apmt *t = p->apmt;
+	if (!t || !t->present)
+		return 0;
+	apmt_defect_line(t);
+	struct cspmu_pmu *pm = AllocateZeroPool(sizeof(*pm));
+	if (!pm) {
+		rep_error("uncore", "cannot allocate %u bytes for a CoreSight PMU", (unsigned)sizeof(*pm));
+		return -1;
+	}
+	struct rp_sel rp;
+	int rc = rp_select(hw, cfg, &rp), measured = 0;
+	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++) {
+		int k = prepare(hw, cfg, &t->node[i], &rp, NVC_NONE, "copy", pm);
+		if (k == 1) {
+			uint64_t ns = 0;
+			start(hw, pm);
+			if (pm->started)
+				ns = window(arg, 0, 1);
+			stop(hw, pm);
+			k = finish(hw, pm, ns, NULL, copy_bytes);
+		}
+		if (k < 0)
+			rc = -1;
+		else
+			measured += k;
+	}
+	FreePool(pm);
+	return rc ? -1 : measured;
+}
+
+struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel)
+{
+	const struct acpi_apmt *t = p->apmt;
+	if (!plan_cfg || !t || !t->nnodes)
+		return NULL;
+	struct cspmu_set *s = AllocateZeroPool(sizeof(*s));
+	if (!s) {
+		rep_error("uncore", "cannot allocate %u bytes for the CoreSight PMUs of %s", (unsigned)sizeof(*s), kernel);
+		return NULL;
+	}
+	struct rp_sel rp;
+	rp_select(hw, plan_cfg, &rp);
+	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++)
+		if (prepare(hw, plan_cfg, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
+			s->n++;
+	if (!s->n) {
+		FreePool(s);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		start(hw, &s->pmu[i]);
+	return s;
+}
+
+void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s)
+{
+	for (uint32_t i = 0; s && !s->stopped && i < s->n; i++)
+		stop(hw, &s->pmu[s->n - 1 - i]);
+	if (s)
+		s->stopped = 1;
+}
+
+int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
+		     const char *absent_why, uint64_t ns)
+{
+	if (!s)
+		return 0;
+	static const struct self_check_bytes none;
+	int rc = 0;
+	cspmu_dma_stop(hw, s);      /* a window cut short: stopped here, before the restore */
+	for (uint32_t i = 0; i < s->n; i++) {
+		s->pmu[i].absent_why = absent_why;
+		if (finish(hw, &s->pmu[i], ns, expected ? expected : &none, 0) < 0)
+			rc = -1;
+	}
+	FreePool(s);
+	return rc;
+}

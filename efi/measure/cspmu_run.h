@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The CoreSight PMUs of the APMT (pmu/uncore/cspmu.h, the NVIDIA table pmu/uncore/nvidia_cspmu.h)
+ * under `uncore = on|force`: each node is probed (PMCFGR, PMIIDR / PMPIDR, impl_id), given its
+ * default events or the `uncore_events` strings that name its Linux PMU name, programmed around
+ * one window of the caller's copy traffic, read and restored; one `uncore` record per PMU
+ * instance (efi/out/cspmu_json.h). `pcie_pmu_rp` restricts the Tegra410 PCIE and PCIE-TGT PMUs
+ * of the root port's socket and RC to its root-port bit, and leaves the other PCIE PMUs out.
+ * Architecture-neutral: it runs wherever firmware publishes an APMT.
+ */
+#ifndef EFIPERF_CSPMU_RUN_H
+#define EFIPERF_CSPMU_RUN_H
+
+#include "arch/hw.h"
+#include "efi/config/config.h"
+#include "efi/platform.h"
+#include "pmu/uncore/uncore.h"
+
+/* Remember cfg for the DMA windows (called by the uncore run plan; uncore = off: none). */
+void cspmu_plan(const struct efiperf_config *cfg);
+
+/* The PCIE-TGT PMU of APMT node apmt_id filters by address: ranges (each a power-of-two size
+ * aligned to it, at most 8) go to the slots of the address-filter block at `block` (the first
+ * memory resource of the PMU's companion ACPI device, per Linux nvidia_cspmu.c). The entry
+ * point for the ACPI-namespace reader, which knows that device's _CRS; until it calls this,
+ * PCIE-TGT counts by root port only. 0, or -1 with why naming the range or block. */
+struct nv_addr_range;
+int cspmu_tgt_set_ranges(uint32_t apmt_id, uint64_t block, const struct nv_addr_range *r, uint32_t n, char *why,
+			 size_t wn);
+
+/* window(arg, 0, 1) runs one copy window of copy_bytes bytes and returns its ns. Returns the
+ * number of PMUs measured (0 when there is no APMT), or -1 after reporting an error. */
+int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		  unc_window_fn window, void *arg, uint64_t copy_bytes);
+
+/* A DMA window under the PMUs that count PCIe bytes (Tegra410 / Grace PCIE; pcie_pmu_rp applies):
+ * probe, program and start them (NULL when uncore = off, no APMT or no such PMU); stop them after
+ * the traffic; then restore them and write one `uncore` record each whose `window` is the
+ * kernel and whose self_check compares rd_bytes / wr_bytes (rd_bytes_* / wr_bytes_* on Grace)
+ * with the bytes the window moved (pmu/self_check.h: read = the device read memory;
+ * absent_why: why a window moves none). report stops the PMUs if the window was cut short, and
+ * frees the set; 0 or -1 after reporting an error. */
+struct cspmu_set;
+struct self_check_bytes;
+struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel);
+void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s);
+int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
+		     const char *absent_why, uint64_t ns);
+
+#endif
