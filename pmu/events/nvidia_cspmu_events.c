@@ -219,3 +219,8 @@ const struct nv_cspmu_desc *nv_cspmu_match(uint32_t pmiidr)
 			return &table[i];
 	return &nv_generic;
 }
+
+const struct nv_cspmu_desc *nv_cspmu_entry(unsigned i)
+{
+	return i < N(table) ? &table[i] : NULL;
+}

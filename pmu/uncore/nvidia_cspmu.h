@@ -80,6 +80,9 @@ struct nv_cspmu_desc {
 
 /* The table entry for a PMIIDR (the generic entry when none matches; never NULL). */
 const struct nv_cspmu_desc *nv_cspmu_match(uint32_t pmiidr);
+
+/* The i-th known NVIDIA entry of the table (i from 0), NULL past the last: `make events`. */
+const struct nv_cspmu_desc *nv_cspmu_entry(unsigned i);
 /* Linux's name of an instance: "<pmu>_<socket>" or "<pmu>_<socket>_rc_<rc>"; the fallback
  * entries: "nvidia_uncore_pmu_<apmt id>", "arm_cspmu_<apmt id>" (Linux numbers them in probe
  * order). */

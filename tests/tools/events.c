@@ -6,6 +6,8 @@
  *   family  pmu  event  perf-style-string  ctl=0x...
  * then every named Intel IMC / IIO event of every platform:
  *   platform  pmu  event  perf-style-string  ctl=0x...
+ * then every event of every NVIDIA CoreSight PMU (APMT) and ACPI-namespace PMU:
+ *   soc  pmu  event  perf-style-string  (the perf config value; these PMUs' PMEVTYPER holds it)
  * Register values are what efiperf writes (CTL with the platform's enable bit; a filter that
  * the event does not program is "-"), so encodings can be compared with any outside table.
  */
@@ -15,6 +17,31 @@
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/uncore/amd_uncore.h"
 #include "pmu/uncore/intel_uncore.h"
+#include "pmu/uncore/nvidia_cspmu.h"
+#include "pmu/uncore/nv_acpi_pmu.h"
+
+/* NVIDIA: CoreSight PMUs of the table, then the ACPI-namespace PMU types; returns the count. */
+static unsigned nvidia_events(void)
+{
+	unsigned n = 0;
+	char pmu[NV_CSPMU_NAME_MAX + 8], spec[128];
+	const struct nv_cspmu_desc *d;
+	for (unsigned i = 0; (d = nv_cspmu_entry(i)) != NULL; i++) {
+		snprintf(pmu, sizeof(pmu), "%s_0%s", d->pmu, d->per_rc ? "_rc_0" : "");
+		for (unsigned e = 0; e < d->nevents; e++, n++) {
+			snprintf(spec, sizeof(spec), "%s/event=0x%llx/", pmu, (unsigned long long)d->events[e].event);
+			printf("%-8s %-24s %-28s %-56s\n", d->soc, d->unit, d->events[e].name, spec);
+		}
+	}
+	const struct nv_apmu_type *const types[] = { &nv_cmem_latency_type, &nv_nvdlink_type, &nv_nvclink_type,
+						     &nv_nvlink_c2c_type };
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+		for (unsigned e = 0; e < types[t]->nev; e++, n++) {
+			snprintf(spec, sizeof(spec), "%s_0/event=0x%x/", types[t]->pmu, types[t]->ev[e].id);
+			printf("%-8s %-24s %-28s %-56s\n", "Tegra410", types[t]->hid, types[t]->ev[e].name, spec);
+		}
+	return n;
+}
 
 int main(void)
 {
@@ -82,8 +109,10 @@ int main(void)
 			}
 		}
 	}
+	unsigned nn = nvidia_events();
 	fflush(stdout);
 	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families, "
-		"%u Intel IMC/IIO events of %zu platforms\n", n, cha_nplatforms, na, ni, intel_uncore_nplatforms);
+		"%u Intel IMC/IIO events of %zu platforms, %u NVIDIA PMU events\n", n, cha_nplatforms, na, ni,
+		intel_uncore_nplatforms, nn);
 	return bad ? 1 : 0;
 }
