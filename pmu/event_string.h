@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define EV_MAX_FIELDS 24
-#define EV_MAX_REGS 4
+#define EV_MAX_REGS 5
 
 struct ev_field {
 	const char *name;       /* sysfs format/ name */

@@ -55,6 +55,7 @@ $(B)/aml/%.aml: aml/%.asl
 	@mkdir -p $(dir $@)
 	iasl -p $(basename $@) $< >$@.log 2>&1 || { cat $@.log; exit 1; }
 $(B)/test_aml: $(B)/aml/nv_pmu_ssdt.aml
+$(B)/test_apmt_companion: $(B)/aml/cspmu_companion_ssdt.aml
 
 # Builds and runs each test binary on its own, so one that fails to build or crashes does not
 # hide the others. Counting reads stdout alone: cmocka's progress lines are there, its failure

@@ -345,6 +345,27 @@ const struct aml_device *aml_find_hid(const struct aml_info *info, const char *h
 	return NULL;
 }
 
+/* 1 when a string _UID is all decimal digits (its value then is d->uid). */
+static int uid_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+const struct aml_device *aml_find_hid_uid(const struct aml_info *info, const char *hid, uint64_t uid)
+{
+	uint32_t from = 0;
+	const struct aml_device *d;
+	while ((d = aml_find_hid(info, hid, &from)) != NULL)
+		if (d->has_uid && d->uid == uid && (!d->uid_is_string || uid_digits(d->uid_str)))
+			return d;
+	return NULL;
+}
+
 int aml_prop_u64(const struct aml_device *d, const char *name, uint64_t *value)
 {
 	for (uint32_t i = 0; i < d->nprops && i < AML_MAX_PROPS; i++)

@@ -98,6 +98,9 @@ int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, stru
 
 /* The first device with _HID hid, starting at index *from (updated past it), or NULL. */
 const struct aml_device *aml_find_hid(const struct aml_info *info, const char *hid, uint32_t *from);
+/* The first device with _HID hid and _UID uid (an integer _UID, or a string of its decimal
+ * digits, as Linux's acpi_dev_uid_match compares them), or NULL. */
+const struct aml_device *aml_find_hid_uid(const struct aml_info *info, const char *hid, uint64_t uid);
 /* The integer property `name` of d: 1 and *value, or 0 when absent or a string. */
 int aml_prop_u64(const struct aml_device *d, const char *name, uint64_t *value);
 

@@ -27,14 +27,15 @@ struct rp_sel {
 	struct pcie_nvidia_map m;
 };
 
-/* PCIE-TGT address filters handed in by cspmu_tgt_set_ranges, by APMT node. */
-struct tgt_filter {
-	uint32_t apmt_id, n;
-	uint64_t block;
-	struct nv_tgt_slot slot[NV_TGT_SLOTS];
-};
-static struct tgt_filter tgt[ACPI_MAX_APMT];
-static uint32_t ntgt;
+/* The companion devices of the APMT's ACPI-device nodes (cspmu_companions), and the HIDs the
+ * AML reader keeps for them (cspmu_companion_hids). ncomp_read: the namespace was read. */
+static struct apmt_companion comp[ACPI_MAX_APMT];
+static uint32_t ncomp;
+static int comp_read;
+static char comp_hid[ACPI_MAX_APMT][9];
+
+/* The address-filter block spans the 8 slots (nvidia_cspmu.c maps the whole resource). */
+#define TGT_BLOCK_END (NV_TGT_SLOT0 + NV_TGT_SLOTS * NV_TGT_SLOT_STRIDE)
 
 /* One PMU instance through one window. */
 struct cspmu_pmu {
@@ -49,7 +50,7 @@ struct cspmu_pmu {
 	char why[200], name[NV_CSPMU_NAME_MAX];
 	int started;
 	const char *absent_why;     /* a DMA window that moves no DMA bytes: why */
-	const struct tgt_filter *tf;        /* PCIE-TGT address slots programmed, or NULL */
+	char rc_src[160], filt_why[200];
 	struct saveset slot_save;
 	struct saved_reg slot_saved[5 * NV_TGT_SLOTS];
 };
@@ -69,28 +70,74 @@ void cspmu_plan(const struct efiperf_config *cfg)
 	plan_cfg = cfg && cfg->uncore ? cfg : NULL;
 }
 
-int cspmu_tgt_set_ranges(uint32_t apmt_id, uint64_t block, const struct nv_addr_range *r, uint32_t n, char *why,
-			 size_t wn)
+uint32_t cspmu_companion_hids(const struct platform *p, const char **want, uint32_t max)
 {
-	struct tgt_filter f = { .apmt_id = apmt_id, .n = n, .block = block };
-	if (!block || (block & (CSPMU_PAGE_SIZE - 1))) {
-		fmt_snprintf(why, wn, "APMT node %u: address-filter block 0x%llx: zero or not 4 KiB aligned", apmt_id,
-			     (unsigned long long)block);
-		return -1;
+	return apmt_companion_hids(p->apmt, comp_hid, want, max < ACPI_MAX_APMT ? max : ACPI_MAX_APMT);
+}
+
+void cspmu_companions(const struct platform *p, const struct aml_info *aml)
+{
+	const struct acpi_apmt *t = p->apmt;
+	ncomp = 0;
+	comp_read = 1;
+	for (uint32_t i = 0; t && i < t->nnodes && i < ACPI_MAX_APMT; i++) {
+		if (t->node[i].type != APMT_NODE_ACPI)
+			continue;
+		struct apmt_companion *c = &comp[ncomp++];
+		apmt_companion_of(&t->node[i], aml, c);
+		rep_line("uncore:     APMT node %u: companion _HID \"%s\" _UID %u: %s%s%s", c->apmt_id, c->hid, c->uid,
+			 c->found ? c->path : "not found", c->why[0] ? ": " : "", c->why);
 	}
-	if (nv_tgt_slots_from_ranges(r, n, f.slot, why, wn))
-		return -1;
-	uint32_t i = 0;
-	while (i < ntgt && tgt[i].apmt_id != apmt_id)
-		i++;
-	if (i == ACPI_MAX_APMT) {
-		fmt_snprintf(why, wn, "more than %u PCIE-TGT PMUs with address filters", ACPI_MAX_APMT);
-		return -1;
+}
+
+static const struct apmt_companion *companion_of(uint32_t apmt_id)
+{
+	for (uint32_t i = 0; i < ncomp; i++)
+		if (comp[i].apmt_id == apmt_id)
+			return &comp[i];
+	return NULL;
+}
+
+/* The RC number of a per-RC PMU: the companion's _DSD instance_id (Linux nvidia_cspmu.c
+ * names the PMU ..._rc_<instance_id>), else the APMT _UID saying why. */
+static void rc_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
+{
+	struct cspmu_record *r = &pm->r;
+	if (c && c->has_instance_id) {
+		r->rc = (uint32_t)c->instance_id;
+		r->rc_source = "_DSD instance_id";
+		return;
 	}
-	tgt[i] = f;
-	if (i == ntgt)
-		ntgt++;
-	return 0;
+	r->rc = pm->n.inst_secondary;
+	fmt_snprintf(pm->rc_src, sizeof(pm->rc_src), "APMT instance secondary (_UID): %s",
+		     pm->n.type != APMT_NODE_ACPI ? "the node is not an ACPI device"
+		     : !comp_read ? "the ACPI namespace was not read"
+		     : !c || !c->found ? "no companion device"
+		     : "its companion device has no _DSD instance_id");
+	r->rc_source = pm->rc_src;
+}
+
+/* PCIE-TGT events with dst_addr_en: their slots go to the companion's first _CRS memory
+ * resource; without one the PMU runs without the address filter, saying why. */
+static void filter_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
+{
+	struct cspmu_record *r = &pm->r;
+	if (!pm->req.nslots)
+		return;
+	const char *why = !c || !c->found ? "no companion ACPI device"
+			  : !c->has_block ? "the companion device has no _CRS memory resource"
+			  : c->block_len < TGT_BLOCK_END ? "the companion's first _CRS memory resource is shorter than the "
+							   "8 slots (0xDD8 bytes)"
+			  : NULL;
+	if (why) {
+		fmt_snprintf(pm->filt_why, sizeof(pm->filt_why), "%s: runs without the address filter", why);
+		r->filter_why = pm->filt_why;
+		nv_cspmu_drop_slots(&pm->req);
+		return;
+	}
+	r->tgt_block = c->block;
+	r->tgt_slots = pm->req.slot;
+	r->tgt_n = pm->req.nslots;
 }
 
 static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char **how)
@@ -154,10 +201,10 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 	pm->d = nv_cspmu_match(pm->info.pmiidr);
 	if (want != NVC_NONE && pm->d->check != want)
 		return 0;
-	if (pm->d->per_rc) {
-		r->rc = pm->n.inst_secondary;
-		r->rc_source = "APMT instance secondary (_UID); the _DSD instance_id is not read yet";
-	}
+	const struct apmt_companion *c = pm->n.type == APMT_NODE_ACPI ? companion_of(pm->n.id) : NULL;
+	r->companion = c;
+	if (pm->d->per_rc)
+		rc_of(pm, c);
 	nv_cspmu_name(pm->d, r->socket, r->rc, pm->n.id, pm->name, sizeof(pm->name));
 	r->pmu = pm->name;
 	int rc = nv_cspmu_request(pm->d, pm->name, &pm->info, cfg->uncore_events, &pm->req, pm->why, sizeof(pm->why));
@@ -173,13 +220,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		return -1;
 	}
 	r->req = &pm->req;
-	for (uint32_t i = 0; i < ntgt && pm->d->addr_slots; i++)
-		if (tgt[i].apmt_id == pm->n.id && !nv_cspmu_set_slots(&pm->req, tgt[i].n)) {
-			pm->tf = &tgt[i];
-			r->tgt_block = tgt[i].block;
-			r->tgt_slots = tgt[i].slot;
-			r->tgt_n = tgt[i].n;
-		}
+	filter_of(pm, c);
 	if (rp->on && pm->d->rp_reg) {
 		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 			r->status = "off";
@@ -201,12 +242,12 @@ static void start(const struct hw *hw, struct cspmu_pmu *pm)
 {
 	saveset_init(&pm->slot_save, pm->slot_saved, 5 * NV_TGT_SLOTS);
 	pm->r.slot_save = &pm->slot_save;
-	if (pm->tf) {
-		hw_status st = nv_tgt_program_slots(hw, &pm->slot_save, pm->tf->block, pm->tf->slot, pm->tf->n);
+	if (pm->r.tgt_n) {
+		hw_status st = nv_tgt_program_slots(hw, &pm->slot_save, pm->r.tgt_block, pm->r.tgt_slots, pm->r.tgt_n);
 		if (st != HW_OK) {
 			pm->run.status = -1;
 			fmt_snprintf(pm->run.why, sizeof(pm->run.why), "address-filter slots at 0x%llx: %s",
-				     (unsigned long long)pm->tf->block, hw_status_name(st));
+				     (unsigned long long)pm->r.tgt_block, hw_status_name(st));
 			return;
 		}
 	}

@@ -19,14 +19,16 @@
 /* Remember cfg for the DMA windows (called by the uncore run plan; uncore = off: none). */
 void cspmu_plan(const struct efiperf_config *cfg);
 
-/* The PCIE-TGT PMU of APMT node apmt_id filters by address: ranges (each a power-of-two size
- * aligned to it, at most 8) go to the slots of the address-filter block at `block` (the first
- * memory resource of the PMU's companion ACPI device, per Linux nvidia_cspmu.c). The entry
- * point for the ACPI-namespace reader, which knows that device's _CRS; until it calls this,
- * PCIE-TGT counts by root port only. 0, or -1 with why naming the range or block. */
-struct nv_addr_range;
-int cspmu_tgt_set_ranges(uint32_t apmt_id, uint64_t block, const struct nv_addr_range *r, uint32_t n, char *why,
-			 size_t wn);
+/* Companion ACPI devices of the APMT's ACPI-device nodes (efi/fw/apmt_companion.h), for the
+ * ACPI-namespace reader (efi/measure/nv_acpi_run.c), which calls both before measure_cspmu:
+ * cspmu_companion_hids gives the _HIDs to keep (want[0..max), returns how many); after the
+ * namespace is read, cspmu_companions looks each node's device up (_HID, _UID) and prints one
+ * line each. Then a per-RC PMU's `rc` is its device's _DSD instance_id, and PCIE-TGT events
+ * with dst_addr_en program the address-filter slots of its first _CRS memory resource
+ * (nv_tgt_program_slots, saved and restored with the PMU). */
+struct aml_info;
+uint32_t cspmu_companion_hids(const struct platform *p, const char **want, uint32_t max);
+void cspmu_companions(const struct platform *p, const struct aml_info *aml);
 
 /* window(arg, 0, 1) runs one copy window of copy_bytes bytes and returns its ns. Returns the
  * number of PMUs measured (0 when there is no APMT), or -1 after reporting an error. */

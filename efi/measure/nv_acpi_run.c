@@ -2,6 +2,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/nv_acpi_run.h"
+#include "efi/measure/cspmu_run.h"
 #include "efi/fw/aml.h"
 #include "efi/fw/firmware_tables.h"
 #include "efi/out/nv_acpi_json.h"
@@ -146,10 +147,12 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 			FreePool(res);
 		return -1;
 	}
-	const char *hids[8];
+	const char *hids[8 + ACPI_MAX_APMT];
 	aml->nwant = nv_apmu_hids(hids, 8);
+	aml->nwant += cspmu_companion_hids(p, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
 	aml->want_hid = hids;
 	read_namespace(p->acpi, aml);
+	cspmu_companions(p, aml);
 	struct json *j = rep_begin("aml");
 	nv_acpi_aml_json(aml, j);
 	rep_end();

@@ -66,6 +66,25 @@ static void metrics(struct json *j, const struct nv_cspmu_metrics *m)
 	json_close(j);
 }
 
+static void companion(struct json *j, const struct apmt_companion *c)
+{
+	json_obj(j, "companion");
+	json_str(j, "hid", c->hid);
+	json_u64(j, "uid", c->uid);
+	json_bool(j, "found", c->found);
+	if (c->found)
+		json_str(j, "path", c->path);
+	if (c->has_instance_id)
+		json_u64(j, "instance_id", c->instance_id);
+	if (c->has_block) {
+		json_hex(j, "block", c->block);
+		json_hex(j, "block_len", c->block_len);
+	}
+	if (c->why[0])
+		json_str(j, "why", c->why);
+	json_close(j);
+}
+
 void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 {
 	json_str(j, "pmu", r->pmu);
@@ -96,6 +115,10 @@ void cspmu_record_json(const struct cspmu_record *r, struct json *j)
 		json_hex(j, "mask", 1u << (r->rp & 7));
 		json_close(j);
 	}
+	if (r->companion)
+		companion(j, r->companion);
+	if (r->filter_why)
+		json_str(j, "address_filter_why", r->filter_why);
 	if (r->tgt_n) {
 		json_obj(j, "address_filter");
 		json_hex(j, "block", r->tgt_block);

@@ -11,7 +11,10 @@
  *   identity {pmiidr, source ("impl_id"/"pmiidr"/"pmpidr"), pmiidr_reg, pmpidr [5] (when used),
  *             pmcfgr, counters, event_counters, counter_bits, cycle_counter},
  *   root_port {bdf, socket, rc, rp, mask} (pcie_pmu_rp applied),
- *   address_filter {block, slots [{base, mask}]} (PCIE-TGT with cspmu_tgt_set_ranges),
+ *   companion {hid, uid, found, path, instance_id, block, block_len, why} (APMT ACPI-device
+ *             nodes: efi/fw/apmt_companion.h),
+ *   address_filter {block, slots [{base, mask}]} (PCIE-TGT events with dst_addr_en and the
+ *             companion's _CRS block), address_filter_why (asked for, not programmed: why),
  *   window ("copy" or the DMA window's kernel: blockio_read, nvme_read, ...),
  *   state, window_ns, reset, hilo_retries, dropped_defaults,
  *   events [{name, spec, type, filter, filter2, counter}], counts [{event, raw}],
@@ -24,6 +27,7 @@
 
 #include "efi/out/jsonl.h"
 #include "efi/fw/acpi.h"
+#include "efi/fw/apmt_companion.h"
 #include "pmu/uncore/cspmu.h"
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "pmu/self_check.h"
@@ -41,6 +45,8 @@ struct cspmu_record {
 	uint64_t tgt_block;                  /* PCIE-TGT address filter: block, slots (tgt_n of them) */
 	const struct nv_tgt_slot *tgt_slots;
 	uint32_t tgt_n;
+	const char *filter_why;              /* address filter asked for and left off: why */
+	const struct apmt_companion *companion;   /* an ACPI-device node's companion, or NULL */
 	uint32_t socket, rc;
 	const char *socket_source, *rc_source;
 	uint64_t window_ns;

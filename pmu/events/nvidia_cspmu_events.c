@@ -64,9 +64,13 @@ static const struct nv_cspmu_event pcie_events[] = {
 static const struct nv_filter_default pcie_dflt[] = { { 1, 0x01FFFFFF, 0xFF }, { 2, 0x1F, 0x1F } };
 
 /* ---- Tegra410 PCIE-TGT: event=config:0-2 (0x4 cycles), dst_rp_mask -> PMEVFILT2R[7:0];
- * address slots -> PMEVFILT2R[15:8] (nv_tgt_filt2) ---------------------------------------- */
+ * dst_addr_en=config:11, dst_addr_base=config1:0-63, dst_addr_mask=config2:0-63 (Linux
+ * pcie_tgt_pmu_format_attrs): dst_addr_en lands in PMEVFILT2R bit 8 (so the root-port default
+ * stays off, as in Linux) until nv_cspmu_request gives the event its slot bit (nv_tgt_filt2);
+ * base and mask are the slot's BASE / MASK (registers 3 and 4 of the encoding) ---------- */
 static const struct ev_field tgt_fields[] = {
-	F("event", 0, 0, 3), F("dst_rp_mask", 2, 0, 8),
+	F("event", 0, 0, 3), F("dst_rp_mask", 2, 0, 8), F("dst_addr_en", 2, 8, 1),
+	F("dst_addr_base", 3, 0, 64), F("dst_addr_mask", 4, 0, 64),
 };
 static const struct nv_cspmu_event tgt_events[] = {
 	{ "rd_bytes", 0x0, NVR_BYTES_RD, 1, 0 },

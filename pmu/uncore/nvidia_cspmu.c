@@ -39,8 +39,10 @@ static uint64_t term(const struct ev_grammar *g, const struct ev_terms *t, const
 	return i >= 0 && (t->set & (1u << i)) ? t->v[i] : 0;
 }
 
-int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char *spec, size_t len,
-		    struct cspmu_event *ev, const struct nv_cspmu_event **named, char *why, size_t n)
+/* nv_cspmu_encode, also giving the encoding's registers (3, 4: PCIE-TGT dst_addr_base / mask). */
+static int encode(const struct nv_cspmu_desc *d, const char *name, const char *spec, size_t len,
+		  struct cspmu_event *ev, const struct nv_cspmu_event **named, uint64_t reg[EV_MAX_REGS], char *why,
+		  size_t n)
 {
 	struct ev_grammar g = { .pmu = { name }, .fields = d->fields, .nfields = d->nfields, .what = d->unit,
 				.lookup = lookup, .ctx = d };
@@ -51,7 +53,7 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 		fmt_snprintf(why, n, "%.*s: %s and %s are mutually exclusive", (int)len, spec, d->excl[0], d->excl[1]);
 		return -1;
 	}
-	uint64_t reg[EV_MAX_REGS] = { 0 };
+	memset(reg, 0, EV_MAX_REGS * sizeof(reg[0]));
 	ev_encode(&g, &t, reg);
 	for (unsigned i = 0; i < d->ndflt; i++)
 		if (!(reg[d->dflt[i].reg] & d->dflt[i].test))
@@ -67,6 +69,36 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 	}
 	if (named)
 		*named = t.named;
+	return 0;
+}
+
+int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char *spec, size_t len,
+		    struct cspmu_event *ev, const struct nv_cspmu_event **named, char *why, size_t n)
+{
+	uint64_t reg[EV_MAX_REGS];
+	return encode(d, name, spec, len, ev, named, reg, why, n);
+}
+
+#define TGT_ADDR_EN (1u << 8)      /* dst_addr_en as encoded: PMEVFILT2R bit 8 until a slot is given */
+#define TGT_SLOT_BITS 0xFF00u
+#define TGT_RP_BITS 0xFFu
+
+/* A PCIE-TGT event with dst_addr_en: its slot (shared with an earlier event of the same base
+ * and mask) selected by PMEVFILT2R[15:8]. 0, or -1 with why when the 8 slots are taken. */
+static int take_slot(struct nv_cspmu_req *req, struct cspmu_event *ev, uint64_t base, uint64_t mask, char *why,
+		     size_t n)
+{
+	uint32_t s = 0;
+	while (s < req->nslots && !(req->slot[s].mask == mask && (req->slot[s].base & mask) == (base & mask)))
+		s++;
+	if (s == NV_TGT_SLOTS) {
+		fmt_snprintf(why, n, "%s: more than %u distinct dst_addr_base/dst_addr_mask pairs; the PCIE-TGT PMU has "
+			     "%u address-filter slots", req->name, NV_TGT_SLOTS, NV_TGT_SLOTS);
+		return -1;
+	}
+	if (s == req->nslots)
+		req->slot[req->nslots++] = (struct nv_tgt_slot){ base, mask };
+	ev->filt2 = nv_tgt_filt2(ev->filt2 & TGT_RP_BITS, 1u << s);
 	return 0;
 }
 
@@ -96,7 +128,11 @@ static int add(const struct nv_cspmu_desc *d, struct nv_cspmu_req *req, const ch
 	}
 	const struct nv_cspmu_event *e = NULL;
 	uint32_t i = req->nev;
-	if (nv_cspmu_encode(d, req->name, spec, len, &req->ev[i], &e, why, n))
+	uint64_t reg[EV_MAX_REGS];
+	if (encode(d, req->name, spec, len, &req->ev[i], &e, reg, why, n))
+		return -1;
+	if (d->addr_slots && !req->ev[i].cycles && (req->ev[i].filt2 & TGT_ADDR_EN) &&
+	    take_slot(req, &req->ev[i], reg[3], reg[4], why, n))
 		return -1;
 	fmt_snprintf(req->spec[i], sizeof(req->spec[i]), "%.*s", (int)len, spec);
 	req->evname[i] = e ? e->name : NULL;
@@ -340,14 +376,17 @@ uint32_t nv_tgt_filt2(uint32_t rp_mask, uint32_t slot_mask)
 	return (rp_mask & 0xFFu) | (slot_mask & 0xFFu) << TGT_FILT2_SLOT_SHIFT;
 }
 
-int nv_cspmu_set_slots(struct nv_cspmu_req *req, uint32_t nslots)
+void nv_cspmu_drop_slots(struct nv_cspmu_req *req)
 {
-	if (!req->d->addr_slots || !nslots || nslots > NV_TGT_SLOTS)
-		return -1;
-	for (uint32_t i = 0; i < req->nev; i++)
-		if (!req->ev[i].cycles)
-			req->ev[i].filt2 = nv_tgt_filt2(0, (1u << nslots) - 1);
-	return 0;
+	for (uint32_t i = 0; req->nslots && i < req->nev; i++) {
+		struct cspmu_event *e = &req->ev[i];
+		if (e->cycles || !(e->filt2 & TGT_SLOT_BITS))
+			continue;
+		e->filt2 &= ~TGT_SLOT_BITS;
+		if (!(e->filt2 & TGT_RP_BITS))
+			e->filt2 |= TGT_RP_BITS;
+	}
+	req->nslots = 0;
 }
 
 hw_status nv_tgt_program_slots(const struct hw *hw, struct saveset *save, uint64_t block,

@@ -89,6 +89,17 @@ const struct nv_cspmu_desc *nv_cspmu_entry(unsigned i);
 size_t nv_cspmu_name(const struct nv_cspmu_desc *d, uint32_t socket, uint32_t rc, uint32_t apmt_id, char *buf,
 		     size_t n);
 
+/* ---- PCIE-TGT address filter (nvidia-tegra410-pmu.rst "PCIE-TGT PMU"; nvidia_cspmu.c) ----
+ * A separate register block (the first memory resource of the PMU's companion ACPI device):
+ * 8 slots of 0x14 bytes from 0xD38: CTRL +0 (1 = enable), BASE_LO +4, BASE_HI +8, MASK_LO +0xC,
+ * MASK_HI +0x10. A transaction matches a slot when (addr & mask) == (base & mask); an event
+ * selects slot s with PMEVFILT2R bit 8 + s, root ports with PMEVFILT2R[7:0]. */
+#define NV_TGT_SLOTS 8
+#define NV_TGT_SLOT0 0xD38u
+#define NV_TGT_SLOT_STRIDE 0x14u
+struct nv_addr_range { uint64_t base, size; };
+struct nv_tgt_slot { uint64_t base, mask; };
+
 /* The events of one PMU instance for one window. */
 struct nv_cspmu_req {
 	const struct nv_cspmu_desc *d;
@@ -99,6 +110,11 @@ struct nv_cspmu_req {
 	const char *evname[CSPMU_MAX_EVENTS];   /* named event, or NULL */
 	uint8_t role[CSPMU_MAX_EVENTS], chk[CSPMU_MAX_EVENTS];
 	uint8_t dropped;                        /* default events left out: too few counters */
+	/* PCIE-TGT: the address-filter slots the events' dst_addr_en/base/mask ask for (one per
+	 * distinct base/mask pair, in event order); each such event's PMEVFILT2R[15:8] selects its
+	 * slot. Programmed only where the companion device's _CRS gives the block. */
+	uint32_t nslots;
+	struct nv_tgt_slot slot[NV_TGT_SLOTS];
 };
 
 /* Encode one perf string for PMU instance `name`. 0, or -1 with why naming the field. */
@@ -106,6 +122,9 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 		    struct cspmu_event *ev, const struct nv_cspmu_event **named, char *why, size_t n);
 /* Build the request: `events` (';'-separated perf strings; those naming other PMUs are skipped)
  * or, when it names none of this instance's, the default set that fits info's counters.
+ * PCIE-TGT events with dst_addr_en=1 get address-filter slots (req->slot: base, mask as given;
+ * events with the same pair share one, as Linux's pcie_tgt filter does; more than 8 pairs is
+ * an error).
  * Returns 1 when events is non-empty and names this PMU not at all (leave it out), 0, or -1
  * with why. Counters are assigned (cspmu_assign). */
 int nv_cspmu_request(const struct nv_cspmu_desc *d, const char *name, const struct cspmu_info *info,
@@ -139,25 +158,15 @@ int nv_cspmu_set_rp(struct nv_cspmu_req *req, unsigned rp);
  * from memory); have_* set where such an event ran. */
 void nv_cspmu_bytes(const struct nv_cspmu_req *req, const uint64_t *raw, struct self_check_bytes *c);
 
-/* ---- PCIE-TGT address filter (nvidia-tegra410-pmu.rst "PCIE-TGT PMU"; nvidia_cspmu.c) ----
- * A separate register block (the first memory resource of the PMU's companion ACPI device):
- * 8 slots of 0x14 bytes from 0xD38: CTRL +0 (1 = enable), BASE_LO +4, BASE_HI +8, MASK_LO +0xC,
- * MASK_HI +0x10. A transaction matches a slot when (addr & mask) == (base & mask); an event
- * selects slot s with PMEVFILT2R bit 8 + s, root ports with PMEVFILT2R[7:0]. */
-#define NV_TGT_SLOTS 8
-#define NV_TGT_SLOT0 0xD38u
-#define NV_TGT_SLOT_STRIDE 0x14u
-struct nv_addr_range { uint64_t base, size; };
-struct nv_tgt_slot { uint64_t base, mask; };
 /* Ranges (each a power-of-two size, aligned to it) -> slots. 0, or -1 with why naming the range. */
 int nv_tgt_slots_from_ranges(const struct nv_addr_range *r, uint32_t nr, struct nv_tgt_slot *slot, char *why,
 			     size_t n);
 /* PMEVFILT2R of a PCIE-TGT event: root-port mask and slot bits (slot_mask bit s: slot s). */
 uint32_t nv_tgt_filt2(uint32_t rp_mask, uint32_t slot_mask);
-/* Every non-cycles event of a PMU with address slots counts the traffic of slots 0..nslots-1
- * and, as Linux does for an address filter without a root-port mask, of no root port by
- * default (nv_cspmu_set_rp after this adds one). 0, or -1 when the PMU has no slots. */
-int nv_cspmu_set_slots(struct nv_cspmu_req *req, uint32_t nslots);
+/* The PMU runs without its address filter (no companion block): every event's slot bits are
+ * cleared and an event left with no root port takes the default of all root ports (0xFF), as
+ * an event without dst_addr_en would; req->nslots becomes 0. */
+void nv_cspmu_drop_slots(struct nv_cspmu_req *req);
 /* Write slots 0..ns-1 (CTRL enable, BASE, MASK) into the block at `block` through save (every
  * register saved first, restored by saveset_restore). HW_OK or the first failure. */
 hw_status nv_tgt_program_slots(const struct hw *hw, struct saveset *save, uint64_t block,

@@ -17,12 +17,12 @@ static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 uint32_t cspmu_model_reg(const struct cspmu_model *m, int p, uint32_t off)
 {
-	return get32(&m->page[m->dual ? p : 0][off]);
+	return get32(&m->page[p == CSPMU_MODEL_FILTER ? p : m->dual ? p : 0][off]);
 }
 
 void cspmu_model_set(struct cspmu_model *m, int p, uint32_t off, uint32_t v)
 {
-	put32(&m->page[m->dual ? p : 0][off], v);
+	put32(&m->page[p == CSPMU_MODEL_FILTER ? p : m->dual ? p : 0][off], v);
 }
 
 static unsigned width(const struct cspmu_model *m)
@@ -97,6 +97,10 @@ void cspmu_model_tick(struct cspmu_model *m, unsigned n)
 /* Page and offset of addr, or -1. */
 static int locate(const struct cspmu_model *m, uint64_t addr, uint32_t *off)
 {
+	if (m->filt_base && addr >= m->filt_base && addr < m->filt_base + 4096) {
+		*off = (uint32_t)(addr - m->filt_base);
+		return CSPMU_MODEL_FILTER;
+	}
 	if (m->dual && addr >= m->base1 && addr < m->base1 + 4096) {
 		*off = (uint32_t)(addr - m->base1);
 		return 1;
@@ -110,7 +114,7 @@ static int locate(const struct cspmu_model *m, uint64_t addr, uint32_t *off)
 
 static int is_counter(const struct cspmu_model *m, int p, uint32_t off)
 {
-	return (m->dual ? p == 1 : 1) && off < 32 * stride(m);
+	return p != CSPMU_MODEL_FILTER && (m->dual ? p == 1 : 1) && off < 32 * stride(m);
 }
 
 static void hw_write32(struct cspmu_model *m, int p, uint32_t off, uint32_t v)

@@ -19,7 +19,10 @@
  * Scripted traffic: cspmu_model_tick() adds, while PMCR.E is set, per enabled counter: the
  * traffic entry's per_tick when PMEVTYPER matches its type and PMEVFILTR has every bit of its
  * filt_need; the cycle counter cycles_per_tick. Counters wrap at the PMCFGR width.
- * Every access is numbered from 1; access fail_at (0: none) fails with HW_FAULT_SYNC and
+ * filt_base (0: none): a third 4 KiB region, plain memory, page[CSPMU_MODEL_FILTER]: the
+ * Tegra410 PCIE-TGT address-filter block of the PMU's companion ACPI device (slot i's CTRL,
+ * BASE_LO/HI, MASK_LO/HI at 0xD38 + 0x14 i + 0/4/8/0xC/0x10, nvidia-tegra410-pmu.rst).
+ * Every access is numbered from 1 (the filter block's too); access fail_at (0: none) fails with HW_FAULT_SYNC and
  * changes nothing (fail_sticky: every later one too). bump_after: after that access, counter
  * bump_idx gains bump (a carry between the halves of a hi-lo-hi read).
  */
@@ -31,13 +34,14 @@
 
 #define CSPMU_MODEL_TRAFFIC 16
 #define CSPMU_MODEL_LOG 512
+#define CSPMU_MODEL_FILTER 2      /* page index of the filter block (cspmu_model_reg / _set) */
 
 struct cspmu_model_traffic { uint32_t type, filt_need; uint64_t per_tick; };
 struct cspmu_model_access { uint64_t addr, value; uint8_t write, wide; };
 
 struct cspmu_model {
-	uint8_t page[2][4096];
-	uint64_t base0, base1;
+	uint8_t page[3][4096];
+	uint64_t base0, base1, filt_base;
 	uint8_t dual, hardware, atomic;
 	uint32_t ntraffic;
 	struct cspmu_model_traffic t[CSPMU_MODEL_TRAFFIC];

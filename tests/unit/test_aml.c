@@ -16,6 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit/aml_file.h"
+
 #include "efi/fw/aml.h"
 
 static struct aml_info info;
@@ -25,14 +27,8 @@ static uint32_t ssdt_len;
 static int load(void **state)
 {
 	(void)state;
-	static const char *const paths[] = { "../build/host/aml/nv_pmu_ssdt.aml", "build/host/aml/nv_pmu_ssdt.aml" };
-	for (size_t i = 0; i < 2 && !ssdt_len; i++) {
-		FILE *f = fopen(paths[i], "rb");
-		if (f) {
-			ssdt_len = (uint32_t)fread(ssdt, 1, sizeof(ssdt), f);
-			fclose(f);
-		}
-	}
+	if (!ssdt_len)
+		ssdt_len = aml_file_load("nv_pmu_ssdt", ssdt, sizeof(ssdt));
 	return ssdt_len > 36 ? 0 : -1;
 }
 

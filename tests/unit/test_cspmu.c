@@ -396,6 +396,95 @@ static void test_tgt_slots(void **state)
 	assert_memory_equal(m.page, before.page, sizeof(m.page));
 }
 
+/* A PCIE-TGT PMU with its address-filter block (a third MMIO region of the model): slots
+ * programmed before the PMU, both restored after it; with a fault injected at every access
+ * (once, or from there on) everything written is put back, or named as failed. */
+#define FB 0x40020000ull
+static int run_tgt(struct saveset *ss)
+{
+	char why[160] = "";
+	const struct nv_cspmu_desc *d = nv_cspmu_match(info.pmiidr);
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info,
+		"nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_addr_en=1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes,dst_addr_en=1,dst_addr_base=0x8000000000,"
+		"dst_addr_mask=0xFFFFFFFFFFF00000/;nvidia_pcie_tgt_pmu_0_rc_1/cycles/", &req, why, sizeof(why)), 0);
+	static struct saved_reg sr[5 * NV_TGT_SLOTS];
+	saveset_init(ss, sr, 5 * NV_TGT_SLOTS);
+	int rc = nv_tgt_program_slots(&h, ss, FB, req.slot, req.nslots) == HW_OK ? 0 : -1;
+	if (!rc)
+		rc = cspmu_start(&h, &info, req.ev, req.nev, &run);
+	if (!rc) {
+		cspmu_model_tick(&m, 10);
+		rc = cspmu_stop(&h, &info, req.ev, req.nev, &run);
+	}
+	int rr = cspmu_restore(&h, &info, &run);
+	int rs = saveset_restore(&h, ss) == HW_OK ? 0 : -1;
+	return rc ? rc : rr ? rr : rs;
+}
+
+static void test_tgt_filter_faults(void **state)
+{
+	(void)state;
+	struct saveset ss;
+	setup(1, 1, 0, CFG64, 0x1070036B);
+	m.filt_base = FB;
+	for (uint32_t off = 0; off < 4096; off += 4)
+		cspmu_model_set(&m, CSPMU_MODEL_FILTER, off, 0xA5000000u | off);   /* what was there */
+	probe(1, 0);
+	before = m;
+	uint32_t start = m.naccess;
+	assert_int_equal(run_tgt(&ss), 0);
+	uint32_t total = m.naccess - start;
+	/* during the window: slot 0 = base 0x10000 mask 0xFFF00, slot 1 = 0x80_0000_0000 / ~0xFFFFF,
+	 * written BASE, MASK first and CTRL last; PMEVFILT2R0 = 0x100, PMEVFILT2R1 = 0x200 */
+	uint32_t seen = 0;
+	for (uint32_t i = 0; i < m.nlog; i++) {
+		const struct cspmu_model_access *x = &m.log[i];
+		if (!x->write)
+			continue;
+		if (x->addr == FB + 0xD3C && x->value == 0x10000) seen |= 1;
+		if (x->addr == FB + 0xD44 && x->value == 0xFFF00) seen |= 2;
+		if (x->addr == FB + 0xD38 && x->value == 1)
+			assert_int_equal(seen & 3, 3);     /* slot 0 enabled after its BASE and MASK */
+		if (x->addr == FB + 0xD54 && x->value == 0x80) seen |= 4;
+		if (x->addr == FB + 0xD58 && x->value == 0xFFF00000) seen |= 8;
+		if (x->addr == FB + 0xD38 && x->value == 1) seen |= 16;
+		if (x->addr == FB + 0xD4C && x->value == 1) seen |= 32;
+		if (x->addr == B0 + 0x800 && x->value == 0x100) seen |= 64;
+		if (x->addr == B0 + 0x804 && x->value == 0x200) seen |= 128;
+	}
+	assert_int_equal(seen, 255);
+	assert_memory_equal(m.page, before.page, sizeof(m.page));
+	assert_true(total > 40);
+	for (int sticky = 0; sticky < 2; sticky++)
+		for (uint32_t k = 1; k <= total; k++) {
+			setup(1, 1, 0, CFG64, 0x1070036B);
+			m.filt_base = FB;
+			for (uint32_t off = 0; off < 4096; off += 4)
+				cspmu_model_set(&m, CSPMU_MODEL_FILTER, off, 0xA5000000u | off);
+			probe(1, 0);
+			before = m;
+			m.fail_at = m.naccess + k;
+			m.fail_sticky = (uint8_t)sticky;
+			assert_int_equal(run_tgt(&ss), -1);
+			struct saveset_report r = { 0 };
+			saveset_report_add(&run.save, &r);
+			saveset_report_add(&ss, &r);
+			if (!r.nfailed) {
+				assert_memory_equal(m.page, before.page, sizeof(m.page));
+			} else {
+				assert_true(sticky || r.nfailed == 1);
+				/* only the register named as failed differs (a 64-bit counter: 2 words) */
+				uint32_t diff = 0;
+				for (int pg = 0; pg < 3; pg++)
+					for (uint32_t off = 0; off < 4096; off += 4)
+						diff += cspmu_model_reg(&m, pg, off) != cspmu_model_reg(&before, pg, off);
+				if (!sticky)
+					assert_true(diff <= 2);
+			}
+		}
+}
+
 /* PCIE: the default set, pcie_pmu_rp's root-port bit, and the latency formulas of
  * nvidia-tegra410-pmu.rst (AVG_LATENCY_IN_CYCLES = RD_CUM_OUTS / RD_REQ, FREQ_IN_GHZ = CYCLES /
  * ELAPSED_TIME_IN_NS, AVERAGE_LATENCY_IN_NS = cycles latency / FREQ_IN_GHZ) */
@@ -456,12 +545,47 @@ static void test_pcie_rp_and_latency(void **state)
 	assert_int_equal(req.ev[1].filt2, 0xFF);
 	assert_int_equal(nv_cspmu_set_rp(&req, 5), 0);
 	assert_int_equal(req.ev[1].filt2, 0x20);
-	/* two address slots: PMEVFILT2R[15:8] = 0x03, no root port by default, then pcie_pmu_rp's */
-	assert_int_equal(nv_cspmu_set_slots(&req, 2), 0);
-	assert_int_equal(req.ev[1].filt2, 0x300);
+	/* address filters from the event strings (Linux pcie_tgt format: dst_addr_en=config:11,
+	 * dst_addr_base=config1, dst_addr_mask=config2; nvidia-tegra410-pmu.rst's example base
+	 * 0x10000 mask 0xFFF00): one slot per distinct pair, PMEVFILT2R[15:8] = 1 << slot, no root
+	 * port unless dst_rp_mask names some, then pcie_pmu_rp's */
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info,
+		"nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=0x1/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_addr_en=1,dst_addr_base=0x4000000000,"
+		"dst_addr_mask=0xFFFFFFFF00000000,dst_rp_mask=0x3/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/rd_req,dst_addr_en=1,dst_addr_base=0x100AB,dst_addr_mask=0xFFF00/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/wr_req/;nvidia_pcie_tgt_pmu_0_rc_1/cycles/", &req, why, sizeof(why)), 0);
+	assert_int_equal(req.nslots, 2);
+	assert_int_equal(req.slot[0].base, 0x10000);
+	assert_int_equal(req.slot[0].mask, 0xFFF00);
+	assert_int_equal(req.slot[1].base, 0x4000000000ull);
+	assert_int_equal(req.slot[1].mask, 0xFFFFFFFF00000000ull);
+	assert_int_equal(req.ev[0].filt2, 0x100);
+	assert_int_equal(req.ev[1].filt2, 0x203);
+	assert_int_equal(req.ev[2].filt2, 0x100);     /* 0x100AB & 0xFFF00 = slot 0's pair */
+	assert_int_equal(req.ev[3].filt2, 0xFF);      /* no address filter: all root ports */
 	assert_int_equal(nv_cspmu_set_rp(&req, 1), 0);
-	assert_int_equal(req.ev[1].filt2, 0x302);
-	assert_int_equal(nv_cspmu_set_slots(&req, 9), -1);
+	assert_int_equal(req.ev[0].filt2, 0x102);
+	assert_int_equal(req.ev[1].filt2, 0x202);
+	/* no companion block: the PMU runs without the filter, root ports back to the default */
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info,
+		"nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes,dst_addr_en=1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_addr_en=1,dst_rp_mask=0x4,dst_addr_mask=0xF0/", &req, why,
+		sizeof(why)), 0);
+	nv_cspmu_drop_slots(&req);
+	assert_int_equal(req.nslots, 0);
+	assert_int_equal(req.ev[0].filt2, 0xFF);
+	assert_int_equal(req.ev[1].filt2, 0x4);
+	/* nine distinct pairs: the ninth names the 8 slots */
+	char many[1200];
+	size_t o = 0;
+	for (int i = 0; i < 9; i++)
+		o += (size_t)snprintf(many + o, sizeof(many) - o,
+				      "nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_addr_en=1,dst_addr_base=0x%x00,"
+				      "dst_addr_mask=0xFFF00/;", i + 1);
+	info.nevcntr = 16;
+	assert_int_equal(nv_cspmu_request(d, "nvidia_pcie_tgt_pmu_0_rc_1", &info, many, &req, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "8 address-filter slots"));
 	/* UCF has no root-port filter */
 	assert_int_equal(nv_cspmu_set_rp(&(struct nv_cspmu_req){ .d = nv_cspmu_match(UCF_PMIIDR) }, 1), -1);
 }
@@ -477,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_plain_memory_and_busy),
 		cmocka_unit_test(test_tgt_slots),
+		cmocka_unit_test(test_tgt_filter_faults),
 		cmocka_unit_test(test_pcie_rp_and_latency),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
