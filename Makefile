@@ -90,7 +90,7 @@ $(B)/efiperf.efi: $(B)/efiperf.so
 	$(Q)$(OBJCOPY) $(PE_SECTIONS) $(PE_FLAGS) $< $@
 	@echo "built $@ ($$(stat -c %s $@) bytes)"
 
-# Test-only UEFI app (tests/efi/acpi_install.c): installs \ssdt.aml through
+# Test-only UEFI app (tests/efi/acpi_install.c): installs \ssdt.aml, \apmt.dat, \ssdt2.aml through
 # EFI_ACPI_TABLE_PROTOCOL before efiperf starts (the aarch64 QEMU test: virt refuses -acpitable).
 $(B)/acpi_install.so: $(B)/obj/tests/efi/acpi_install.c.o
 	$(Q)$(LD) $(LDFLAGS) $(CRT0) $< -o $@ $(LIBS)

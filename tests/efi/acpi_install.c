@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Test-only UEFI application: installs \ssdt.aml of the volume it was loaded from as an ACPI
- * table through EFI_ACPI_TABLE_PROTOCOL.InstallAcpiTable (UEFI 2.10 section 20.2), which adds
- * it to the XSDT/RSDT and fixes its checksum. The aarch64 QEMU test runs it from startup.nsh
+ * Test-only UEFI application: installs \ssdt.aml, \apmt.dat and \ssdt2.aml of the volume it was
+ * loaded from (each when present) as ACPI tables through
+ * EFI_ACPI_TABLE_PROTOCOL.InstallAcpiTable (UEFI 2.10 section 20.2), which adds them to the
+ * XSDT/RSDT and fixes their checksums. The aarch64 QEMU test runs it from startup.nsh
  * before efiperf, because QEMU's aarch64 `virt` machine refuses `-acpitable`. The test's PMU
  * regions lie in the BAR of its ivshmem-plain device at PCI 00:05.0, whose memory decoding
  * AAVMF leaves off (no driver binds it; OVMF on q35 leaves it on), so this app also enables
@@ -20,7 +21,8 @@ typedef struct acpi_table_protocol {
 	EFI_STATUS (EFIAPI *UninstallAcpiTable)(struct acpi_table_protocol *This, UINTN Key);
 } ACPI_TABLE_PROTOCOL;
 
-#define TABLE_FILE L"\\ssdt.aml"
+static CHAR16 *const table_file[] = { L"\\ssdt.aml", L"\\apmt.dat", L"\\ssdt2.aml" };
+#define NFILES (sizeof(table_file) / sizeof(table_file[0]))
 #define DECODE_DEV 5                  /* PCI 00:05.0: the QEMU test's ivshmem-plain device */
 
 static void enable_decode(void)
@@ -43,7 +45,7 @@ static void enable_decode(void)
 		FreePool(h);
 }
 
-static EFI_STATUS read_file(EFI_HANDLE image, VOID **buf, UINTN *size)
+static EFI_STATUS read_file(EFI_HANDLE image, CHAR16 *name, VOID **buf, UINTN *size)
 {
 	EFI_LOADED_IMAGE *li;
 	EFI_STATUS st = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (VOID **)&li);
@@ -52,7 +54,7 @@ static EFI_STATUS read_file(EFI_HANDLE image, VOID **buf, UINTN *size)
 	EFI_FILE_HANDLE root = LibOpenRoot(li->DeviceHandle), f;
 	if (!root)
 		return EFI_NOT_FOUND;
-	st = uefi_call_wrapper(root->Open, 5, root, &f, TABLE_FILE, EFI_FILE_MODE_READ, 0);
+	st = uefi_call_wrapper(root->Open, 5, root, &f, name, EFI_FILE_MODE_READ, 0);
 	if (EFI_ERROR(st))
 		return st;
 	EFI_FILE_INFO *info = LibFileInfo(f);
@@ -72,18 +74,27 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st_in)
 {
 	InitializeLib(image, st_in);
 	enable_decode();
-	VOID *buf = NULL;
-	UINTN size = 0, key = 0;
-	EFI_STATUS st = read_file(image, &buf, &size);
+	ACPI_TABLE_PROTOCOL *acpi;
+	EFI_STATUS st = uefi_call_wrapper(BS->LocateProtocol, 3, &acpi_table_guid, NULL, (VOID **)&acpi), rc = EFI_NOT_FOUND;
 	if (EFI_ERROR(st)) {
-		Print(L"acpi_install: cannot read %s: %r\n", TABLE_FILE, st);
+		Print(L"acpi_install: no EFI_ACPI_TABLE_PROTOCOL: %r\n", st);
 		return st;
 	}
-	ACPI_TABLE_PROTOCOL *acpi;
-	st = uefi_call_wrapper(BS->LocateProtocol, 3, &acpi_table_guid, NULL, (VOID **)&acpi);
-	if (!EFI_ERROR(st))
-		st = uefi_call_wrapper(acpi->InstallAcpiTable, 4, acpi, buf, size, &key);
-	Print(L"acpi_install: %s (%lu bytes): %r\n", TABLE_FILE, (UINT64)size, st);
-	FreePool(buf);
-	return st;
+	for (UINTN i = 0; i < NFILES; i++) {
+		VOID *buf = NULL;
+		UINTN size = 0, key = 0;
+		st = read_file(image, table_file[i], &buf, &size);
+		if (st == EFI_NOT_FOUND) {
+			Print(L"acpi_install: %s absent\n", table_file[i]);
+			continue;
+		}
+		if (!EFI_ERROR(st))
+			st = uefi_call_wrapper(acpi->InstallAcpiTable, 4, acpi, buf, size, &key);
+		Print(L"acpi_install: %s (%lu bytes): %r\n", table_file[i], (UINT64)size, st);
+		if (buf)
+			FreePool(buf);
+		if (rc == EFI_NOT_FOUND || EFI_ERROR(st))
+			rc = st;
+	}
+	return rc;
 }

@@ -6,9 +6,12 @@
  *   bytes 1..  the table (header + AML), in a buffer of exactly that size (ASan sees any read
  *              past it)
  * Seeds (tests/fuzz/corpus/fuzz_aml): tests/aml/nv_pmu_ssdt.asl compiled by iasl 20200925, as
- * is and with Device(BAD0)'s PkgLength patched past the table's end, each behind a 0x01 byte.
+ * is and with Device(BAD0)'s PkgLength patched past the table's end, and
+ * tests/aml/cspmu_companion_ssdt.asl, each behind a 0x01 byte.
  * Checks beyond not crashing: counts within their bounds, every string terminated, every kept
- * device with a _HID and an absolute path, defects named after the table.
+ * device with a _HID and an absolute path, defects named after the table; each kept device with
+ * an integer _UID found again as the companion of an APMT ACPI-device node naming its _HID and
+ * _UID (efi/fw/apmt_companion.c), with the _HID and _UID it was looked up by.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "efi/fw/aml.h"
+#include "efi/fw/apmt_companion.h"
 
 static struct aml_info info;
 
@@ -58,6 +62,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(terminated(d->prop[k].name, AML_PROP_NAME) && terminated(d->prop[k].str, AML_PROP_NAME));
 		uint32_t from = i;
 		assert(aml_find_hid(&info, d->hid, &from) == &info.dev[i] || from <= i + 1);
+		if (!d->has_uid || d->uid_is_string || d->uid > UINT32_MAX)
+			continue;
+		struct acpi_apmt_node n = { .length = 56, .type = APMT_NODE_ACPI, .inst_secondary = (uint32_t)d->uid };
+		memcpy(&n.inst_primary, d->hid, strlen(d->hid));   /* the HID's bytes in memory order */
+		struct apmt_companion c;
+		apmt_companion_of(&n, &info, &c);
+		assert(c.found && !strcmp(c.hid, d->hid) && c.uid == d->uid && terminated(c.why, sizeof(c.why)));
+		assert(terminated(c.path, sizeof(c.path)) && c.path[0] == '\\');
 	}
 	return 0;
 }

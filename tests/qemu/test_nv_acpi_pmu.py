@@ -18,6 +18,12 @@ here as literals). With uncore = on and trace = hw:
   - the hw trace: the broadcast control sequence at its offsets, each control register read
     before its first write and last written with the value read; every instance's counters read;
   - the backing file ends byte for byte as it started.
+The aarch64 boot also installs an APMT (assembled as tests/qemu/test_cspmu.py does) with two
+Tegra410 PCIE-TGT nodes of type 3 (ACPI device, _HID "EFPT0001", _UID 1 and 2) and a second
+SSDT (tests/aml/cspmu_companion_ssdt.asl) holding their companion devices, and names PCIE-TGT
+events with address filters in uncore_events (check_tgt): _UID 1's device gives the RC number
+(_DSD instance_id 3) and the address-filter block (its first _CRS memory resource, in the BAR);
+_UID 2's has no _CRS, so that PMU runs without the filter and says so.
 """
 import os
 import re
@@ -28,6 +34,7 @@ import subprocess
 import pytest
 
 from efiperf_qemu import REPO, boot, cfg_text, make_image
+from test_cspmu import PMCCFILTR, PMCFGR, PMCFGR_8X64, PMCNTENSET, PMCR, PMEVFILT2R, PMIIDR, apmt, node
 
 x86_64 = pytest.mark.x86_64
 aarch64 = pytest.mark.aarch64
@@ -103,6 +110,103 @@ CFG = {"copy_size": "64K", "copy_passes": "1", "loop_iterations": "1000", "pcie"
        "trace": "hw", "mmio_bdf": "00:05.0", "mmio_bar": "2", "mmio_bytes": "4K"}
 
 
+# ---- PCIE-TGT PMUs of the APMT and their companion devices (aarch64 boot) ------------------
+TGT_ASL = os.path.join(HERE, "..", "aml", "cspmu_companion_ssdt.asl")
+TGT_PMIIDR = 0x1070036B               # Tegra410 PCIE-TGT: nvidia_cspmu.c prodid 0x10700000 | 0x36B
+TGT_HID = b"EFPT0001"                 # the ASL's test _HID (the real ones are not public)
+TGT_PAGE = {1: 0x20000, 2: 0x22000}   # PMU page (single page) per _UID, BAR offsets
+TGT_BLOCK = 0x21000                   # TGT1's _CRS block (the ASL: 0x800021000)
+SLOT0 = 0xD38                         # slot i: CTRL, BASE_LO, BASE_HI, MASK_LO, MASK_HI at 0xD38 + 0x14 i
+TGT_EVENTS = ("nvidia_pcie_tgt_pmu_0_rc_3/wr_bytes,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=1/;"
+              "nvidia_pcie_tgt_pmu_0_rc_3/rd_bytes,dst_addr_en=1,dst_addr_base=0x8000000000,"
+              "dst_addr_mask=0xFFFFFFFFFFF00000/;nvidia_pcie_tgt_pmu_0_rc_3/cycles/;"
+              "nvidia_pcie_tgt_pmu_0_rc_5/rd_bytes,dst_addr_en=1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00/")
+# the ACPI-namespace PMUs stay on: uncore_events names them too
+UNCORE_EVENTS = "nvidia_cmem_latency_pmu_0/rd_req/;nvidia_nvlink_c2c_pmu_1/in_rd_req/;" + TGT_EVENTS
+
+
+def tgt_tables(d, bar):
+    """The APMT (two PCIE-TGT nodes, ids 30 and 31) and the companion SSDT rebased to bar."""
+    socket0 = 1 << 28
+    hid = int.from_bytes(TGT_HID, "little")
+    table = apmt([node(0x2, 3, 29 + uid, bar + TGT_PAGE[uid], inst_primary=hid, inst_secondary=uid,
+                       affinity=socket0) for uid in (1, 2)])
+    apmt_path = os.path.join(d, "apmt.dat")
+    open(apmt_path, "wb").write(table)
+    text = open(TGT_ASL).read()
+    text = re.sub(r"0x([0-9A-Fa-f]{9,})", lambda m: "0x%X" % (int(m.group(1), 16) - BAR + bar)
+                  if BAR <= int(m.group(1), 16) < BAR + SIZE else m.group(0), text)
+    src = os.path.join(d, "cspmu_companion_ssdt.asl")
+    open(src, "w").write(text)
+    p = subprocess.run(["iasl", "-p", os.path.join(d, "ssdt2"), src], capture_output=True, text=True)
+    assert p.returncode == 0, "iasl failed: %s" % p.stdout[-800:]
+    return apmt_path, os.path.join(d, "ssdt2.aml")
+
+
+def tgt_fill(backing):
+    """PMU pages: zero but PMCFGR (8 x 64-bit counters + cycle counter) and PMIIDR; the filter
+    block keeps the file's pattern (restore must put it back)."""
+    data = bytearray(open(backing, "rb").read())
+    for page in TGT_PAGE.values():
+        data[page:page + 0x1000] = bytes(0x1000)
+        struct.pack_into("<I", data, page + PMCFGR, PMCFGR_8X64)
+        struct.pack_into("<I", data, page + PMIIDR, TGT_PMIIDR)
+    open(backing, "wb").write(data)
+    return bytes(data)
+
+
+def check_tgt(run, bar, data):
+    cs = {r["apmt"]["id"]: r for r in run.of("uncore") if r.get("scope") == "apmt_node" and r.get("window") == "copy"}
+    assert sorted(cs) == [30, 31], "CoreSight records for APMT nodes %s" % sorted(cs)
+    r, r2 = cs[30], cs[31]
+    for x in (r, r2):
+        assert x["status"] == "ok" and x["restore"]["status"] == "ok", "%s: %s %s %s" % (x["pmu"], x["status"], x.get("why"), x["restore"])
+    assert (r["pmu"], r["unit"], r["rc"], r["rc_source"]) == ("nvidia_pcie_tgt_pmu_0_rc_3", "PCIE-TGT", 3, "_DSD instance_id"), \
+        (r["pmu"], r.get("rc"), r.get("rc_source"))
+    comp = r["companion"]
+    assert (comp["hid"], comp["uid"], comp["found"], comp["path"], comp["instance_id"]) == \
+        ("EFPT0001", 1, True, "\\_SB_.TGT1", 3), comp
+    assert int(comp["block"], 16) == bar + TGT_BLOCK and int(comp["block_len"], 16) == 0x1000, comp
+    af = r.get("address_filter")
+    assert af and int(af["block"], 16) == bar + TGT_BLOCK, "address_filter %s" % af
+    assert [(int(x["base"], 16), int(x["mask"], 16)) for x in af["slots"]] == \
+        [(0x10000, 0xFFF00), (0x8000000000, 0xFFFFFFFFFFF00000)], af["slots"]
+    assert r["restore"]["written"] >= 10, "the 10 slot registers are not counted in restore: %s" % r["restore"]
+    # _UID 2: instance_id 5 names it, no _CRS: runs without the address filter, saying so
+    assert (r2["pmu"], r2["rc_source"]) == ("nvidia_pcie_tgt_pmu_0_rc_5", "_DSD instance_id"), r2["pmu"]
+    assert "address_filter" not in r2 and "no _CRS" in r2.get("address_filter_why", ""), r2.get("address_filter_why")
+    assert "no _CRS" in r2["companion"].get("why", ""), r2["companion"]
+    assert [int(e["filter2"], 16) for e in r2["events"]] == [0xFF], "PMEVFILT2R without the filter: %s" % r2["events"]
+
+    hw = [(x["op"], int(x["addr"], 16) - bar, int(x["val"], 16)) for x in run.of("hw")
+          if x.get("op", "").startswith("mmio_") and bar <= int(x.get("addr", "0x0"), 16) < bar + SIZE]
+    w = [(op, off, v) for op, off, v in hw if "write" in op]
+
+    def at(off, val):
+        for i, x in enumerate(w):
+            if x == ("mmio_write32", off, val):
+                return i
+        pytest.fail("no mmio_write32 of 0x%x at BAR + 0x%x: %s" % (val, off, [(o, hex(a), hex(v)) for o, a, v in w
+                                                                             if TGT_BLOCK <= a < TGT_BLOCK + 0x1000][:12]))
+    b, p = TGT_BLOCK + SLOT0, TGT_PAGE[1]
+    # slot 0: MASK_HI 0, MASK_LO 0xFFF00, BASE_HI 0, BASE_LO 0x10000, CTRL 1; slot 1 likewise
+    s0 = [at(b + 0x10, 0), at(b + 0xC, 0xFFF00), at(b + 8, 0), at(b + 4, 0x10000), at(b, 1)]
+    s1 = [at(b + 0x14 + 0x10, 0xFFFFFFFF), at(b + 0x14 + 0xC, 0xFFF00000), at(b + 0x14 + 8, 0x80),
+          at(b + 0x14 + 4, 0), at(b + 0x14, 1)]
+    # then the PMU: reset, PMEVFILT2R0 = slot 0 (0x100), PMEVFILT2R1 = slot 1 (0x200), cycles on
+    # counter 31 with PMCCFILTR 0, enable counters 0, 1 and 31, PMCR.E
+    pm = [at(p + PMCR, 0x6), at(p + PMEVFILT2R, 0x100), at(p + PMEVFILT2R + 4, 0x200), at(p + PMCCFILTR, 0),
+          at(p + PMCNTENSET, 0x80000003), at(p + PMCR, 1)]
+    assert s0 == sorted(s0) and s1 == sorted(s1) and max(s0 + s1) < pm[0] and pm == sorted(pm), \
+        "slot and PMU writes out of order: slots %s %s, PMU %s" % (s0, s1, pm)
+    for off in range(b, b + 2 * 0x14, 4):     # each slot register read before written, last written back
+        assert any(op == "mmio_read32" and a == off for op, a, _ in hw[:next(i for i, x in enumerate(hw) if x[0].startswith("mmio_write") and x[1] == off)])
+        assert [v for op, a, v in w if a == off][-1] == struct.unpack_from("<I", data, off)[0], "slot register 0x%x not put back" % off
+    assert not [x for x in w if TGT_BLOCK <= x[1] < TGT_BLOCK + 0x1000 and not b <= x[1] < b + 0x28], \
+        "writes in the filter block outside slots 0-1"
+    return len([x for x in w if TGT_BLOCK <= x[1] < TGT_BLOCK + 0x1000])
+
+
 def backing_args(backing):
     return ["-object", "memory-backend-file,id=ivm,share=on,mem-path=%s,size=1M" % backing] + IVSHMEM
 
@@ -123,8 +227,10 @@ def test_nv_acpi_pmus_aarch64_installed_ssdt(scratch, figure):
     EFI_ACPI_TABLE_PROTOCOL from startup.nsh before efiperf runs (shell mode image)."""
     d = scratch()
     ssdt, bad_off = build_ssdt(d, BAR_A64)
-    backing, data = fill(d)
-    img = make_image("aarch64", d, cfg_text("aarch64", CFG), shell_args="")
+    apmt_path, ssdt2 = tgt_tables(d, BAR_A64)
+    backing, _ = fill(d)
+    data = tgt_fill(backing)
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(CFG, uncore_events=UNCORE_EVENTS)), shell_args="")
     nsh = os.path.join(d, "startup.nsh")
     with open(nsh, "w", newline="\r\n") as f:
         f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
@@ -132,14 +238,18 @@ def test_nv_acpi_pmus_aarch64_installed_ssdt(scratch, figure):
                 "    \\efiperf\\efiperf.efi\n    goto done\n  endif\nendfor\n:done\n")
     installer = os.path.join(REPO, "build", "aarch64", "acpi_install.efi")
     assert os.path.exists(installer), "%s missing: make image ARCH=aarch64 builds it" % installer
-    for src, dst in ((nsh, "::/startup.nsh"), (installer, "::/acpi_install.efi"), (ssdt, "::/ssdt.aml")):
+    for src, dst in ((nsh, "::/startup.nsh"), (installer, "::/acpi_install.efi"), (ssdt, "::/ssdt.aml"),
+                     (apmt_path, "::/apmt.dat"), (ssdt2, "::/ssdt2.aml")):
         p = subprocess.run(["mcopy", "-o", "-i", img, src, dst], capture_output=True, text=True)
         assert p.returncode == 0, "mcopy %s: %s" % (dst, p.stderr)
     run = boot("aarch64", img, d, extra=backing_args(backing))
-    check(run, BAR_A64, backing, data, bad_off, figure, "virt + acpi_install.efi")
+    check(run, BAR_A64, backing, data, bad_off, figure, "virt + acpi_install.efi", tgt=True)
+    nslot = check_tgt(run, BAR_A64, data)
+    figure("PCIE-TGT address filter (virt + acpi_install.efi)", "companion \\_SB_.TGT1: rc 3 from _DSD instance_id, "
+           "2 slots in its _CRS block, %d filter-block writes traced and restored; TGT2 without _CRS runs unfiltered" % nslot)
 
 
-def check(run, bar, backing, data, bad_off, figure, how):
+def check(run, bar, backing, data, bad_off, figure, how, tgt=False):
     mm = [r for r in run.of("measurement") if r.get("kernel", "").startswith("mmio_")]
     assert mm and int(mm[0]["bar_base"], 16) == bar, (
         "ivshmem BAR2 is at %s, not 0x%x: the firmware placed it elsewhere, so the SSDT's _CRS "
@@ -156,7 +266,9 @@ def check(run, bar, backing, data, bad_off, figure, how):
     ssdts = [t for t in aml["tables"] if t["table"].startswith("SSDT") and t["status"] == "read"]
     assert ssdts, "no SSDT read: %s" % aml["tables"]
     devs = {x["path"]: x for x in aml["devices"]}
-    assert set(devs) == {"\\_SB_.CM00", "\\_SB_.C2C0"} and aml["devices_dropped"] == 0, "PMU devices %s" % sorted(devs)
+    # with an APMT's ACPI-device nodes, their _HID's devices are kept too (the companion SSDT's four)
+    want_devs = {"\\_SB_.CM00", "\\_SB_.C2C0"} | ({"\\_SB_.TGT1", "\\_SB_.TGT2", "\\_SB_.TGT7", "\\_SB_.TGTX"} if tgt else set())
+    assert set(devs) == want_devs and aml["devices_dropped"] == 0, "PMU devices %s" % sorted(devs)
     # QEMU's DSDT (PCI0, LNKA.., the ISA devices) and MIXD/SUB0 of the SSDT: read, not kept
     assert aml["devices_other"] >= 30, "devices_other %s" % aml["devices_other"]
     assert any(t["table"] == "DSDT[0]" and t["status"] == "read" for t in aml["tables"]), aml["tables"]
