@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* NVIDIA CoreSight PMUs: names, event strings, formulas, PCIE-TGT slots (pmu/uncore/nvidia_cspmu.h). */
+/* NVIDIA CoreSight PMUs: names, event strings, formulas (pmu/uncore/nvidia_cspmu.h; the PCIE-TGT
+ * address-filter slots: pmu/uncore/nv_tgt_filter.c). */
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "arch/lib/fmt.h"
 #include "pmu/latency.h"
@@ -79,9 +80,6 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 	return encode(d, name, spec, len, ev, named, reg, why, n);
 }
 
-#define TGT_ADDR_EN (1u << 8)      /* dst_addr_en as encoded: PMEVFILT2R bit 8 until a slot is given */
-#define TGT_SLOT_BITS 0xFF00u
-#define TGT_RP_BITS 0xFFu
 
 /* A PCIE-TGT event with dst_addr_en: its slot (shared with an earlier event of the same base
  * and mask) selected by PMEVFILT2R[15:8]. 0, or -1 with why when the 8 slots are taken. */
@@ -98,7 +96,7 @@ static int take_slot(struct nv_cspmu_req *req, struct cspmu_event *ev, uint64_t 
 	}
 	if (s == req->nslots)
 		req->slot[req->nslots++] = (struct nv_tgt_slot){ base, mask };
-	ev->filt2 = nv_tgt_filt2(ev->filt2 & TGT_RP_BITS, 1u << s);
+	ev->filt2 = nv_tgt_filt2(ev->filt2 & NV_TGT_FILT2_RP, 1u << s);
 	return 0;
 }
 
@@ -131,7 +129,7 @@ static int add(const struct nv_cspmu_desc *d, struct nv_cspmu_req *req, const ch
 	uint64_t reg[EV_MAX_REGS];
 	if (encode(d, req->name, spec, len, &req->ev[i], &e, reg, why, n))
 		return -1;
-	if (d->addr_slots && !req->ev[i].cycles && (req->ev[i].filt2 & TGT_ADDR_EN) &&
+	if (d->addr_slots && !req->ev[i].cycles && (req->ev[i].filt2 & NV_TGT_FILT2_ADDR_EN) &&
 	    take_slot(req, &req->ev[i], reg[3], reg[4], why, n))
 		return -1;
 	fmt_snprintf(req->spec[i], sizeof(req->spec[i]), "%.*s", (int)len, spec);
@@ -339,70 +337,4 @@ void nv_cspmu_bytes(const struct nv_cspmu_req *req, const uint64_t *raw, struct 
 			c->have_write = 1;
 		}
 	}
-}
-
-/* ---- PCIE-TGT address filter ------------------------------------------------------------ */
-
-#define TGT_CTRL 0x00u
-#define TGT_BASE_LO 0x04u
-#define TGT_BASE_HI 0x08u
-#define TGT_MASK_LO 0x0Cu
-#define TGT_MASK_HI 0x10u
-#define TGT_CTRL_ENABLE 1u
-#define TGT_FILT2_SLOT_SHIFT 8
-
-int nv_tgt_slots_from_ranges(const struct nv_addr_range *r, uint32_t nr, struct nv_tgt_slot *slot, char *why,
-			     size_t n)
-{
-	if (nr > NV_TGT_SLOTS) {
-		fmt_snprintf(why, n, "%u address ranges: the PCIE-TGT PMU has %u filter slots", nr, NV_TGT_SLOTS);
-		return -1;
-	}
-	for (uint32_t i = 0; i < nr; i++) {
-		uint64_t sz = r[i].size;
-		if (!sz || (sz & (sz - 1)) || (r[i].base & (sz - 1))) {
-			fmt_snprintf(why, n, "range %u (base 0x%llx, size 0x%llx): not a power-of-two size aligned to it, "
-				     "which one base/mask slot cannot match exactly", i, (unsigned long long)r[i].base,
-				     (unsigned long long)sz);
-			return -1;
-		}
-		slot[i] = (struct nv_tgt_slot){ r[i].base, ~(sz - 1) };
-	}
-	return 0;
-}
-
-uint32_t nv_tgt_filt2(uint32_t rp_mask, uint32_t slot_mask)
-{
-	return (rp_mask & 0xFFu) | (slot_mask & 0xFFu) << TGT_FILT2_SLOT_SHIFT;
-}
-
-void nv_cspmu_drop_slots(struct nv_cspmu_req *req)
-{
-	for (uint32_t i = 0; req->nslots && i < req->nev; i++) {
-		struct cspmu_event *e = &req->ev[i];
-		if (e->cycles || !(e->filt2 & TGT_SLOT_BITS))
-			continue;
-		e->filt2 &= ~TGT_SLOT_BITS;
-		if (!(e->filt2 & TGT_RP_BITS))
-			e->filt2 |= TGT_RP_BITS;
-	}
-	req->nslots = 0;
-}
-
-hw_status nv_tgt_program_slots(const struct hw *hw, struct saveset *save, uint64_t block,
-			       const struct nv_tgt_slot *slot, uint32_t ns)
-{
-	for (uint32_t i = 0; i < ns && i < NV_TGT_SLOTS; i++) {
-		uint64_t a = block + NV_TGT_SLOT0 + (uint64_t)NV_TGT_SLOT_STRIDE * i;
-		const uint32_t v[5] = { TGT_CTRL_ENABLE, (uint32_t)slot[i].base, (uint32_t)(slot[i].base >> 32),
-					(uint32_t)slot[i].mask, (uint32_t)(slot[i].mask >> 32) };
-		const uint32_t off[5] = { TGT_CTRL, TGT_BASE_LO, TGT_BASE_HI, TGT_MASK_LO, TGT_MASK_HI };
-		/* BASE and MASK before CTRL: the slot is enabled only once it matches what it should */
-		for (int k = 4; k >= 0; k--) {
-			hw_status st = saveset_write(hw, save, reg_mmio32(a + off[k]), v[k]);
-			if (st != HW_OK)
-				return st;
-		}
-	}
-	return HW_OK;
 }

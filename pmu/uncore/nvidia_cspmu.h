@@ -16,7 +16,9 @@
  * Event strings (perf syntax through pmu/event_string):
  *   nvidia_ucf_pmu_0/event=0x113,src_loc_cpu=1/       nvidia_ucf_pmu_0/mem_bytes_rd/
  *   nvidia_pcie_pmu_0_rc_1/event=0x0,src_rp_mask=0x1/ nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_rp_mask=3/
+ *   nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=1/
  * fields named as Linux's format/ files name them; a filter left at 0 takes Linux's default.
+ * The PCIE-TGT address-filter slot functions below live in pmu/uncore/nv_tgt_filter.c.
  * Pure: builds on the host.
  */
 #ifndef EFIPERF_UNCORE_NVIDIA_CSPMU_H
@@ -97,6 +99,10 @@ size_t nv_cspmu_name(const struct nv_cspmu_desc *d, uint32_t socket, uint32_t rc
 #define NV_TGT_SLOTS 8
 #define NV_TGT_SLOT0 0xD38u
 #define NV_TGT_SLOT_STRIDE 0x14u
+#define NV_TGT_FILT2_RP 0xFFu            /* PMEVFILT2R[7:0]: dst_rp_mask */
+#define NV_TGT_FILT2_SLOTS 0xFF00u        /* PMEVFILT2R[15:8]: slot s at bit 8 + s */
+#define NV_TGT_FILT2_ADDR_EN (1u << 8)    /* dst_addr_en as encoded (nvidia_cspmu_events.c), until
+					   * nv_cspmu_request gives the event its slot bit */
 struct nv_addr_range { uint64_t base, size; };
 struct nv_tgt_slot { uint64_t base, mask; };
 
