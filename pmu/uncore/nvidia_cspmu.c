@@ -82,12 +82,13 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 
 
 /* A PCIE-TGT event with dst_addr_en: its slot (shared with an earlier event of the same base
- * and mask) selected by PMEVFILT2R[15:8]. 0, or -1 with why when the 8 slots are taken. */
+ * and mask, compared as given, as Linux's pcie_tgt_find_addr_idx does) selected by
+ * PMEVFILT2R[15:8]. 0, or -1 with why when the 8 slots are taken. */
 static int take_slot(struct nv_cspmu_req *req, struct cspmu_event *ev, uint64_t base, uint64_t mask, char *why,
 		     size_t n)
 {
 	uint32_t s = 0;
-	while (s < req->nslots && !(req->slot[s].mask == mask && (req->slot[s].base & mask) == (base & mask)))
+	while (s < req->nslots && !(req->slot[s].mask == mask && req->slot[s].base == base))
 		s++;
 	if (s == NV_TGT_SLOTS) {
 		fmt_snprintf(why, n, "%s: more than %u distinct dst_addr_base/dst_addr_mask pairs; the PCIE-TGT PMU has "

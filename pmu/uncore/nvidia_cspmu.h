@@ -129,7 +129,7 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 /* Build the request: `events` (';'-separated perf strings; those naming other PMUs are skipped)
  * or, when it names none of this instance's, the default set that fits info's counters.
  * PCIE-TGT events with dst_addr_en=1 get address-filter slots (req->slot: base, mask as given;
- * events with the same pair share one, as Linux's pcie_tgt filter does; more than 8 pairs is
+ * events with the same pair (compared as given) share one, as in Linux; more than 8 pairs is
  * an error).
  * Returns 1 when events is non-empty and names this PMU not at all (leave it out), 0, or -1
  * with why. Counters are assigned (cspmu_assign). */

@@ -554,15 +554,19 @@ static void test_pcie_rp_and_latency(void **state)
 		"nvidia_pcie_tgt_pmu_0_rc_1/rd_bytes,dst_addr_en=1,dst_addr_base=0x4000000000,"
 		"dst_addr_mask=0xFFFFFFFF00000000,dst_rp_mask=0x3/;"
 		"nvidia_pcie_tgt_pmu_0_rc_1/rd_req,dst_addr_en=1,dst_addr_base=0x100AB,dst_addr_mask=0xFFF00/;"
-		"nvidia_pcie_tgt_pmu_0_rc_1/wr_req/;nvidia_pcie_tgt_pmu_0_rc_1/cycles/", &req, why, sizeof(why)), 0);
-	assert_int_equal(req.nslots, 2);
+		"nvidia_pcie_tgt_pmu_0_rc_1/wr_req/;nvidia_pcie_tgt_pmu_0_rc_1/cycles/;"
+		"nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes,dst_addr_en=1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00/",
+		&req, why, sizeof(why)), 0);
+	assert_int_equal(req.ev[5].filt2, 0x100);     /* slot 0's pair again: slot 0 */
+	assert_int_equal(req.nslots, 3);
 	assert_int_equal(req.slot[0].base, 0x10000);
 	assert_int_equal(req.slot[0].mask, 0xFFF00);
 	assert_int_equal(req.slot[1].base, 0x4000000000ull);
 	assert_int_equal(req.slot[1].mask, 0xFFFFFFFF00000000ull);
 	assert_int_equal(req.ev[0].filt2, 0x100);
 	assert_int_equal(req.ev[1].filt2, 0x203);
-	assert_int_equal(req.ev[2].filt2, 0x100);     /* 0x100AB & 0xFFF00 = slot 0's pair */
+	assert_int_equal(req.ev[2].filt2, 0x400);     /* another base (as given), another slot */
+	assert_int_equal(req.slot[2].base, 0x100AB);
 	assert_int_equal(req.ev[3].filt2, 0xFF);      /* no address filter: all root ports */
 	assert_int_equal(nv_cspmu_set_rp(&req, 1), 0);
 	assert_int_equal(req.ev[0].filt2, 0x102);
