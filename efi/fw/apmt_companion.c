@@ -54,6 +54,11 @@ void apmt_companion_of(const struct acpi_apmt_node *n, const struct aml_info *am
 	c->apmt_id = n->id;
 	c->uid = n->inst_secondary;
 	apmt_node_hid(n->inst_primary, c->hid);
+	if (!printable(c->hid)) {
+		fmt_snprintf(c->why, sizeof(c->why), "the node's instance primary 0x%llx is no _HID",
+			     (unsigned long long)n->inst_primary);
+		return;
+	}
 	const struct aml_device *d = aml ? aml_find_hid_uid(aml, c->hid, c->uid) : NULL;
 	if (!d) {
 		fmt_snprintf(c->why, sizeof(c->why), "no ACPI device with _HID \"%s\" and _UID %u in the namespace read",

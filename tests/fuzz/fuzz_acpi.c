@@ -13,7 +13,8 @@
  * its PMCFGR / PMIIDR taken from the node's instance primary (low / high half) and its
  * behaviour (memory or hardware) from instance secondary bit 0: every node is at least 56
  * bytes, a probe refuses a zero or unaligned page, and after start / stop / restore the model's
- * pages are byte for byte as they were.
+ * pages are byte for byte as they were. The ACPI-device nodes' companion _HIDs are checked
+ * (check_companions).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "efi/fw/acpi.h"
+#include "efi/fw/apmt_companion.h"
 #include "pmu/uncore/cspmu.h"
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "tests/model/cspmu_model.h"
@@ -121,6 +123,27 @@ static void check_str(const char *s, size_t cap)
 	assert(memchr(s, '\0', cap) != NULL);
 }
 
+/* The companion _HIDs of the ACPI-device nodes (efi/fw/apmt_companion.h): each 1..8 printable
+ * characters, no two alike; with no namespace read, no node finds its device and says why. */
+static void check_companions(const struct acpi_apmt *t)
+{
+	static char store[ACPI_MAX_APMT][9];
+	const char *want[ACPI_MAX_APMT];
+	uint32_t n = apmt_companion_hids(t, store, want, ACPI_MAX_APMT);
+	assert(n <= ACPI_MAX_APMT);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len = strlen(want[i]);
+		assert(len >= 1 && len <= 8);
+		for (uint32_t k = 0; k < i; k++)
+			assert(strcmp(want[i], want[k]));
+	}
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		struct apmt_companion c;
+		apmt_companion_of(&t->node[i], NULL, &c);
+		assert(!c.found && c.why[0] && memchr(c.why, 0, sizeof(c.why)) && memchr(c.hid, 0, sizeof(c.hid)));
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size <= HDR)
@@ -158,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_str(info.apmt.defect, ACPI_DEFECT_LEN);
 	for (uint32_t i = 0; i < info.apmt.nnodes; i++)
 		drive_cspmu(&info.apmt.node[i]);
+	check_companions(&info.apmt);
 
 	struct strbuf sb;
 	struct json j;

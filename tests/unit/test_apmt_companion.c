@@ -122,6 +122,9 @@ static void test_lookup(void **state)
 	apmt_companion_of(&apmt.node[3], &info, &c);
 	assert_int_equal(c.found, 0);
 	assert_non_null(strstr(c.why, "_HID \"EFPT0001\" and _UID 9"));
+	apmt_companion_of(&apmt.node[5], &info, &c);   /* instance primary 0x102 */
+	assert_int_equal(c.found, 0);
+	assert_string_equal(c.why, "the node's instance primary 0x102 is no _HID");
 	assert_null(aml_find_hid_uid(&info, "EFPT0001", 8));
 	assert_string_equal(aml_find_hid_uid(&info, "EFPT0001", 2)->path, "\\_SB_.TGT2");
 }
