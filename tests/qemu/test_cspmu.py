@@ -115,6 +115,13 @@ def test_apmt_coresight_pmus(scratch, figure):
         assert r["status"] == "ok" and r["state"] == "not-advancing", "node %d: %s %s %s" % (nid, r["status"], r.get("state"), r.get("why"))
         assert r["restore"]["status"] == "ok" and r["restore"]["written"] > 0, "node %d restore %s" % (nid, r["restore"])
         assert r["self_check"]["state"] == "absent", "node %d self_check %s" % (nid, r["self_check"])
+    # ACPI-device nodes without a companion device in the namespace: the RC falls back to the
+    # APMT _UID, and the record names the _HID/_UID it looked for
+    assert recs[11]["rc_source"] == "APMT instance secondary (_UID): no companion device", recs[11]["rc_source"]
+    comp = recs[11]["companion"]
+    assert (comp["hid"], comp["uid"], comp["found"]) == ("NVDA0000", 1, False) and \
+        'no ACPI device with _HID "NVDA0000" and _UID 1' in comp["why"], comp
+    assert "is no _HID" in recs[12]["companion"]["why"], recs[12]["companion"]
     assert recs[11]["dropped_defaults"] == 1, "PCIE with 4 event counters: rd_cum_outs left out (%s)" % recs[11]["dropped_defaults"]
 
     # the MMIO windows are DMA windows: the PCIE PMU runs under each, its self-check absent
