@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 
-#define DISC_MAX_UNITS 192             /* SPR: about 140 units per socket (60 CHAs, ...) */
+#define DISC_MAX_UNITS 512             /* SPR: about 140 units per socket (60 CHAs, ...); GNR-AP: 128 CHAs and more */
 #define DISC_MAX_DEFECTS 8
 #define DISC_ENTRY_BYTES 24            /* three 64-bit words */
 #define DISC_MAX_TABLE_UNITS 1023      /* max_units is 10 bits */

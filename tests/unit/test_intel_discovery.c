@@ -159,7 +159,7 @@ static void test_table_defects(void **state)
 		}
 	assert_int_equal(disc_parse(big, sizeof(big), &t), 0);
 	assert_int_equal(t.nunits, DISC_MAX_UNITS);
-	assert_non_null(strstr(t.defect[0], "more than 192 units"));
+	assert_non_null(strstr(t.defect[0], "more than 512 units"));
 }
 
 /* CHA 0 (box type 0, id 0) has a q2 of 0 and is a unit (Linux dropped the q2 == 0 test of
