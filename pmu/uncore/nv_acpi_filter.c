@@ -81,7 +81,7 @@ static int gpu_mask(struct nv_apmu_dev *d, uint64_t m, const char *tok, size_t l
 	return 0;
 }
 
-int nv_apmu_filter(struct nv_apmu_dev *d, const char *events, char *why, size_t n)
+static int apply(struct nv_apmu_dev *d, const char *events, char *why, size_t n)
 {
 	const struct nv_apmu_type *t = d->type;
 	struct ev_grammar g = { .pmu = { d->name }, .fields = t->fields, .nfields = t->nfields, .what = t->pmu,
@@ -107,5 +107,14 @@ int nv_apmu_filter(struct nv_apmu_dev *d, const char *events, char *why, size_t 
 	/* latency needs the cycle counter: a selection always reads it */
 	if (d->ev_sel)
 		d->ev_sel |= (uint16_t)(1u << t->cycles);
+	return 0;
+}
+
+int nv_apmu_filter(struct nv_apmu_dev *d, const char *events, char *why, size_t n)
+{
+	struct nv_apmu_dev next = *d;     /* d changes only when every string is good */
+	if (apply(&next, events, why, n))
+		return -1;
+	*d = next;
 	return 0;
 }
