@@ -70,23 +70,6 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 	return 0;
 }
 
-/* The next ';'-separated token of *s (spaces trimmed); 0 at the end. */
-static size_t token(const char **s, const char **tok)
-{
-	const char *p = *s;
-	while (*p == ';' || *p == ' ' || *p == '\t')
-		p++;
-	const char *e = p;
-	while (*e && *e != ';')
-		e++;
-	size_t len = (size_t)(e - p);
-	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-		len--;
-	*tok = p;
-	*s = e;
-	return len;
-}
-
 static int add(const struct nv_cspmu_desc *d, struct nv_cspmu_req *req, const char *spec, size_t len, char *why,
 	       size_t n)
 {
@@ -137,7 +120,7 @@ int nv_cspmu_request(const struct nv_cspmu_desc *d, const char *name, const stru
 	const char *s = events ? events : "", *tok;
 	size_t len;
 	int any = 0;
-	while ((len = token(&s, &tok)) != 0) {
+	while ((len = ev_next_token(&s, &tok)) != 0) {
 		any = 1;
 		if (len <= nl || memcmp(tok, req->name, nl) || tok[nl] != '/')
 			continue;
