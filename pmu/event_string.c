@@ -165,3 +165,19 @@ void ev_encode(const struct ev_grammar *g, const struct ev_terms *t, uint64_t re
 			regs[f->reg] |= (v >> f->bits) << f->hi_shift;
 	}
 }
+
+size_t ev_next_token(const char **s, const char **tok)
+{
+	const char *p = *s;
+	while (*p == ';' || *p == ' ' || *p == '\t')
+		p++;
+	const char *e = p;
+	while (*e && *e != ';')
+		e++;
+	size_t len = (size_t)(e - p);
+	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	*tok = p;
+	*s = e;
+	return len;
+}

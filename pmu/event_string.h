@@ -61,6 +61,9 @@ int ev_parse(const struct ev_grammar *g, const char *s, size_t len, uint32_t cap
 /* For lookup: set field `name` from a named event (range-checked like a given field). */
 int ev_set_named(const struct ev_grammar *g, struct ev_terms *t, const char *name, uint64_t v, char *err,
 		 size_t n);
+/* The next ';'-separated event string of a list such as uncore_events (spaces and tabs around
+ * it trimmed): *tok points at it, *s moves past it; returns its length, 0 at the end. */
+size_t ev_next_token(const char **s, const char **tok);
 /* Index of field `name`, or -1. */
 int ev_field_index(const struct ev_grammar *g, const char *name);
 /* The largest value field f holds. */

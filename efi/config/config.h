@@ -104,7 +104,7 @@ struct efiperf_config {
 	uint32_t cha_count;
 	char cha_events[256];
 	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
-	char uncore_events[512];
+	char uncore_events[1024];      /* perf strings of several PMUs: 1023 characters */
 	uint64_t pcie_pmu_rp;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	char core_events[256];
 	uint32_t topdown;

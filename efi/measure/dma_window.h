@@ -5,7 +5,7 @@
  * multiplexing the window is cut into slices, each doing its share; without, one slice) under
  *   - the CHA counters of the run plan (efi/measure/cha_run.h; the window's `cha` record),
  *   - the boot CPU's core PMU (the CPU that drives the traffic; `core_counters` record),
- *   - with uncore = on on Intel SKX/CLX/ICX, the IIO part counts of the device's root port
+ *   - with uncore = on on Intel SKX/CLX, ICX, SPR, EMR, GNR, the IIO part counts of the device's root port
  *     around all of it (`iio_self_check`, efi/measure/iio_window.h),
  *   - with uncore = on and an APMT, the CoreSight PCIE PMUs (an `uncore` record each whose
  *     window is the kernel; efi/measure/cspmu_run.h),

@@ -10,6 +10,7 @@
 /* The plan: pool memory (the request and result are large and gnu-efi's .bss is in the file). */
 static struct {
 	const struct intel_uncore_platform *ip;
+	struct iio_units *units;
 	struct iio_map *maps;
 	uint32_t nsock;
 	uint32_t cpu[UNC_MAX_PKGS];
@@ -17,23 +18,32 @@ static struct {
 	struct unc_result *res;
 } plan;
 
-void iio_window_plan(const struct intel_uncore_platform *ip, const struct iio_map *maps, uint32_t nsock,
+void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore_box_type *type,
+		     const struct intel_unit *units, uint32_t nunits, const struct iio_map *maps, uint32_t nsock,
 		     const uint32_t *cpu)
 {
 	if (nsock > UNC_MAX_PKGS)
 		nsock = UNC_MAX_PKGS;
+	if (nunits > UNC_MAX_PKGS)
+		nunits = UNC_MAX_PKGS;
 	if (!plan.maps)
 		plan.maps = AllocatePool(UNC_MAX_PKGS * sizeof(*plan.maps));
+	if (!plan.units)
+		plan.units = AllocateZeroPool(sizeof(*plan.units));
 	if (!plan.req)
 		plan.req = AllocateZeroPool(sizeof(*plan.req));
 	if (!plan.res)
 		plan.res = AllocateZeroPool(sizeof(*plan.res));
-	if (!plan.maps || !plan.req || !plan.res) {
+	if (!plan.maps || !plan.units || !plan.req || !plan.res) {
 		rep_error("uncore", "cannot allocate the IIO self-check plan (%llu bytes): DMA windows get none",
-			  (unsigned long long)(UNC_MAX_PKGS * sizeof(*plan.maps) + sizeof(*plan.req) + sizeof(*plan.res)));
+			  (unsigned long long)(UNC_MAX_PKGS * sizeof(*plan.maps) + sizeof(*plan.units) + sizeof(*plan.req) +
+					       sizeof(*plan.res)));
 		plan.ip = NULL;
 		return;
 	}
+	plan.units->type = *type;
+	memcpy(plan.units->unit, units, nunits * sizeof(*units));
+	plan.units->n = nunits;
 	memcpy(plan.maps, maps, nsock * sizeof(*maps));
 	memcpy(plan.cpu, cpu, nsock * sizeof(*cpu));
 	plan.nsock = nsock;
@@ -70,7 +80,7 @@ int iio_window_run(const struct hw *hw, struct hw_pci_addr dev, iio_traffic_fn t
 	}
 	iio_place_device(plan.maps, plan.nsock, dev, &r->place);
 	if (!r->place.placed ||
-	    iio_device_request(plan.ip, &r->place, plan.cpu[r->place.socket], plan.req, why, sizeof(why))) {
+	    iio_device_request(plan.ip, plan.units, &r->place, plan.cpu[r->place.socket], plan.req, why, sizeof(why))) {
 		traffic(arg);
 		self_check_compute(expected ? expected : &none, NULL, 0, r->place.placed ? why : r->place.why, &r->sc);
 		return 0;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The IIO self_check of a DMA window (efi/measure/dma_window.h): with `uncore = on` on an Intel
- * platform with IIO counters and a stack map (SKX/CLX, ICX; the map and its check come from the
- * uncore pass, efi/measure/uncore_run.c), the window's device is placed on its IIO stack and
- * part, that part's inbound read/write counts run around the whole window (one group, no
- * multiplexing), and their bytes (x 4) are compared with the bytes the device moved
- * (pmu/uncore/iio_attrib.h). A device the map cannot place, or a platform without a map (QEMU:
- * MSR 0x300 reads 0), gives an absent self_check whose why names the BDF.
+ * platform with IIO counters and a stack map (SKX/CLX, ICX, SPR, EMR, GNR; the map, its check
+ * and the IIO units come from the uncore pass, efi/measure/uncore_run.c), the window's device
+ * is placed on its IIO stack and part, that part's inbound read/write counts run on that
+ * stack's unit (fixed MSRs, or the discovery table's on SPR and later) around the whole window
+ * (one group, no multiplexing), and their bytes (x 4) are compared with the bytes the device
+ * moved (pmu/uncore/iio_attrib.h). A device the map cannot place, or a platform without a map
+ * (QEMU: MSR 0x300 reads 0; no discovery table), gives an absent self_check whose why names the
+ * BDF.
  */
 #ifndef EFIPERF_IIO_WINDOW_H
 #define EFIPERF_IIO_WINDOW_H
@@ -14,9 +16,12 @@
 #include "arch/hw.h"
 #include "pmu/uncore/iio_attrib.h"
 
-/* Hand over the platform's IIO table and the checked stack map of each of nsock sockets, and
- * the CPU doing each socket's register work. From then on DMA windows get an IIO self_check. */
-void iio_window_plan(const struct intel_uncore_platform *ip, const struct iio_map *maps, uint32_t nsock,
+/* Hand over the platform's IIO table, the IIO units the IIO pass programs and their box type
+ * (units[nunits], *type; nunits 0: none, every device's self_check is absent), the checked
+ * stack map of each of nsock sockets, and the CPU doing each socket's register work. From then
+ * on DMA windows get an IIO self_check. */
+void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore_box_type *type,
+		     const struct intel_unit *units, uint32_t nunits, const struct iio_map *maps, uint32_t nsock,
 		     const uint32_t *cpu);
 
 /* The traffic, run once under the device's part counters; returns its ns. */

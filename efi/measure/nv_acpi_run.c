@@ -109,6 +109,11 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 		status_record(&d, ad, "off", "uncore_events names none of its events");
 		return 0;
 	}
+	if (nv_apmu_filter(&d, cfg->uncore_events, why, sizeof(why))) {
+		status_record(&d, ad, "error", why);
+		rep_error("config", "%s: uncore_events: %s", cfg->origin[CFG_UNCORE_EVENTS], why);
+		return -1;
+	}
 	nv_apmu_measure(hw, &d, window, arg, res);
 	struct json *j = rep_begin("uncore");
 	nv_acpi_uncore_json(&d, ad, res, NULL, NULL, j);

@@ -8,10 +8,6 @@
 
 #include <string.h>
 
-/* Bytes read of one table at most: 1024 entries of 32 bytes (the global entry's max_units is
- * 10 bits); a table that claims more is read this far and named short by the parser. */
-#define TABLE_MAX (1024u * 32u)
-
 /* Each socket's table, read and parsed once per run (the IMC, the IIO and the map use it). */
 struct cached { struct disc_table t; int rc; char why[160]; };
 static struct cached *cache[UNC_MAX_PKGS];
@@ -34,15 +30,15 @@ static void load(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t 
 				     "8086:%04x in the PCI scan", s, seen, DISC_DEVICE);
 		return;
 	}
-	uint8_t *buf = AllocatePool(TABLE_MAX);
+	uint8_t *buf = AllocatePool(DISC_READ_MAX);
 	if (!buf) {
-		fmt_snprintf(c->why, sizeof(c->why), "cannot allocate %u bytes for the uncore discovery table", TABLE_MAX);
+		fmt_snprintf(c->why, sizeof(c->why), "cannot allocate %u bytes for the uncore discovery table", DISC_READ_MAX);
 		return;
 	}
 	size_t len = 0;
 	uint64_t base = 0;
 	char rwhy[160] = "";
-	if (disc_read(hw, f->a, buf, TABLE_MAX, &len, &base, rwhy, sizeof(rwhy))) {
+	if (disc_read(hw, f->a, buf, DISC_READ_MAX, &len, &base, rwhy, sizeof(rwhy))) {
 		fmt_snprintf(c->why, sizeof(c->why), "no uncore discovery table found: %s", rwhy);
 	} else {
 		if (rwhy[0])

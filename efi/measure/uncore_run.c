@@ -231,8 +231,8 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (ip->discovery) {
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
 			status_record(b->pmu, ip->name, "absent", why);
-			if (bx == INTEL_BOX_IIO)
-				iio_maps_report(hw, ip, cpu, nsock);
+			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
+				iio_window_plan(ip, &ty, units, 0, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
@@ -277,11 +277,9 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
 		rep_error("uncore", "%s", res->restore_why);
 	if (bx == INTEL_BOX_IIO) {
-		const struct iio_map *maps = iio_maps_report(hw, ip, cpu, nsock);
-		/* the DMA windows' iio_self_check programs a stack's box at the platform type's fixed
-		 * address: on the discovery platforms (units at the table's addresses) it has none yet */
-		if (!ip->discovery)
-			iio_window_plan(ip, maps, nsock, cpu);
+		/* the DMA windows' iio_self_check programs the device's stack among these same units
+		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
+		iio_window_plan(ip, &ty, units, n, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
 	}
 	return res->status;
 }

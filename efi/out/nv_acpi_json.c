@@ -41,6 +41,12 @@ static void identity(struct json *j, const struct nv_apmu_dev *d, const struct a
 		for (uint8_t p = 0; p < d->npeers; p++)
 			json_hex(j, NULL, d->peer_mask[p]);
 		json_close(j);
+		if (d->peer == NV_PEER_GPU) {
+			json_obj(j, "filter");
+			json_hex(j, "gpu_mask", d->gpu_mask);
+			json_str(j, "source", d->gpu_mask_given ? "uncore_events" : "default (every GPU peer)");
+			json_close(j);
+		}
 		json_arr(j, "regions");
 		for (uint8_t i = 0; i < d->type->ninst && d->bcast_base; i++) {
 			json_obj(j, NULL);
@@ -119,6 +125,30 @@ static void counts(struct json *j, const struct nv_apmu_dev *d, const struct nv_
 	json_close(j);
 }
 
+/* Each selected instance's overflow status registers, read after the window. */
+static void overflow(struct json *j, const struct nv_apmu_dev *d, const struct nv_apmu_result *r)
+{
+	if (!r->nstatus)
+		return;
+	json_arr(j, "overflow");
+	for (uint8_t i = 0; i < d->type->ninst; i++) {
+		if (!(d->inst_mask >> i & 1))
+			continue;
+		uint64_t any = 0;
+		json_obj(j, NULL);
+		json_u64(j, "instance", i);
+		json_arr(j, "status");
+		for (uint8_t k = 0; k < r->nstatus; k++) {
+			json_hex(j, NULL, r->ovf_status[i][k]);
+			any |= r->ovf_status[i][k];
+		}
+		json_close(j);
+		json_bool(j, "overflow", any != 0);
+		json_close(j);
+	}
+	json_close(j);
+}
+
 void nv_acpi_uncore_json(const struct nv_apmu_dev *d, const struct aml_device *ad, const struct nv_apmu_result *res,
 			 const char *status, const char *why, struct json *j)
 {
@@ -143,6 +173,7 @@ void nv_acpi_uncore_json(const struct nv_apmu_dev *d, const struct aml_device *a
 	else
 		json_str(j, "metrics", res->status ? "absent: the measurement failed"
 						    : "absent: the PMU's cycle counter did not advance in the window");
+	overflow(j, d, res);
 	json_obj(j, "formulas");
 	json_str(j, "raw", "sum over the selected instances' counters (cycles: the first selected instance's)");
 	json_str(j, "latency_cycles", "cum_outs / req");

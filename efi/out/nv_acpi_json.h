@@ -7,11 +7,13 @@
  *   "Tegra410", scope "acpi_device", socket (_UID), status ("ok"/"error"/"off"), why,
  *   state ("counting" / "not-advancing": the PMU's cycle counter stayed 0),
  *   identity {source "aml_reader", hid, uid, path, table, offset, peer, instances,
- *             instance_mask, peer_masks [...], regions [{instance, base}], broadcast},
+ *             instance_mask, peer_masks [...], filter {gpu_mask, source} (GPU peer),
+ *             regions [{instance, base}], broadcast},
  *   window_ns, events [{name, spec, event}],
  *   counts [{event, raw, instances [{instance, raw}]}]   raw: summed over the instances,
  *   metrics {latency [{direction, valid, why, cum_outs, req, cycles, window_ns,
  *            latency_cycles, freq_ghz, latency_ns}]} (a string when none),
+ *   overflow [{instance, status [hex...], overflow}] (each selected instance's status registers),
  *   formulas {metric: text}, self_check {state "absent", why}, restore {...}.
  * `aml`: source "aml_reader", tables [{table, index, addr, length, status}], devices
  *   [{path, hid, uid, table, offset, ranges, properties}] (the PMU _HIDs asked for),

@@ -14,6 +14,7 @@ void iio_place_device(const struct iio_map *maps, uint32_t nsock, struct hw_pci_
 {
 	char b[16];
 	memset(out, 0, sizeof(*out));
+	out->dev = dev;
 	bdf(b, sizeof(b), dev);
 	int any_valid = 0;
 	for (uint32_t s = 0; s < nsock; s++) {
@@ -34,7 +35,7 @@ void iio_place_device(const struct iio_map *maps, uint32_t nsock, struct hw_pci_
 						     b, k, pt->part, s, m->ndefects, m->defect[0]);
 					return;
 				}
-				*out = (struct iio_place){ .placed = 1, .socket = s, .stack = k, .part = pt->part,
+				*out = (struct iio_place){ .placed = 1, .socket = s, .stack = k, .part = pt->part, .dev = dev,
 							   .port = { dev.segment, m->stack[k].bus, pt->dev, pt->func } };
 				return;
 			}
@@ -51,24 +52,35 @@ void iio_place_device(const struct iio_map *maps, uint32_t nsock, struct hw_pci_
 		fmt_snprintf(out->why, sizeof(out->why), "%s: bus %02x is on no IIO stack of the map", b, dev.bus);
 }
 
-int iio_device_request(const struct intel_uncore_platform *p, const struct iio_place *pl, uint32_t cpu,
-		       struct unc_request *req, char *why, size_t n)
+int iio_device_request(const struct intel_uncore_platform *p, const struct iio_units *u, const struct iio_place *pl,
+		       uint32_t cpu, struct unc_request *req, char *why, size_t n)
 {
 	if (!pl->placed) {
 		fmt_snprintf(why, n, "%s", pl->why);
 		return -1;
 	}
-	char events[96];
-	fmt_snprintf(events, sizeof(events), "DATA_REQ_OF_CPU.MEM_READ.PART%u;DATA_REQ_OF_CPU.MEM_WRITE.PART%u",
-		     pl->part, pl->part);
-	struct intel_unit unit = { (uint16_t)pl->socket, pl->stack, { 0 } };
-	uint32_t cpus[UNC_MAX_PKGS] = { 0 };
 	if (pl->socket >= UNC_MAX_PKGS) {
 		fmt_snprintf(why, n, "socket %u: beyond %u", pl->socket, UNC_MAX_PKGS);
 		return -1;
 	}
+	const struct intel_unit *unit = NULL;
+	for (uint32_t i = 0; i < u->n && i < UNC_MAX_PKGS && !unit; i++)
+		if (u->unit[i].socket == pl->socket && u->unit[i].unit == pl->stack)
+			unit = &u->unit[i];
+	if (!unit) {
+		char b[16], rp[16];
+		bdf(b, sizeof(b), pl->dev);
+		bdf(rp, sizeof(rp), pl->port);
+		fmt_snprintf(why, n, "%s: behind root port %s on IIO stack %u of socket %u, which is not among the %u "
+			     "IIO unit(s) the IIO pass programs", b, rp, pl->stack, pl->socket, u->n);
+		return -1;
+	}
+	char events[96];
+	fmt_snprintf(events, sizeof(events), "DATA_REQ_OF_CPU.MEM_READ.PART%u;DATA_REQ_OF_CPU.MEM_WRITE.PART%u",
+		     pl->part, pl->part);
+	uint32_t cpus[UNC_MAX_PKGS] = { 0 };
 	cpus[pl->socket] = cpu;
-	return intel_uncore_request(p, INTEL_BOX_IIO, &unit, 1, cpus, events, req, why, n);
+	return intel_uncore_request_as(p, INTEL_BOX_IIO, &u->type, unit, 1, cpus, events, req, why, n);
 }
 
 void iio_device_self_check(const struct unc_request *req, const struct unc_result *res, const struct iio_place *pl,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A PCIe device's DMA as the IIO counts it (Intel SKX/CLX, ICX): the device is placed on its
- * IIO stack and part (root port) through the stack map (pmu/uncore/intel_uncore.h iio_map),
+ * A PCIe device's DMA as the IIO counts it (Intel SKX/CLX, ICX, SPR, EMR, GNR): the device is
+ * placed on its IIO stack and part (root port) through the stack map (pmu/uncore/intel_uncore.h
+ * iio_map), the stack's box is found among the IIO units the IIO pass programs (struct
+ * iio_units: at the box type's fixed MSRs on SKX/ICX, at the discovery table's MSR and with its
+ * geometry on SPR and later),
  * the two per-part events of that stack are counted over its DMA window, and their bytes are
  * the device's self_check (pmu/self_check.h):
  *   read  = UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PARTp  x 4 bytes  (the card reads memory)
@@ -22,6 +25,7 @@ struct iio_place {
 	uint8_t placed;
 	uint32_t socket;
 	uint8_t stack, part;
+	struct hw_pci_addr dev;         /* the device placed (or not) */
 	struct hw_pci_addr port;        /* the part's root port */
 	char why[200];                  /* when not placed: names the BDF and what was missing */
 };
@@ -32,10 +36,22 @@ struct iio_place {
  * root bus itself (no root port: integrated, not behind a part). */
 void iio_place_device(const struct iio_map *maps, uint32_t nsock, struct hw_pci_addr dev, struct iio_place *out);
 
+/* The IIO units of the platform and their box type, as the IIO pass programs them: SKX/ICX
+ * every (socket, stack) with an empty site and the platform's type (fixed MSRs); SPR and later
+ * the discovery table's units (site.msr_base = the unit control MSR) and the type
+ * intel_disc_units gives (the table's counter count, width and CTL0 / CTR0 offsets). */
+struct iio_units {
+	struct uncore_box_type type;
+	struct intel_unit unit[UNC_MAX_PKGS];
+	uint32_t n;
+};
+
 /* The request for the device's part: DATA_REQ_OF_CPU.MEM_READ.PARTp and .MEM_WRITE.PARTp on
- * the stack's box alone, from cpu (a CPU of the socket). 0, or -1 with why. */
-int iio_device_request(const struct intel_uncore_platform *p, const struct iio_place *pl, uint32_t cpu,
-		       struct unc_request *req, char *why, size_t n);
+ * the stack's unit of u alone (its site and u->type), from cpu (a CPU of the socket). 0, or -1
+ * with why: the device not placed (the place's why), or its stack not among u's units (why
+ * names the BDF, the stack and the socket). */
+int iio_device_request(const struct intel_uncore_platform *p, const struct iio_units *u, const struct iio_place *pl,
+		       uint32_t cpu, struct unc_request *req, char *why, size_t n);
 
 /* The device's self_check from a finished request (res->status 0): the part's read/write bytes
  * against expected; a failed measurement is absent with its why. */

@@ -5,35 +5,23 @@
  *     the Intel device on device 30 function 3 of each socket's uncore bus; one bit per enabled
  *     CHA (Linux arch/x86/events/intel/uncore_snbep.c skx_count_chabox, icx_count_chabox).
  *   - discovery table (SPR, EMR, GNR): the PMON DVSEC (extended capability 0x23, DVSEC ID 1)
- *     of device 8086:09A7 points through a BAR at an MMIO table of units; units of box type 0
- *     are CHAs (Linux arch/x86/events/intel/uncore_discovery.h). A CBo-count MSR read on a CPU of the
+ *     of device 8086:09A7 points through a BAR at an MMIO table of units, read and parsed by
+ *     the one discovery-table reader (pmu/uncore/intel_discovery.h); units of box type 0 are
+ *     CHAs (Linux arch/x86/events/intel/uncore_discovery.h). A CBo-count MSR read on a CPU of the
  *     socket cross-checks it: Linux trusts a non-zero MSR over the table (38776cc45eb7) and
  *     keeps the table when the MSR reads 0 (6f7f984fa85b).
  * Devices found in ascending (segment, bus) order are sockets 0, 1, ...; their number must
  * equal the socket count, otherwise discovery fails: never a guess.
  */
 #include "pmu/uncore/intel_cha.h"
+#include "pmu/uncore/intel_discovery.h"
 #include "arch/lib/fmt.h"
 
 #define PCI_VENDOR_INTEL 0x8086u
 #define PCI_ID_OFF 0x00u
 #define PCI_HEADER_TYPE_DW 0x0Cu            /* header type is byte 0x0E: bits 23:16 of dword 0x0C */
 #define PCI_MULTI_FUNCTION (1u << 23)
-#define PCI_EXT_CAP_START 0x100u
-#define PCI_EXT_CAP_END 0x1000u
-#define PCI_EXT_CAP_ID_DVSEC 0x23u          /* Linux uncore_discovery.h UNCORE_EXT_CAP_ID_DISCOVERY */
-#define DVSEC_ID_OFF 0x8u                   /* low 16 bits: DVSEC ID (uncore_discovery.h) */
-#define DVSEC_ID_PMON 0x1u
-#define DVSEC_BIR_OFF 0xCu                  /* bits 2:0 BIR, other bits must be 0 */
-#define DVSEC_BIR_MASK 0x7u
-#define PCI_BAR0 0x10u                      /* BAR of BIR b at 0x10 + 4 b (64-bit) */
-#define BAR_ADDR_MASK (~0xFull)
-#define DISC_STRIDE_SHIFT 8                 /* global entry q0: stride [15:8], units of 8 bytes */
-#define DISC_MAX_UNITS_SHIFT 16             /* max_units [25:16] */
-#define DISC_MAX_UNITS_MASK 0x3FFu
-#define DISC_ACCESS_SHIFT 62                /* unit q0 access_type [63:62]: 0 = MSR */
 #define DISC_BOX_TYPE_CHA 0u                /* unit q2 box_type [15:0] (Linux uncore_snbep.c UNCORE_SPR_CHA) */
-#define DISC_ENTRY_WORDS 3
 
 static size_t popcount32(uint32_t v)
 {
@@ -132,71 +120,49 @@ static int by_capid(const struct hw *hw, const struct cha_platform *p, const str
 	return 0;
 }
 
-/* The PMON DVSEC's table address, or 0 with why. */
-static uint64_t table_addr(const struct hw *hw, struct hw_pci_addr a, char *why, size_t n)
-{
-	uint32_t off = PCI_EXT_CAP_START;
-	for (unsigned guard = 0; off >= PCI_EXT_CAP_START && off < PCI_EXT_CAP_END && guard < 1024; guard++) {
-		uint32_t h, id, bir, lo, hi;
-		if (hw_pci_read32(hw, a, (uint16_t)off, &h) != HW_OK || !h || h == 0xFFFFFFFFu)
-			break;
-		if ((h & 0xFFFF) == PCI_EXT_CAP_ID_DVSEC && hw_pci_read32(hw, a, (uint16_t)(off + DVSEC_ID_OFF), &id) == HW_OK &&
-		    (id & 0xFFFF) == DVSEC_ID_PMON) {
-			if (hw_pci_read32(hw, a, (uint16_t)(off + DVSEC_BIR_OFF), &bir) != HW_OK || (bir & ~DVSEC_BIR_MASK)) {
-				fmt_snprintf(why, n, "discovery DVSEC at 0x%x: BIR dword 0x%08x has reserved bits set", off, bir);
-				return 0;
-			}
-			uint16_t bar = (uint16_t)(PCI_BAR0 + 4 * bir);
-			if (hw_pci_read32(hw, a, bar, &lo) != HW_OK || hw_pci_read32(hw, a, (uint16_t)(bar + 4), &hi) != HW_OK)
-				break;
-			uint64_t addr = ((uint64_t)hi << 32 | lo) & BAR_ADDR_MASK;
-			if (!addr)
-				fmt_snprintf(why, n, "discovery DVSEC BAR 0x%x is 0", bar);
-			return addr;
-		}
-		uint32_t next = h >> 20;
-		if (next <= off || next & 3)
-			break;
-		off = next;
-	}
-	fmt_snprintf(why, n, "no PMON discovery DVSEC (ext cap 0x23, ID 1) on %04x:%02x:%02x.%x", a.segment, a.bus,
-		     a.dev, a.func);
-	return 0;
-}
+/* The table of one socket, read and parsed (static: 32 KiB of bytes and the parsed units are
+ * too large for the firmware stack; discovery runs on one CPU at a time). */
+static struct { uint8_t buf[DISC_READ_MAX]; struct disc_table t; } ws;
 
-static int table_count(const struct hw *hw, const struct cha_platform *p, uint64_t base, uint32_t *count,
+/* The CHA units of the table behind function a: *count, each checked to be an MSR unit at the
+ * BOX_CTL the platform table gives. A table read short (a fault, or fewer bytes than its global
+ * entry spans) or holding more units than the parser keeps gives no count: -1 with why. */
+static int table_count(const struct hw *hw, const struct cha_platform *p, struct hw_pci_addr a, uint32_t *count,
 		       char *why, size_t n)
 {
-	uint64_t g;
-	if (hw_mmio_read64(hw, base, &g) != HW_OK || !g || g == ~0ull) {
-		fmt_snprintf(why, n, "discovery table at 0x%llx: global entry unreadable", (unsigned long long)base);
+	size_t len = 0;
+	uint64_t base = 0;
+	char rwhy[120] = "";
+	if (disc_read(hw, a, ws.buf, sizeof(ws.buf), &len, &base, rwhy, sizeof(rwhy))) {
+		fmt_snprintf(why, n, "%s", rwhy);
 		return -1;
 	}
-	uint64_t stride = ((g >> DISC_STRIDE_SHIFT) & 0xFF) * 8;
-	uint32_t units = (uint32_t)(g >> DISC_MAX_UNITS_SHIFT) & DISC_MAX_UNITS_MASK;
-	if (stride < DISC_ENTRY_WORDS * 8) {
-		fmt_snprintf(why, n, "discovery table at 0x%llx: stride %u bytes too small", (unsigned long long)base,
-			     (unsigned)stride);
+	int bad = disc_parse(ws.buf, len, &ws.t);
+	if (rwhy[0]) {
+		fmt_snprintf(why, n, "%s", rwhy);           /* a read that faulted midway */
 		return -1;
 	}
-	*count = 0;
-	for (uint32_t i = 0; i < units; i++) {
-		uint64_t q[DISC_ENTRY_WORDS], at = base + (i + 1) * stride;
-		int bad = 0;
-		for (int w = 0; w < DISC_ENTRY_WORDS; w++)
-			if (hw_mmio_read64(hw, at + 8u * w, &q[w]) != HW_OK || q[w] == ~0ull)
-				bad = 1;
-		if (bad || !q[0] || !q[1] || (q[2] & 0xFFFF) != DISC_BOX_TYPE_CHA)
-			continue;   /* invalid unit (Linux uncore_discovery.c uncore_discovery_invalid_unit) or not a CHA */
-		uint32_t box_id = (uint32_t)(q[2] >> 16) & 0xFFFF;
-		if (q[0] >> DISC_ACCESS_SHIFT || box_id >= p->box.max_boxes || q[1] != cha_box_ctl(p, box_id)) {
+	if (bad || len < disc_table_bytes(ws.buf, len)) {
+		fmt_snprintf(why, n, "discovery table at 0x%llx: %s", (unsigned long long)base,
+			     ws.t.ndefects ? ws.t.defect[0] : "read short");
+		return -1;
+	}
+	if (ws.t.nunits >= DISC_MAX_UNITS) {
+		fmt_snprintf(why, n, "discovery table at 0x%llx: more than the %u units read, its CHA count is unknown",
+			     (unsigned long long)base, DISC_MAX_UNITS);
+		return -1;
+	}
+	uint32_t idx[DISC_MAX_UNITS], k = disc_units_of(&ws.t, DISC_BOX_TYPE_CHA, idx, DISC_MAX_UNITS);
+	for (uint32_t i = 0; i < k; i++) {
+		const struct disc_unit *u = &ws.t.unit[idx[i]];
+		if (u->access != DISC_MSR || u->box_id >= p->box.max_boxes || u->ctl != cha_box_ctl(p, u->box_id)) {
 			fmt_snprintf(why, n, "discovery table CHA %u: BOX_CTL 0x%llx (access type %u), %s expects MSR 0x%x",
-				     box_id, (unsigned long long)q[1], (unsigned)(q[0] >> DISC_ACCESS_SHIFT), p->name,
-				     box_id < p->box.max_boxes ? cha_box_ctl(p, box_id) : 0);
+				     u->box_id, (unsigned long long)u->ctl, u->access, p->name,
+				     u->box_id < p->box.max_boxes ? cha_box_ctl(p, u->box_id) : 0);
 			return -1;
 		}
-		(*count)++;
 	}
+	*count = k;
 	return 0;
 }
 
@@ -217,8 +183,7 @@ static int by_table(const struct hw *hw, const struct cha_platform *p, const str
 		return -1;
 	for (uint32_t s = 0; s < nsockets; s++) {
 		uint32_t cnt;
-		uint64_t base = table_addr(hw, f[s].a, why, n);
-		if (!base || table_count(hw, p, base, &cnt, why, n))
+		if (table_count(hw, p, f[s].a, &cnt, why, n))
 			return -1;
 		struct msr_read r = { hw, p->cbo_count_msr, 0, HW_UNSUPPORTED };
 		hw_status st = hw_run_on_cpu(hw, cpu ? cpu[s] : 0, read_msr_fn, &r);

@@ -128,7 +128,7 @@ int disc_parse(const uint8_t *buf, size_t len, struct disc_table *t)
 		if (at + DISC_ENTRY_BYTES > len)
 			break;
 		uint64_t w0 = q(buf + at), w1 = q(buf + at + 8), w2 = q(buf + at + 16);
-		if (!w0 || !w1 || !w2 || w0 == ~0ull || w1 == ~0ull || w2 == ~0ull) {
+		if (!w0 || !w1 || w0 == ~0ull || w1 == ~0ull || w2 == ~0ull) {   /* q2 0: CHA 0 */
 			t->skipped++;
 			continue;
 		}

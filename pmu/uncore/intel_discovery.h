@@ -16,8 +16,9 @@
  *               bus [27:20], devfn [19:12], register [11:0])
  *           q2: box_type [15:0], box_id [31:16]
  *
- * A unit whose q0, q1 or q2 is 0 or all ones is not a unit (Linux
- * uncore_discovery_invalid_unit) and is skipped without a word. Everything else that is wrong
+ * A unit whose q0 or q1 is 0, or whose q0, q1 or q2 is all ones, is not a unit (Linux
+ * uncore_discovery_invalid_unit since "perf/x86/intel/uncore: Fix invalid unit check": q2 is 0
+ * for box type 0 id 0, the first CHA) and is skipped without a word. Everything else that is wrong
  * is a named defect and parsing goes on with the next unit: an unknown access type, a counter
  * width of 0 or above 64, no counters, a register beyond its access space, a unit number the
  * table cannot hold, a (box type, box id) seen twice, a table longer than the bytes read.
@@ -31,7 +32,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 
-#define DISC_MAX_UNITS 192             /* SPR: about 140 units per socket (60 CHAs, ...) */
+#define DISC_MAX_UNITS 512             /* SPR: about 140 units per socket (60 CHAs, ...); GNR-AP: 128 CHAs and more */
 #define DISC_MAX_DEFECTS 8
 #define DISC_ENTRY_BYTES 24            /* three 64-bit words */
 #define DISC_MAX_TABLE_UNITS 1023      /* max_units is 10 bits */
@@ -81,6 +82,9 @@ const char *disc_access_name(uint8_t access);
 /* ---- firmware glue (pmu/uncore/intel_discovery_read.c), through arch/hw.h ---------------- */
 
 #define DISC_DEVICE 0x09A7             /* Linux uncore_discovery.h UNCORE_DISCOVERY_TABLE_DEVICE */
+/* Bytes of one table read at most: 1024 entries of 32 bytes (max_units is 10 bits); a table
+ * that claims more is read this far and named short by the parser. */
+#define DISC_READ_MAX (1024u * 32u)
 
 /* Read the table behind the PMON discovery DVSEC of function a: its address into *base, up to
  * max bytes of it into buf (the span the global entry gives), *len bytes read. A read that

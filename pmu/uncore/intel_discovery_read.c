@@ -79,8 +79,8 @@ int disc_read(const struct hw *hw, struct hw_pci_addr a, uint8_t *buf, size_t ma
 		*len = at + 8;
 		if (at == 0) {
 			want = disc_table_bytes(buf, 8);
-			if (!want)
-				return 0;          /* the parser names the bad global entry */
+			if (!want)             /* the whole global entry, for the parser to name */
+				want = DISC_ENTRY_BYTES;
 		}
 		if (*len >= want)
 			break;

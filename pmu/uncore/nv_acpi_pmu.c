@@ -46,6 +46,7 @@ int nv_apmu_setup(const struct nv_apmu_type *t, uint32_t socket, const uint64_t 
 		d->peer = t->fixed_peer;
 		d->npeers = 1;
 		d->peer_mask[0] = d->inst_mask = all;
+		d->gpu_mask = 1;
 		return 0;
 	}
 	if (props->has_cpu_en && props->cpu_en) {
@@ -58,6 +59,7 @@ int nv_apmu_setup(const struct nv_apmu_type *t, uint32_t socket, const uint64_t 
 			if (props->has_gpu_en[g] && props->gpu_en[g])
 				d->peer_mask[d->npeers++] = props->gpu_en[g] & all;
 	}
+	d->gpu_mask = (uint8_t)((1u << d->npeers) - 1);
 	for (uint8_t p = 0; p < d->npeers; p++)
 		d->inst_mask |= d->peer_mask[p];
 	if (!d->inst_mask) {
@@ -121,13 +123,47 @@ static hw_status counter(struct seq *s, uint64_t addr, uint64_t *v)
 	return HW_ERROR;
 }
 
+/* The overflow status registers of every selected instance (Linux nv_c2c_pmu_check_status,
+ * cmem_lat_pmu_read_status): read, never written. */
+static int read_status(struct seq *s)
+{
+	const struct nv_apmu_type *t = s->d->type;
+	struct nv_apmu_result *r = s->res;
+	for (uint8_t i = 0; i < t->ninst; i++) {
+		if (!(s->d->inst_mask >> i & 1))
+			continue;
+		for (uint8_t k = 0; k < t->nstatus; k++) {
+			uint64_t addr = s->d->inst_base[i] + t->status[k], v = 0;
+			hw_status st;
+			r->accesses++;
+			if (t->regs64) {
+				st = hw_mmio_read64(s->hw, addr, &v);
+			} else {
+				uint32_t v32 = 0;
+				st = hw_mmio_read32(s->hw, addr, &v32);
+				v = v32;
+			}
+			if (st) {
+				fmt_snprintf(r->why, sizeof(r->why), "%s: reading the overflow status of instance %u "
+					     "(MMIO 0x%llx) failed: %s", s->d->name, i, (unsigned long long)addr,
+					     hw_status_name(st));
+				return -1;
+			}
+			r->ovf_status[i][k] = v;
+		}
+	}
+	r->nstatus = t->nstatus;
+	return 0;
+}
+
 static int read_counts(struct seq *s)
 {
 	const struct nv_apmu_type *t = s->d->type;
 	struct nv_apmu_result *r = s->res;
 	for (uint8_t e = 0; e < t->nev; e++) {
 		const struct nv_apmu_event *ev = &t->ev[e];
-		if (!nv_apmu_visible(s->d, ev) || r->nev >= NV_APMU_MAX_EVENTS)
+		if (!nv_apmu_visible(s->d, ev) || (s->d->ev_sel && !(s->d->ev_sel >> e & 1)) ||
+		    r->nev >= NV_APMU_MAX_EVENTS)
 			continue;
 		uint32_t k = r->nev++;
 		r->ev[k] = e;
@@ -150,7 +186,7 @@ static int read_counts(struct seq *s)
 				break;
 		}
 	}
-	return 0;
+	return read_status(s);
 }
 
 static uint64_t count_of(const struct nv_apmu_result *r, uint8_t e, int *found)

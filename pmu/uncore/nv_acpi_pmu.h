@@ -15,7 +15,9 @@
  * region, each register saved (pmu/saveset) before its first write:
  *   [CG_CTRL = enable]  [CTRL = clear]  CTRL = enable   window   CTRL = disable
  *   read every event's counters in the selected instances and sum them (cycles: the first
- *   selected instance alone; C2C counters as two 32-bit halves, high-low-high)
+ *   selected instance alone; C2C counters as two 32-bit halves, high-low-high), then each
+ *   selected instance's overflow status registers (read only, as Linux does: CMEM STATUS 0x810,
+ *   C2C_IN_STATUS 0x868 and C2C_OUT_STATUS 0x890; non-zero = a counter overflowed)
  *   [CTRL = clear]  restore (CTRL, CG_CTRL as found).
  * Counters restart from 0 when counting is enabled, so each count is the value read after
  * the window. Every MMIO access goes through arch/hw.h (traced with trace = hw).
@@ -26,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arch/hw.h"
+#include "pmu/event_string.h"
 #include "pmu/latency.h"
 #include "pmu/saveset.h"
 
@@ -33,6 +36,7 @@
 #define NV_APMU_MAX_EVENTS 9
 #define NV_APMU_MAX_REGS   3          /* counter registers summed per instance (CMEM MC0..2) */
 #define NV_APMU_MAX_LAT    4
+#define NV_APMU_MAX_STATUS 2          /* overflow status registers per instance (C2C in, out) */
 #define NV_APMU_NO_REG     0xFFFF
 #define NV_APMU_SAVE_CAP   4
 #define NV_APMU_HILOHI_POLLS 1000     /* Linux nvidia_t410_c2c_pmu.c HILOHI_MAX_POLL */
@@ -72,6 +76,10 @@ struct nv_apmu_type {
 	uint8_t nev;
 	const struct nv_apmu_latency *lat;
 	uint8_t nlat;
+	const struct ev_field *fields;  /* perf format fields (Linux format/ attributes): event, gpu_mask */
+	uint8_t nfields;
+	uint16_t status[NV_APMU_MAX_STATUS];  /* overflow status registers of an instance (read only) */
+	uint8_t nstatus;
 };
 
 extern const struct nv_apmu_type nv_cmem_latency_type;     /* pmu/uncore/nv_cmem_latency.c */
@@ -98,7 +106,10 @@ struct nv_apmu_dev {
 	uint8_t peer;                 /* enum nv_peer */
 	uint8_t npeers;
 	uint32_t peer_mask[2];        /* instances of each peer */
-	uint32_t inst_mask;           /* the instances read: union of the peers' masks */
+	uint32_t inst_mask;           /* the instances read: union of the selected peers' masks */
+	uint8_t gpu_mask;             /* peers selected (bit p: peer_mask[p]); all unless gpu_mask= */
+	uint8_t gpu_mask_given;       /* set by an uncore_events string (nv_apmu_filter) */
+	uint16_t ev_sel;              /* events read (bit e: ev[e]); 0: every visible event */
 };
 
 /* Fill *d from the device's _UID (socket), _CRS memory range bases (nbase of them, in _CRS
@@ -106,6 +117,16 @@ struct nv_apmu_dev {
  * a C2C device whose _DSD enables no peer. */
 int nv_apmu_setup(const struct nv_apmu_type *t, uint32_t socket, const uint64_t *base, uint32_t nbase,
 		  const struct nv_apmu_props *props, struct nv_apmu_dev *d, char *why, size_t n);
+
+/* Apply the uncore_events strings naming d (`<d->name>/.../`, ';'-separated; others skipped),
+ * parsed with the type's format fields through pmu/event_string: named events or event=N select
+ * the events read (d->ev_sel), gpu_mask=M (Linux nvidia_t410_c2c_pmu.c format gpu_mask =
+ * config1:0-1, GPU-peer NVLink-C2C / NV-CLink only) selects the GPU peers whose instances are
+ * summed: bit p = the instances of _DSD gpu<p>_en_mask; 0 = all (Linux get_filter_mask).
+ * d->inst_mask becomes the union of the selected peers' masks. 0, or -1 with why: a parse error
+ * (names the field), an event the peer does not expose, gpu_mask on a device whose peer is not a
+ * GPU, a bit beyond the device's GPU peers, or two different gpu_mask values (one per PMU here). */
+int nv_apmu_filter(struct nv_apmu_dev *d, const char *events, char *why, size_t n);
 
 /* 1 when event e of the type is counted for the device's peer. */
 int nv_apmu_visible(const struct nv_apmu_dev *d, const struct nv_apmu_event *e);
@@ -124,6 +145,8 @@ struct nv_apmu_result {
 	uint32_t nlat;
 	struct latency lat[NV_APMU_MAX_LAT];
 	const char *lat_direction[NV_APMU_MAX_LAT];
+	uint8_t nstatus;              /* status registers read per instance (0: none) */
+	uint64_t ovf_status[NV_APMU_MAX_INST][NV_APMU_MAX_STATUS];   /* per selected instance, after the window */
 	uint32_t accesses;            /* MMIO accesses made */
 	struct saveset_report restore;
 	char restore_why[160];

@@ -9,13 +9,15 @@
  * cycles 0x0 (instance 0's cycle counter), rd_req 0x1 (sum of MC0..2 REQ over the instances),
  * rd_cum_outs 0x2 (sum of MC0..2 AOR). Latency: Documentation/admin-guide/perf/
  * nvidia-tegra410-pmu.rst "CPU Memory (CMEM) Latency PMU": AVG_LATENCY_IN_CYCLES =
- * RD_CUM_OUTS / RD_REQ.
+ * RD_CUM_OUTS / RD_REQ. Format: event = config:0-1. Overflow status: STATUS (read per instance
+ * by cmem_lat_pmu_read_status; bit 0 cycles, 1/4/7 MC0..2 AOR, 3/6/9 MC0..2 REQ).
  */
 #include "pmu/uncore/nv_acpi_pmu.h"
 
 #define CMEM_INSTANCES   14
 #define CMEM_CG_CTRL     0x800
 #define CMEM_CTRL        0x808
+#define CMEM_STATUS      0x810
 #define CMEM_CYCLE_CNTR  0x818
 #define CMEM_MC0_REQ     0x820
 #define CMEM_MC0_AOR     0x830
@@ -35,6 +37,8 @@ static const struct nv_apmu_event events[] = {
 	[EV_RD_REQ] = { "rd_req", 0x1, { CMEM_MC0_REQ, CMEM_MC1_REQ, CMEM_MC2_REQ }, 3, 0, NV_PEER_NONE },
 	[EV_RD_CUM_OUTS] = { "rd_cum_outs", 0x2, { CMEM_MC0_AOR, CMEM_MC1_AOR, CMEM_MC2_AOR }, 3, 0, NV_PEER_NONE },
 };
+
+static const struct ev_field fields[] = { { .name = "event", .reg = 0, .shift = 0, .bits = 2 } };
 
 static const struct nv_apmu_latency latency[] = {
 	{ "rd", EV_RD_CUM_OUTS, EV_RD_REQ },
@@ -59,4 +63,8 @@ const struct nv_apmu_type nv_cmem_latency_type = {
 	.nev = sizeof(events) / sizeof(events[0]),
 	.lat = latency,
 	.nlat = sizeof(latency) / sizeof(latency[0]),
+	.fields = fields,
+	.nfields = 1,
+	.status = { CMEM_STATUS },
+	.nstatus = 1,
 };

@@ -80,7 +80,6 @@ int nv_cspmu_encode(const struct nv_cspmu_desc *d, const char *name, const char 
 	return encode(d, name, spec, len, ev, named, reg, why, n);
 }
 
-
 /* A PCIE-TGT event with dst_addr_en: its slot (shared with an earlier event of the same base
  * and mask, compared as given, as Linux's pcie_tgt_find_addr_idx does) selected by
  * PMEVFILT2R[15:8]. 0, or -1 with why when the 8 slots are taken. */
@@ -99,23 +98,6 @@ static int take_slot(struct nv_cspmu_req *req, struct cspmu_event *ev, uint64_t 
 		req->slot[req->nslots++] = (struct nv_tgt_slot){ base, mask };
 	ev->filt2 = nv_tgt_filt2(ev->filt2 & NV_TGT_FILT2_RP, 1u << s);
 	return 0;
-}
-
-/* The next ';'-separated token of *s (spaces trimmed); 0 at the end. */
-static size_t token(const char **s, const char **tok)
-{
-	const char *p = *s;
-	while (*p == ';' || *p == ' ' || *p == '\t')
-		p++;
-	const char *e = p;
-	while (*e && *e != ';')
-		e++;
-	size_t len = (size_t)(e - p);
-	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-		len--;
-	*tok = p;
-	*s = e;
-	return len;
 }
 
 static int add(const struct nv_cspmu_desc *d, struct nv_cspmu_req *req, const char *spec, size_t len, char *why,
@@ -172,7 +154,7 @@ int nv_cspmu_request(const struct nv_cspmu_desc *d, const char *name, const stru
 	const char *s = events ? events : "", *tok;
 	size_t len;
 	int any = 0;
-	while ((len = token(&s, &tok)) != 0) {
+	while ((len = ev_next_token(&s, &tok)) != 0) {
 		any = 1;
 		if (len <= nl || memcmp(tok, req->name, nl) || tok[nl] != '/')
 			continue;

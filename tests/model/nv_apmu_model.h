@@ -10,6 +10,8 @@
  *   C2C (32-bit registers, 64-bit counters): CTRL 0x864 (1 enable: counters restart at 0,
  *        0 disable); counters CYCLE 0x86C, IN_RD_CUM 0x874, IN_RD_REQ 0x87C, IN_WR_CUM 0x884,
  *        IN_WR_REQ 0x88C, OUT_RD_CUM 0x898, OUT_RD_REQ 0x8A0, OUT_WR_CUM 0x8A8, OUT_WR_REQ 0x8B0.
+ * Other offsets (the overflow status registers CMEM STATUS 0x810, C2C_IN_STATUS 0x868,
+ * C2C_OUT_STATUS 0x890) are plain memory a test sets with nv_model_set.
  * A control write to the broadcast region acts on every instance. nv_model_tick() adds each
  * instance's scripted increments to its counters while counting is enabled (CMEM: CG_CTRL
  * and CTRL both 1). Every MMIO access is numbered from 1; the one numbered fail_at fails

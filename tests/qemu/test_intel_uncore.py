@@ -116,8 +116,12 @@ def test_intel_uncore_spr_without_discovery_table(scratch, figure):
     Icelake-Server model with model=143): IMC and IIO units come from the uncore discovery table
     only, and QEMU's machine has no 8086:09A7 function. Both boxes are reported absent with that
     reason, the stack map names its source (discovery_table) and the same reason, nothing is
-    programmed, and the run ends ok."""
-    run = uncore_boot(scratch, "Icelake-Server,model=143", {"uncore": "on", "trace": "hw"})
+    programmed, and the run ends ok. The same boot reads 64 KiB of its own AHCI disk (00:1f.2)
+    through Block IO as a DMA window: its iio_self_check is absent, naming the controller's BDF
+    and the missing table (the device's stack is programmed at the table's addresses when there
+    is one: tests/unit/test_iio_attrib.c)."""
+    run = uncore_boot(scratch, "Icelake-Server,model=143", {"uncore": "on", "trace": "hw", "dma_blockio": "00:1f.2",
+                                                             "dma_bytes": "64K"})
     run.expect_ok()
     recs = {r.get("pmu"): r for r in run.of("uncore")}
     for pmu in ("uncore_imc", "uncore_iio"):
@@ -129,4 +133,11 @@ def test_intel_uncore_spr_without_discovery_table(scratch, figure):
                         "no uncore discovery table found" in m.get("why", "") for m in maps), maps
     spr_msrs = [r for r in run.of("hw") if r.get("op") == "wrmsr" and 0x3000 <= int(r["reg"], 16) < 0x3100]
     assert not spr_msrs, "IIO MSRs written without a table: %s" % spr_msrs[:4]
-    figure("uncore SPR", "IMC and IIO absent without a discovery table; map_source discovery_table; run ok")
+    dma = [r for r in run.records if "iio_self_check" in r]
+    assert dma, "no DMA window record with iio_self_check: %s" % sorted({r.get("type") for r in run.records})
+    for r in dma:
+        iio = r["iio_self_check"]
+        assert iio.get("state") == "absent" and iio.get("counted_read_bytes") is None, "iio_self_check %s" % iio
+        assert "0000:00:1f.2" in iio.get("why", "") and "no uncore discovery table found" in iio["why"], iio
+    figure("uncore SPR", "IMC and IIO absent without a discovery table; map_source discovery_table; the Block IO "
+           "window's iio_self_check absent naming 0000:00:1f.2 and the missing table; run ok")

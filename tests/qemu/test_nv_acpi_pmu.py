@@ -18,6 +18,11 @@ here as literals). With uncore = on and trace = hw:
   - the hw trace: the broadcast control sequence at its offsets, each control register read
     before its first write and last written with the value read; every instance's counters read;
   - the backing file ends byte for byte as it started.
+uncore_events names the CMEM's two events and, for the NVLink-C2C, four events with gpu_mask=0x2:
+only GPU 1's instances (_DSD gpu1_en_mask 0x3F00, instances 8..13) are read and summed, cycles
+from instance 8; the record's `filter` says so and the trace shows instances 0..7 untouched. Each
+selected instance's overflow status registers (CMEM STATUS 0x810; C2C_IN_STATUS 0x868,
+C2C_OUT_STATUS 0x890) are in the record (`overflow`) with the file's values.
 The aarch64 boot also installs an APMT (assembled as tests/qemu/test_cspmu.py does) with two
 Tegra410 PCIE-TGT nodes of type 3 (ACPI device, _HID "EFPT0001", _UID 1 and 2) and a second
 SSDT (tests/aml/cspmu_companion_ssdt.asl) holding their companion devices, and names PCIE-TGT
@@ -50,6 +55,9 @@ CG_CTRL, CTRL = 0x800, 0x808
 CMEM_CYCLE, CMEM_REQ, CMEM_AOR = 0x818, (0x820, 0x838, 0x850), (0x830, 0x848, 0x860)
 # C2C (32-bit registers, 64-bit counters): CTRL; CYCLE; in/out rd/wr cum_outs and req
 C2C_CTRL = 0x864
+CMEM_STATUS, C2C_STATUS = 0x810, (0x868, 0x890)
+C2C_GPU1 = range(8, 14)               # gpu1_en_mask 0x3F00 of tests/aml/nv_pmu_ssdt.asl
+C2C_EVENTS = ("in_rd_cum_outs", "in_rd_req", "out_wr_cum_outs", "out_wr_req")
 C2C_CTR = {"cycles": 0x86C, "in_rd_cum_outs": 0x874, "in_rd_req": 0x87C, "in_wr_cum_outs": 0x884, "in_wr_req": 0x88C,
            "out_rd_cum_outs": 0x898, "out_rd_req": 0x8A0, "out_wr_cum_outs": 0x8A8, "out_wr_req": 0x8B0}
 
@@ -107,7 +115,9 @@ def latency_ns(cum, req, cycles, ns):
 
 IVSHMEM = ["-device", "ivshmem-plain,memdev=ivm,addr=0x5"]
 CFG = {"copy_size": "64K", "copy_passes": "1", "loop_iterations": "1000", "pcie": "off", "uncore": "on",
-       "trace": "hw", "mmio_bdf": "00:05.0", "mmio_bar": "2", "mmio_bytes": "4K"}
+       "trace": "hw", "mmio_bdf": "00:05.0", "mmio_bar": "2", "mmio_bytes": "4K",
+       "uncore_events": ";".join(["nvidia_cmem_latency_pmu_0/rd_req/", "nvidia_cmem_latency_pmu_0/rd_cum_outs/"] +
+                                 ["nvidia_nvlink_c2c_pmu_1/%s,gpu_mask=0x2/" % e for e in C2C_EVENTS])}
 
 
 # ---- PCIE-TGT PMUs of the APMT and their companion devices (aarch64 boot) ------------------
@@ -121,8 +131,7 @@ TGT_EVENTS = ("nvidia_pcie_tgt_pmu_0_rc_3/wr_bytes,dst_addr_base=0x10000,dst_add
               "nvidia_pcie_tgt_pmu_0_rc_3/rd_bytes,dst_addr_en=1,dst_addr_base=0x8000000000,"
               "dst_addr_mask=0xFFFFFFFFFFF00000/;nvidia_pcie_tgt_pmu_0_rc_3/cycles/;"
               "nvidia_pcie_tgt_pmu_0_rc_5/rd_bytes,dst_addr_en=1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00/")
-# the ACPI-namespace PMUs stay on: uncore_events names them too
-UNCORE_EVENTS = "nvidia_cmem_latency_pmu_0/rd_req/;nvidia_nvlink_c2c_pmu_1/in_rd_req/;" + TGT_EVENTS
+# the ACPI-namespace PMUs' events stay as CFG names them
 
 
 def tgt_tables(d, bar):
@@ -230,7 +239,7 @@ def test_nv_acpi_pmus_aarch64_installed_ssdt(scratch, figure):
     apmt_path, ssdt2 = tgt_tables(d, BAR_A64)
     backing, _ = fill(d)
     data = tgt_fill(backing)
-    img = make_image("aarch64", d, cfg_text("aarch64", dict(CFG, uncore_events=UNCORE_EVENTS)), shell_args="")
+    img = make_image("aarch64", d, cfg_text("aarch64", dict(CFG, uncore_events=CFG["uncore_events"] + ";" + TGT_EVENTS)), shell_args="")
     nsh = os.path.join(d, "startup.nsh")
     with open(nsh, "w", newline="\r\n") as f:
         f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
@@ -289,6 +298,20 @@ def check(run, bar, backing, data, bad_off, figure, how, tgt=False):
     assert [int(x["base"], 16) for x in idc["regions"]] == [bar + CMEM + i * 0x1000 for i in range(14)]
     assert int(idc["broadcast"], 16) == bar + CMEM + 14 * 0x1000
     assert c2c["identity"]["peer"] == "gpu" and c2c["identity"]["peer_masks"] == ["0xff", "0x3f00"], c2c["identity"]
+    assert c2c["identity"]["filter"] == {"gpu_mask": "0x2", "source": "uncore_events"}, c2c["identity"]
+    assert c2c["identity"]["instance_mask"] == "0x3f00", c2c["identity"]
+    # overflow status: each selected instance's registers as the file holds them
+    u32 = lambda off: struct.unpack_from("<I", data, off)[0]
+    ov = {o["instance"]: o for o in cm["overflow"]}
+    assert sorted(ov) == list(range(14)), cm["overflow"]
+    for i, o in ov.items():
+        st = u64(data, CMEM + i * 0x1000 + CMEM_STATUS)
+        assert o["status"] == ["0x%x" % st] and o["overflow"] == (st != 0), (i, o)
+    ov = {o["instance"]: o for o in c2c["overflow"]}
+    assert sorted(ov) == list(C2C_GPU1), c2c["overflow"]
+    for i, o in ov.items():
+        st = [u32(C2C + i * 0x1000 + reg) for reg in C2C_STATUS]
+        assert o["status"] == ["0x%x" % v for v in st] and o["overflow"] == any(st), (i, o)
 
     # counts: sums of the file's values over the instances
     counts = {c["event"]: c["raw"] for c in cm["counts"]}
@@ -302,11 +325,13 @@ def check(run, bar, backing, data, bad_off, figure, how, tgt=False):
     assert abs(float(lat["latency_ns"]) - latency_ns(cum, req, cyc, ns)) < 0.0015, (lat, latency_ns(cum, req, cyc, ns))
     assert abs(float(lat["latency_cycles"]) - cum / req) < 0.0015
     c2cc = {c["event"]: c["raw"] for c in c2c["counts"]}
-    for name, reg in C2C_CTR.items():
-        insts = [0] if name == "cycles" else range(14)
-        assert c2cc.get(name) == sum(u64(data, C2C + i * 0x1000 + reg) for i in insts), "C2C %s = %s" % (name, c2cc.get(name))
+    assert sorted(c2cc) == sorted(("cycles",) + C2C_EVENTS), "C2C events read %s" % sorted(c2cc)
+    for name in c2cc:
+        insts = [C2C_GPU1[0]] if name == "cycles" else C2C_GPU1
+        want = sum(u64(data, C2C + i * 0x1000 + C2C_CTR[name]) for i in insts)
+        assert c2cc[name] == want, "C2C %s = %s, GPU 1's instances hold %s" % (name, c2cc[name], want)
     dirs = {x["direction"]: x for x in c2c["metrics"]["latency"]}
-    assert sorted(dirs) == ["in_rd", "in_wr", "out_rd", "out_wr"]
+    assert sorted(dirs) == ["in_rd", "out_wr"]
     x = dirs["out_wr"]
     assert abs(float(x["latency_ns"]) - latency_ns(c2cc["out_wr_cum_outs"], c2cc["out_wr_req"], c2cc["cycles"], c2c["window_ns"])) < 0.0015
 
@@ -327,6 +352,8 @@ def check(run, bar, backing, data, bad_off, figure, how, tgt=False):
     reads = {a for op, a, _ in hw if op == "mmio_read64"}
     assert all(bar + CMEM + i * 0x1000 + reg in reads for i in range(14) for reg in CMEM_REQ + CMEM_AOR)
     reads32 = {a for op, a, _ in hw if op == "mmio_read32"}
-    assert all(bar + C2C + i * 0x1000 + C2C_CTR["in_rd_req"] + 4 in reads32 for i in range(14)), "C2C high halves not all read"
-    figure("NVIDIA ACPI PMUs (%s)" % how, "CMEM rd latency %s ns over %d req; NVLink-C2C in_rd %s ns; %d MMIO accesses traced; "
+    assert all(bar + C2C + i * 0x1000 + C2C_CTR["in_rd_req"] + 4 in reads32 for i in C2C_GPU1), "C2C high halves not all read"
+    assert not any(bar + C2C + i * 0x1000 <= a < bar + C2C + (i + 1) * 0x1000 for a in reads32 for i in range(8)), \
+        "gpu_mask=0x2: GPU 0's instances 0..7 were read"
+    figure("NVIDIA ACPI PMUs (%s)" % how, "CMEM rd latency %s ns over %d req; NVLink-C2C (gpu_mask=0x2) in_rd %s ns; %d MMIO accesses traced; "
            "backing file unchanged; BAD0 reported cut short" % (lat["latency_ns"], req, dirs["in_rd"].get("latency_ns"), len(hw)))

@@ -115,7 +115,11 @@ static void test_icx_capid6_7(void **state)
 	assert_int_equal(cha_topology_from_count(P("SKX"), 1, 29, &t, why, sizeof(why)), -1);
 }
 
-/* SPR: DVSEC (0x23, ID 1) -> BAR -> table: global entry, then units (Linux uncore_discovery.h). */
+/* SPR: DVSEC (0x23, ID 1) -> BAR -> table: global entry, then units (Linux uncore_discovery.h).
+ * Unit q0: 4 counters | CTL0 at +2 << 8 | 48 bits << 16 | CTR0 at +8 << 24 (Intel SPR uncore
+ * PMON manual: CHA 0 BOX_CTL 0x2000, CTL0 0x2002, CTR0 0x2008); IIO: CTL0 +8, CTR0 +1. */
+#define Q0_CHA (4ull | 0x2ull << 8 | 48ull << 16 | 0x8ull << 24)
+#define Q0_IIO (4ull | 0x8ull << 8 | 48ull << 16 | 0x1ull << 24)
 static void spr_table(uint32_t box1_ctl)
 {
 	struct pci_model_func *f = pci_model_add(&pm, 0, 0x1E, 1, 0, 0x8086, 0x09A7, 0x088000, 0);
@@ -124,9 +128,9 @@ static void spr_table(uint32_t box1_ctl)
 	pci_model_w32(f, 0x10, (uint32_t)TABLE_BASE | 0x4);   /* 64-bit memory BAR */
 	pci_model_w32(f, 0x14, 0);
 	table[0] = 4ull << 8 | 3ull << 16;                    /* stride 4 x 8 bytes, 3 units */
-	table[4] = 1, table[5] = 0x2000, table[6] = 0;        /* CHA 0 */
-	table[8] = 1, table[9] = 0x3400, table[10] = 1;       /* IIO: not a CHA */
-	table[12] = 1, table[13] = box1_ctl, table[14] = 1ull << 16;  /* CHA 1 */
+	table[4] = Q0_CHA, table[5] = 0x2000, table[6] = 0;             /* CHA 0 */
+	table[8] = Q0_IIO, table[9] = 0x3000, table[10] = 1;            /* IIO: not a CHA */
+	table[12] = Q0_CHA, table[13] = box1_ctl, table[14] = 1ull << 16;  /* CHA 1 */
 }
 
 static void test_spr_discovery_table(void **state)
@@ -151,6 +155,29 @@ static void test_spr_discovery_table(void **state)
 	spr_table(0x2020);                                    /* box 1 is not at 0x2010 */
 	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "CHA 1: BOX_CTL 0x2020"));
+	/* CHA 1 as an MMIO unit: not where the platform's CHAs are */
+	reset();
+	spr_table(0x2010);
+	table[12] |= 1ull << 62;
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "CHA 1: BOX_CTL 0x2010 (access type 1)"));
+	/* a unit of 0 counters is a defect the parser names and passes over: one CHA left */
+	reset();
+	spr_table(0x2010);
+	table[12] = 0x2ull << 8 | 48ull << 16;
+	hw_model_reg(&hm, HWM_MSR, 0x2FFE, HWM_PLAIN, 0);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.ncha[0], 1);
+	/* a table whose global entry claims 4 units, one more than can be read: no count */
+	reset();
+	spr_table(0x2010);
+	table[0] = 4ull << 8 | 4ull << 16;
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "read of 0xf0000080"));
+	/* a global entry of 0 */
+	table[0] = 0;
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "discovery table at 0xf0000000: global entry reads 0x0"));
 	reset();
 	assert_int_equal(cha_discover(&H, P("GNR"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "uncore discovery device 8086:09a7 not found"));

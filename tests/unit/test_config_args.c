@@ -296,7 +296,7 @@ static void test_help(void **state)
 		"  uncore          = off|on|force ",
 		"(default off)\n",
 		"  uncore_events   = EVENTS ",
-		"printable text of at most 511 characters (default empty)\n",
+		"printable text of at most 1023 characters (default empty)\n",
 		"  pcie_pmu_rp     = BDF|none ",
 		"(default none)\n",
 		"  ddio_sweep      = none|BYTES,... ",

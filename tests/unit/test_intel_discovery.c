@@ -159,13 +159,33 @@ static void test_table_defects(void **state)
 		}
 	assert_int_equal(disc_parse(big, sizeof(big), &t), 0);
 	assert_int_equal(t.nunits, DISC_MAX_UNITS);
-	assert_non_null(strstr(t.defect[0], "more than 192 units"));
+	assert_non_null(strstr(t.defect[0], "more than 512 units"));
+}
+
+/* CHA 0 (box type 0, id 0) has a q2 of 0 and is a unit (Linux dropped the q2 == 0 test of
+ * uncore_discovery_invalid_unit for it: "perf/x86/intel/uncore: Fix invalid unit check"); a q1
+ * of 0 is not a unit. */
+static void test_cha0_is_a_unit(void **state)
+{
+	(void)state;
+	/* CHA 0, a unit whose control is 0, CHA 1 (SPR CHA n BOX_CTL 0x2000 + 0x10 n) */
+	static const uint64_t ctl[3] = { 0x2000, 0, 0x2010 };
+	size_t len = global(3);
+	for (unsigned i = 0; i < 3; i++)
+		unit(i, MSR4x48, ctl[i], 0, i ? 1 : 0);
+	assert_int_equal(disc_parse(buf, len, &t), 0);
+	assert_int_equal(t.nunits, 2);
+	assert_int_equal(t.skipped, 1);
+	assert_int_equal(disc_find(&t, 0, 0), 0);
+	assert_int_equal(t.unit[0].ctl, 0x2000);
+	assert_int_equal(t.unit[1].ctl, 0x2010);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_cha0_is_a_unit),
 		cmocka_unit_test(test_unit_defects),
 		cmocka_unit_test(test_table_defects),
 	};
