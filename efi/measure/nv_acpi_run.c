@@ -157,14 +157,15 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 	aml->nwant += cspmu_companion_hids(p, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
 	aml->want_hid = hids;
 	read_namespace(p->acpi, aml);
-	cspmu_companions(p, aml);
 	struct json *j = rep_begin("aml");
 	nv_acpi_aml_json(aml, j);
 	rep_end();
-	rep_line("uncore:     AML reader: %u definition block(s), %u NVIDIA PMU device(s) (%u other devices with a "
-		 "_HID), %u defect(s)", aml->ntables, aml->ndev, aml->dev_other, aml->ndefects + aml->defects_dropped);
+	rep_line("uncore:     AML reader: %u definition block(s), %u NVIDIA PMU / APMT companion device(s) (%u "
+		 "other devices with a _HID), %u defect(s)", aml->ntables, aml->ndev, aml->dev_other,
+		 aml->ndefects + aml->defects_dropped);
 	for (uint32_t i = 0; i < aml->ndefects && i < AML_MAX_DEFECTS; i++)
 		rep_line("uncore:     AML defect: %s", aml->defect[i]);
+	cspmu_companions(p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
 	int rc = 0;
 	for (uint32_t i = 0; i < aml->ndev && i < AML_MAX_DEVICES; i++) {
 		const struct nv_apmu_type *t = nv_apmu_for_hid(aml->dev[i].hid);
