@@ -10,8 +10,8 @@
  * tests/aml/cspmu_companion_ssdt.asl, each behind a 0x01 byte.
  * Checks beyond not crashing: counts within their bounds, every string terminated, every kept
  * device with a _HID and an absolute path, defects named after the table; each kept device with
- * an integer _UID found again as the companion of an APMT ACPI-device node naming its _HID and
- * _UID (efi/fw/apmt_companion.c), with the _HID and _UID it was looked up by.
+ * an integer _UID and a printable _HID found again as the companion of an APMT ACPI-device node
+ * naming its _HID and _UID (efi/fw/apmt_companion.c), with the _HID and _UID it was looked up by.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -26,6 +26,15 @@ static struct aml_info info;
 static int terminated(const char *s, size_t n)
 {
 	return memchr(s, 0, n) != NULL;
+}
+
+/* An APMT node's HID bytes are ASCII ID characters (0x21..0x7E); others name no companion. */
+static int printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7E)
+			return 0;
+	return 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(terminated(d->prop[k].name, AML_PROP_NAME) && terminated(d->prop[k].str, AML_PROP_NAME));
 		uint32_t from = i;
 		assert(aml_find_hid(&info, d->hid, &from) == &info.dev[i] || from <= i + 1);
-		if (!d->has_uid || d->uid_is_string || d->uid > UINT32_MAX)
+		if (!d->has_uid || d->uid_is_string || d->uid > UINT32_MAX || !printable(d->hid))
 			continue;
 		struct acpi_apmt_node n = { .length = 56, .type = APMT_NODE_ACPI, .inst_secondary = (uint32_t)d->uid };
 		memcpy(&n.inst_primary, d->hid, strlen(d->hid));   /* the HID's bytes in memory order */
