@@ -142,10 +142,27 @@ static const struct intel_msm spr_msm = {
 static const struct intel_msm emr_msm = {
 	MSM_REGS, .nmaps = 1, .map = { { MSM_NO_CHOP, "EMR", { 7, 1, 2, 3, 8, 6, 0xFF, 0xFF, 0, 4, 5, 9, MSM_TAIL } } },
 };
+/* GNR (PCM src/pcm-iio-topology.cpp, commit 0fae0de1af65bc82f1c80dceb4e5bed25cc369da:
+ * BirchStreamPlatform, used for GNR and SRF, reads the same MSM registers (8086:09A6) and maps
+ * SAD bus id k to PMON id by srf_sad_to_pmu_id_mapping: 0 PE6 -> 0, 1 PE2 -> 2, 2 PE0 -> 3,
+ * 3 PE1 -> 4, 4 PE3 -> 5, 5 PE7 -> 7, 8 HC0 -> 1, 12 HC1 -> 6, 16 HC3 -> 14, 20 HC2 -> 9,
+ * 26 PE5 -> 12, 28 PE8 -> 8, 29 PE4 -> 11. Buses 1-2 after each HC root (its accelerators) and
+ * 30-31 (UBOX A/B) are no IIO root; PCM calls any other id unknown. Its FlexUPI boxes (FLEX_PE4
+ * 13, FLEX_PE5 10) share the SAD ids 29 and 26 and its map keeps the first entry of each, as
+ * this one does: on a FlexUPI configuration buses 26 and 29 may be given the wrong box. */
+#define NI MSM_NOT_IIO
+#define NB MSM_NO_BOX
+static const struct intel_msm gnr_msm = {
+	MSM_REGS, .nmaps = 1, .map = { { MSM_NO_CHOP, "GNR", {
+		0, 2, 3, 4, 5, 7, NB, NB, 1, NI, NI, NB, 6, NI, NI, NB,
+		14, NI, NI, NB, 9, NI, NI, NB, NB, NB, 12, NB, 8, 11, NI, NI } } },
+};
+#undef NI
+#undef NB
 
 /* Linux uncore_snbep.c UNCORE_SPR_IIO 1, UNCORE_SPR_IMC 6 (also GNR's gnr_uncores[1], [6]) */
-#define SPR_DISCOVERY .discovery = 1, .disc_box_type = { [INTEL_BOX_IMC] = 6, [INTEL_BOX_IIO] = 1 }, \
-	.iio_map = IIO_MAP_DISCOVERY, .nstacks = 16, .part_dev0 = 1, .nparts = 8
+#define SPR_DISCOVERY(dev0) .discovery = 1, .disc_box_type = { [INTEL_BOX_IMC] = 6, [INTEL_BOX_IIO] = 1 }, \
+	.iio_map = IIO_MAP_DISCOVERY, .nstacks = 16, .part_dev0 = dev0, .nparts = 8
 
 const struct intel_uncore_platform intel_uncore_platforms[] = {
 	{
@@ -174,19 +191,21 @@ const struct intel_uncore_platform intel_uncore_platforms[] = {
 		.name = "SPR", .cpus = "Sapphire Rapids", .models = { 0x8F },
 		.box = { IMC(&spr_imc_type, intel_imc_spr, 4, "SPR/events/sapphirerapids_uncore.json 1.39"),
 			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "SPR/events/sapphirerapids_uncore.json 1.39") },
-		SPR_DISCOVERY, .msm = &spr_msm,
+		SPR_DISCOVERY(1), .msm = &spr_msm,
 	},
 	{
 		.name = "EMR", .cpus = "Emerald Rapids", .models = { 0xCF },
 		.box = { IMC(&spr_imc_type, intel_imc_spr, 4, "EMR/events/emeraldrapids_uncore.json 1.24"),
 			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "EMR/events/emeraldrapids_uncore.json 1.24") },
-		SPR_DISCOVERY, .msm = &emr_msm,
+		SPR_DISCOVERY(1), .msm = &emr_msm,
 	},
 	{
 		.name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE },
 		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "GNR/events/graniterapids_uncore.json 1.20"),
 			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "GNR/events/graniterapids_uncore.json 1.20") },
-		SPR_DISCOVERY,   /* no CPU-bus-to-PMON table known: the map says so (not yet) */
+		/* root ports A-H of a PCIe stack: devices 2-9 of its bus, part = device - 2 (PCM
+		 * pcm-iio-topology.cpp birchStreamPciStackProbe) */
+		SPR_DISCOVERY(2), .msm = &gnr_msm,
 	},
 };
 const size_t intel_uncore_nplatforms = sizeof(intel_uncore_platforms) / sizeof(intel_uncore_platforms[0]);

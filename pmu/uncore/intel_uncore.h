@@ -93,13 +93,17 @@ enum intel_iio_map { IIO_MAP_NONE, IIO_MAP_CPUBUSNO_MSR, IIO_MAP_SAD_CONTROL, II
  * PCM src/types.h SPR_MSM_*, src/utils.cpp get_cpu_bus: device 8086:09A6; CPUBUSNO_VALID
  * 0x1A0, bit k: CPU bus k is enabled; CPUBUSNO0-3 at 0x190 + 4 i and CPUBUSNO4-7 at 0x1C0 + 4 i,
  * one bus per byte: bus k in byte k % 4 of register k / 4). CPU bus k belongs to IIO PMON box
- * to_pmon[k] (0xFF: none) of the map for the die: SPR's XCC and MCC dies number their boxes
- * differently, told apart by the physical chop in CAPID4 of the PCU function (PCM
- * src/pcm-iio-pmu.h SPR_PCU_CR3_DID 8086:325B device 0x1E function 3, SPR_CAPID4_OFFSET 0x94,
- * chop bits 7:6: 3 XCC, 1 MCC; spr_xcc_ / spr_mcc_ / emr_sad_to_pmu_id_mapping). */
+ * to_pmon[k] of the map for the die (MSM_NO_BOX: none, a defect when valid; MSM_NOT_IIO: a
+ * bus the source names as no IIO stack's root, e.g. GNR's UBOX and accelerator sub-buses).
+ * SPR's XCC and MCC dies number their boxes differently, told apart by the physical chop in
+ * CAPID4 of the PCU function (PCM src/pcm-iio-pmu.h SPR_PCU_CR3_DID 8086:325B device 0x1E
+ * function 3, SPR_CAPID4_OFFSET 0x94, chop bits 7:6: 3 XCC, 1 MCC; spr_xcc_ / spr_mcc_ /
+ * emr_sad_to_pmu_id_mapping; GNR: src/pcm-iio-topology.cpp srf_sad_to_pmu_id_mapping). */
 #define MSM_MAX_BUSES 32
 #define MSM_MAX_MAPS 2
 #define MSM_NO_CHOP 0xFF                          /* the platform has one map, no chop read */
+#define MSM_NO_BOX 0xFF                           /* to_pmon: no box; valid bus = defect */
+#define MSM_NOT_IIO 0xFE                          /* to_pmon: a known non-IIO bus, skipped */
 struct intel_msm {
 	uint16_t device;
 	uint16_t valid_reg, busno_reg[2];         /* CPUBUSNO0 (buses 0-15), CPUBUSNO4 (16-31) */

@@ -130,7 +130,9 @@ void iio_map_from_discovery(const struct intel_uncore_platform *p, const struct 
 		if (!(valid >> b & 1))
 			continue;
 		uint8_t bus = (uint8_t)(busno[b / BUSES_PER_REG] >> (8 * (b % BUSES_PER_REG))), pmon = to_pmon[b];
-		if (pmon == 0xFF || pmon >= m->nstacks) {
+		if (pmon == MSM_NOT_IIO)
+			continue;
+		if (pmon == MSM_NO_BOX || pmon >= m->nstacks) {
 			iio_map_defect(m, "CPU bus %u (bus %02x) is valid but belongs to no IIO PMON box", b, bus);
 			continue;
 		}

@@ -588,17 +588,12 @@ static void test_spr_no_table(void **state)
 	assert_non_null(strstr(why, "no PMON discovery DVSEC"));
 }
 
-static void test_spr_iio_map(void **state)
+/* After the MSM is in the model: a root port at root_bus:dev.0 leading to root_bus + 1 with an
+ * endpoint there, a function on bus 0x80; then scan, read and parse the discovery table. */
+static void msm_tree_scan(uint8_t root_bus, uint8_t dev)
 {
-	(void)state;
-	struct iio_map m;
-	spr_model(0, 10);
-	/* CPU buses 0 (DMI -> PMON 1), 1 (-> 2) and 8 (-> 0) valid (PCM spr_xcc mapping); bus 0x00,
-	 * 0x15 and 0x80; a root port on bus 0x15 (part 0 = device 1) with an endpoint on 0x16 */
-	uint32_t busno[8] = { 0x00001500, 0, 0x00000080, 0, 0, 0, 0, 0 };
-	iu_model_spr_msm(&u, 0x00, 0x103, busno, 0xC0);        /* chop 3: XCC */
-	add_bridge(0x15, 1, 0x16, 0x16);
-	add_endpoint(0x16, 0xA808);
+	add_bridge(root_bus, dev, (uint8_t)(root_bus + 1), (uint8_t)(root_bus + 1));
+	add_endpoint((uint8_t)(root_bus + 1), 0xA808);
 	pci_model_add(&u.pci, 0, 0x80, 0, 0, 0x8086, 0x0B25, 0x088000, 0x00);
 	h = iu_model_hw(&u);
 	nfns = intel_pci_scan(&h, 0, 0, 0xFF, fns, 256);
@@ -608,6 +603,18 @@ static void test_spr_iio_map(void **state)
 	assert_int_equal(disc_read(&h, (struct hw_pci_addr){ 0, 0x7E, 0, 1 }, tbuf, sizeof(tbuf), &len, &base, why,
 				   sizeof(why)), 0);
 	assert_int_equal(disc_parse(tbuf, len, &dt), 0);
+}
+
+static void test_spr_iio_map(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	spr_model(0, 10);
+	/* CPU buses 0 (DMI -> PMON 1), 1 (-> 2) and 8 (-> 0) valid (PCM spr_xcc mapping); bus 0x00,
+	 * 0x15 and 0x80; a root port on bus 0x15 (part 0 = device 1) with an endpoint on 0x16 */
+	uint32_t busno[8] = { 0x00001500, 0, 0x00000080, 0, 0, 0, 0, 0 };
+	iu_model_spr_msm(&u, 0x00, 0x103, busno, 0xC0);        /* chop 3: XCC */
+	msm_tree_scan(0x15, 1);
 	intel_iio_map_disc(&h, plat("SPR"), fns, nfns, &dt, 0, &m);
 	assert_true(m.valid);
 	assert_string_equal(iio_map_source_name(m.method), "discovery_table");
@@ -640,10 +647,51 @@ static void test_spr_iio_map(void **state)
 	iio_map_from_discovery(plat("SPR"), &dt, 3, 0x301, b2, &m);
 	assert_int_equal(m.ndefects, 1);
 	assert_non_null(strstr(m.defect[0], "IIO box 3, which the discovery table does not list"));
-	/* GNR: no CPU-bus table, so the map says so */
-	iio_map_from_discovery(plat("GNR"), &dt, MSM_NO_CHOP, 0x1, b2, &m);
-	assert_false(m.valid);
-	assert_non_null(strstr(m.why, "not yet"));
+}
+
+static int has_defect(const struct iio_map *m, const char *a, const char *b)
+{
+	for (unsigned i = 0; i < m->ndefects && i < IIO_MAX_DEFECTS; i++)
+		if (strstr(m->defect[i], a) && (!b || strstr(m->defect[i], b)))
+			return 1;
+	return 0;
+}
+
+/* GNR: the values are PCM's (github intel/pcm, src/pcm-iio-topology.cpp at commit
+ * 0fae0de1af65bc82f1c80dceb4e5bed25cc369da, BirchStreamPlatform): SRF_PE6_SAD_BUS_ID 0 ->
+ * SRF_PE6_PMON_ID 0, SRF_PE0_SAD_BUS_ID 2 -> SRF_PE0_PMON_ID 3, SRF_HC0_SAD_BUS_ID 8 ->
+ * SRF_HC0_PMON_ID 1, SAD id 9 a part of the HC0 stack, SRF_UBOXA_SAD_BUS_ID 30; root ports at
+ * devices 2.. of a PCIe stack's bus, part = device - 2 (birchStreamPciStackProbe). */
+static void test_gnr_iio_map(void **state)
+{
+	(void)state;
+	struct iio_map m;
+	spr_model(0, 15);
+	/* CPU buses 0 -> bus 00, 2 -> 10, 8 -> 80, 9 -> 81, 30 -> fe */
+	uint32_t busno[8] = { 0x00100000, 0, 0x00008180, 0, 0, 0, 0, 0x00FE0000 };
+	iu_model_spr_msm(&u, 0x00, 0x40000305, busno, 0);
+	msm_tree_scan(0x10, 3);                                /* device 3: part 1 on GNR */
+	intel_iio_map_disc(&h, plat("GNR"), fns, nfns, &dt, 0, &m);
+	assert_true(m.valid);
+	assert_string_equal(iio_map_source_name(m.method), "discovery_table");
+	assert_non_null(strstr(m.source, "GNR die"));
+	assert_true(m.stack[0].present && m.stack[3].present && m.stack[1].present);
+	assert_int_equal(m.stack[0].bus, 0x00);
+	assert_int_equal(m.stack[3].bus, 0x10);
+	assert_int_equal(m.stack[1].bus, 0x80);
+	for (unsigned k = 0; k < IIO_MAX_STACKS; k++)      /* the HC sub-bus and UBOX are no stack */
+		assert_true(!m.stack[k].present || (m.stack[k].bus != 0x81 && m.stack[k].bus != 0xFE));
+	assert_int_equal(m.stack[3].nports, 1);
+	assert_int_equal(m.stack[3].port[0].part, 1);
+	assert_int_equal(m.ndefects, 0);
+	/* inconsistent: CPU bus 6 (no IIO stack in PCM's map) valid, and CPU bus 12 (HC1 -> box 6)
+	 * given bus 11, which is behind stack 3's root port */
+	uint32_t b2[8] = { 0x00100000, 0x00110000, 0x00008180, 0x00000011, 0, 0, 0, 0x00FE0000 };
+	iio_map_from_discovery(plat("GNR"), &dt, MSM_NO_CHOP, 0x40001345, b2, &m);
+	assert_true(has_defect(&m, "CPU bus 6 (bus 11) is valid but belongs to no IIO PMON box", NULL));
+	assert_int_equal(m.stack[6].bus, 0x11);
+	iio_map_check(plat("GNR"), fns, nfns, &m);
+	assert_true(has_defect(&m, "11:00.0 is behind root port 10:03.0 of IIO stack 3", "stack 6"));
 }
 
 /* ---- fault injection ----------------------------------------------------------------------- */
@@ -798,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_spr_iio_from_table),
 		cmocka_unit_test(test_spr_no_table),
 		cmocka_unit_test(test_spr_iio_map),
+		cmocka_unit_test(test_gnr_iio_map),
 		cmocka_unit_test(test_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
