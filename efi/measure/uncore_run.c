@@ -75,6 +75,40 @@ static void status_record(const char *pmu, const char *platform, const char *sta
 	rep_line("uncore:     %s: %s (%s)", pmu, status, why);
 }
 
+/* A request that could not be built: an `error` uncore record and an error record. Returns -1. */
+static int request_failed(const char *pmu, const char *platform, const char *why)
+{
+	struct json *j = rep_begin("uncore");
+	uncore_status_json(pmu, platform, "error", why, j);
+	rep_end();
+	rep_error("uncore", "%s", why);
+	return -1;
+}
+
+/* req's boxes around the copy, counted against what the copy moved (the convention above). */
+static void measure_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
+{
+	req->known_read_bytes = 2 * ctx->bytes;
+	req->known_write_bytes = ctx->bytes;
+	req->known_how = convention;
+	unc_measure(hw, req, window, ctx, res);
+}
+
+/* The console line of one box type's window and its errors (the count's, then the restore's
+ * when it says something else). Returns res->status. */
+static int box_summary(const char *platform, const char *pmu, const struct unc_request *req,
+		       const struct unc_result *res)
+{
+	rep_line("uncore:     %s %s, %u %s(s), %u events in %u group(s): %s%s%s", platform, pmu, req->npkgs, req->scope,
+		 req->nevents, req->ngroups, res->status ? "error" : res->state ? "not-advancing" : "counting",
+		 res->status ? ": " : "", res->status ? res->why : "");
+	if (res->status)
+		rep_error("uncore", "%s", res->why);
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("uncore", "%s", res->restore_why);
+	return res->status;
+}
+
 /* 1 when `events` names PMU pmu (a "pmu/" prefix) or one of its events by name. */
 static int names_box(const struct amd_box_desc *b, const char *events)
 {
@@ -119,31 +153,16 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 		use.num_umc = 4;              /* force without CPUID: one UMC, Linux's 4-counter minimum */
 		use.umc_mask = 1;
 	}
-	if (amd_uncore_request(f, bx, &use, npkgs, cpu, sock, cfg->uncore_events, req, why, sizeof(why))) {
-		struct json *j = rep_begin("uncore");
-		uncore_status_json(b->pmu, f->name, "error", why, j);
-		rep_end();
-		rep_error("uncore", "%s", why);
-		return -1;
-	}
-	req->known_read_bytes = 2 * ctx->bytes;
-	req->known_write_bytes = ctx->bytes;
-	req->known_how = convention;
-	unc_measure(hw, req, window, ctx, res);
+	if (amd_uncore_request(f, bx, &use, npkgs, cpu, sock, cfg->uncore_events, req, why, sizeof(why)))
+		return request_failed(b->pmu, f->name, why);
+	measure_copy(hw, req, ctx, res);
 	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
 	for (uint32_t s = 0; s < nsock; s++) {
 		struct json *j = rep_begin("uncore");
 		uncore_result_json(req, res, s, cpuid, j);
 		rep_end();
 	}
-	rep_line("uncore:     %s %s, %u %s(s), %u events in %u group(s): %s%s%s", f->name, b->pmu, req->npkgs, req->scope,
-		 req->nevents, req->ngroups, res->status ? "error" : res->state ? "not-advancing" : "counting",
-		 res->status ? ": " : "", res->status ? res->why : "");
-	if (res->status)
-		rep_error("uncore", "%s", res->why);
-	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
-		rep_error("uncore", "%s", res->restore_why);
-	return res->status;
+	return box_summary(f->name, b->pmu, req, res);
 }
 
 /* ---- Intel IMC / IIO ---------------------------------------------------------------------- */
@@ -248,17 +267,9 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 			for (uint8_t k = 0; k < ip->nstacks && n < UNC_MAX_PKGS; k++)
 				units[n++] = (struct intel_unit){ (uint16_t)s, k, { 0 } };
 	}
-	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why))) {
-		struct json *j = rep_begin("uncore");
-		uncore_status_json(b->pmu, ip->name, "error", why, j);
-		rep_end();
-		rep_error("uncore", "%s", why);
-		return -1;
-	}
-	req->known_read_bytes = 2 * ctx->bytes;
-	req->known_write_bytes = ctx->bytes;
-	req->known_how = convention;
-	unc_measure(hw, req, window, ctx, res);
+	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
+		return request_failed(b->pmu, ip->name, why);
+	measure_copy(hw, req, ctx, res);
 	for (uint32_t s = 0; s < nsock; s++) {
 		int any = 0;
 		for (uint32_t k = 0; k < req->npkgs; k++)
@@ -269,19 +280,13 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		uncore_result_json(req, res, s, NULL, j);
 		rep_end();
 	}
-	rep_line("uncore:     %s %s, %u %s(s), %u events in %u group(s): %s%s%s", ip->name, b->pmu, req->npkgs, req->scope,
-		 req->nevents, req->ngroups, res->status ? "error" : res->state ? "not-advancing" : "counting",
-		 res->status ? ": " : "", res->status ? res->why : "");
-	if (res->status)
-		rep_error("uncore", "%s", res->why);
-	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
-		rep_error("uncore", "%s", res->restore_why);
+	int rc = box_summary(ip->name, b->pmu, req, res);
 	if (bx == INTEL_BOX_IIO) {
 		/* the DMA windows' iio_self_check programs the device's stack among these same units
 		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
 		iio_window_plan(ip, &ty, units, n, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
 	}
-	return res->status;
+	return rc;
 }
 
 static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
