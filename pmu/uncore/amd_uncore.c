@@ -235,8 +235,6 @@ int amd_uncore_present(const struct amd_box_desc *b, const struct amd_uncore_cap
 	return 1;
 }
 
-static int is_space(char c) { return c == ' ' || c == '\t'; }
-
 /* The first '/' of s[0..len), or NULL. */
 static const char *slash_in(const char *s, size_t len)
 {
@@ -282,22 +280,14 @@ static int add_event(const struct amd_box_desc *b, struct unc_request *req, cons
 static int add_events(const struct amd_box_desc *b, struct unc_request *req, const char *list, char *why, size_t n)
 {
 	size_t plen = strlen(b->pmu);
-	const char *s = list;
-	while (*s) {
-		const char *e = s;
-		while (*e && *e != ';')
-			e++;
-		const char *a = s, *z = e;
-		while (a < z && is_space(*a))
-			a++;
-		while (z > a && is_space(z[-1]))
-			z--;
-		const char *slash = slash_in(a, (size_t)(z - a));
+	const char *s = list, *a;
+	size_t len;
+	while ((len = ev_next_token(&s, &a)) != 0) {
+		const char *slash = slash_in(a, len);
 		int mine = slash ? (size_t)(slash - a) == plen && !memcmp(a, b->pmu, plen)
-				 : amd_uncore_event_find(b, a, (size_t)(z - a)) != NULL;
-		if (a < z && mine && add_event(b, req, a, (size_t)(z - a), why, n))
+				 : amd_uncore_event_find(b, a, len) != NULL;
+		if (mine && add_event(b, req, a, len, why, n))
 			return -1;
-		s = *e ? e + 1 : e;
 	}
 	return 0;
 }

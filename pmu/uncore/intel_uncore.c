@@ -657,8 +657,6 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 
 /* ---- requests ------------------------------------------------------------------------------- */
 
-static int is_space(char c) { return c == ' ' || c == '\t'; }
-
 /* 1 when entry s[0..len) is for box b: its PMU prefix, or a bare name of its table. */
 static int mine(const struct intel_box_desc *b, const char *s, size_t len)
 {
@@ -730,20 +728,11 @@ int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_bo
 	req->scope = bx == INTEL_BOX_IMC ? "channel" : "stack";
 	req->sited = type->access != BOX_ACCESS_MSR || p->discovery;
 	if (events && *events) {
-		const char *s = events;
-		while (*s) {
-			const char *e = s;
-			while (*e && *e != ';')
-				e++;
-			const char *a = s, *z = e;
-			while (a < z && is_space(*a))
-				a++;
-			while (z > a && is_space(z[-1]))
-				z--;
-			if (a < z && mine(b, a, (size_t)(z - a)) && add_event(b, req, a, (size_t)(z - a), &only, why, n))
+		const char *s = events, *a;
+		size_t len;
+		while ((len = ev_next_token(&s, &a)) != 0)
+			if (mine(b, a, len) && add_event(b, req, a, len, &only, why, n))
 				return -1;
-			s = *e ? e + 1 : e;
-		}
 	} else {
 		for (uint16_t i = 0; i < b->nevents; i++)
 			if (b->events[i].dflt && add_event(b, req, b->events[i].name, strlen(b->events[i].name), &only, why, n))
