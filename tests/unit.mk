@@ -44,9 +44,18 @@ $(B)/obj/%.o: ../%.c
 LIBS_test_cha_pfm := -lpfm
 LIBS_test_core_pfm := -lpfm
 
+# Test helpers some tests share (tests/unit/*.c that are not tests: they call cmocka, so they are
+# not pure sources): HELPERS_test_<name> lists the objects one test links.
+PERFMON_ORACLE := $(B)/obj/tests/unit/perfmon_oracle.o
+HELPERS_test_cha_perfmon := $(PERFMON_ORACLE)
+HELPERS_test_intel_uncore_oracle := $(PERFMON_ORACLE)
+HELPERS_test_core_perfmon := $(PERFMON_ORACLE)
+$(B)/test_cha_perfmon $(B)/test_intel_uncore_oracle $(B)/test_core_perfmon: $(PERFMON_ORACLE)
+-include $(PERFMON_ORACLE:.o=.d)
+
 $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) $(EXTRA_SRC) -lcmocka $(LIBS_test_$*) -o $@
+	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) $(HELPERS_test_$*) $(EXTRA_SRC) -lcmocka $(LIBS_test_$*) -o $@
 
 -include $(PURE_OBJ:.o=.d) $(TESTS:=.d)
 

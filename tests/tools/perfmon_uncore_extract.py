@@ -11,21 +11,11 @@ Only names come from efiperf; every value is Intel's as written (EventCode, UMas
 FCMask, Counter, Unit). An efiperf event Intel does not list is left out (the test names it).
 One event per line, keys in a fixed order, so the C test reads it with a line scanner.
 """
-import json
-import os
-import subprocess
-import sys
+from perfmon_uncore_read import extract
 
-FILES = {"SKX": ("SKX", "skylakex"), "CLX": ("CLX", "cascadelakex"), "ICX": ("ICX", "icelakex"),
-         "SPR": ("SPR", "sapphirerapids"), "EMR": ("EMR", "emeraldrapids"), "GNR": ("GNR", "graniterapids")}
-TABLE = {"CLX": "SKX"}
 KEYS = ("EventName", "EventCode", "UMask", "UMaskExt", "PortMask", "FCMask", "Counter", "Unit")
 # GNR's files spell the memory controller's Unit "IMC", the older ones "iMC"
 PREFIX = {"iMC": ("uncore_imc", "UNC_M_"), "IMC": ("uncore_imc", "UNC_M_"), "IIO": ("uncore_iio", "UNC_IIO_")}
-
-
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo] + list(args), check=True, capture_output=True, text=True).stdout.strip()
 
 
 def wanted(path):
@@ -38,41 +28,16 @@ def wanted(path):
     return out
 
 
-def main():
-    repo, events_txt, outdir = sys.argv[1:4]
-    names = wanted(events_txt)
-    commit = git(repo, "rev-parse", "HEAD")
-    for plat, (d, stem) in FILES.items():
-        want = names.get(TABLE.get(plat, plat), [])
-        sources, found = [], {}
-        for kind in ("uncore", "uncore_experimental"):
-            rel = "%s/events/%s_%s.json" % (d, stem, kind)
-            with open(os.path.join(repo, rel)) as f:
-                data = json.load(f)
-            sources.append({"path": rel, "version": data["Header"]["Version"],
-                            "file_commit": git(repo, "log", "-1", "--format=%H", "--", rel)})
-            for e in data["Events"]:
-                unit = e.get("Unit")
-                if unit not in PREFIX:
-                    continue
-                pmu, pre = PREFIX[unit]
-                if not e["EventName"].startswith(pre):
-                    continue
-                key = (pmu, e["EventName"][len(pre):])
-                if key in want and key not in found:
-                    found[key] = {k: e.get(k, "") for k in KEYS}
-        rows = [json.dumps(found[k]) for k in want if k in found]
-        lines = ['{', '  "platform": "%s",' % plat, '  "table": "%s",' % TABLE.get(plat, plat),
-                 '  "repository": "https://github.com/intel/perfmon",', '  "commit": "%s",' % commit,
-                 '  "license": "BSD-3-Clause (intel/perfmon LICENSE)",', '  "files": %s,' % json.dumps(sources),
-                 '  "events": [']
-        lines += ["    " + r + ("," if i + 1 < len(rows) else "") for i, r in enumerate(rows)]
-        lines += ["  ]", "}"]
-        with open(os.path.join(outdir, plat.lower() + "_imc_iio.json"), "w") as f:
-            f.write("\n".join(lines) + "\n")
-        print("%s: %d of %d named events found in %s" % (plat, len(rows), len(want),
-                                                         ", ".join(s["path"] for s in sources)))
+def pmu_name(e):
+    """(efiperf pmu, name without Intel's prefix) of an IMC or IIO event, else None."""
+    unit = e.get("Unit")
+    if unit not in PREFIX:
+        return None
+    pmu, pre = PREFIX[unit]
+    if not e["EventName"].startswith(pre):
+        return None
+    return (pmu, e["EventName"][len(pre):])
 
 
 if __name__ == "__main__":
-    main()
+    extract("imc_iio", KEYS, wanted, pmu_name)

@@ -20,9 +20,7 @@
 #include <cmocka.h>
 
 #include "tests/model/cha_model.h"
-#include "tests/unit/json_check.h"
-#include "efi/out/jsonl.h"
-#include "efi/out/pmu_json.h"
+#include "tests/unit/cha_record.h"
 #include "pmu/uncore/intel_cha.h"
 
 #define NBOX 4
@@ -182,13 +180,7 @@ static void test_icx_default_set_latency(void **state)
 			fail_msg("MSR 0x%x not restored", m.regs[i].id);
 	/* the record's tor_latency */
 	char buf[16384];
-	struct strbuf sb;
-	struct json j;
-	sb_init(&sb, buf, sizeof(buf));
-	json_begin(&j, &sb);
-	cha_result_json(&req, &res, &j);
-	json_end(&j);
-	assert_true(json_check_object(buf, sb.len));
+	cha_record(&req, &res, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "\"tor_latency\":{\"PCIRdCur_hit\":{\"inserts\":"));
 	assert_non_null(strstr(buf, "\"latency_ns\":50.000"));
 	assert_non_null(strstr(buf, "\"ItoMCacheNear_hit\":{\"inserts\":0,"));

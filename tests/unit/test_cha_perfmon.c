@@ -19,55 +19,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/unit/oracle_line.h"
+#include "tests/unit/perfmon_oracle.h"
 
 #include "pmu/uncore/intel_cha.h"
 
-#define MAX_ROWS 64
-#define LINE 512
-
-struct row { char name[96]; uint64_t code, umask, ext, port, fc, filter_value; char filter[40]; uint8_t counters; };
-
-/* Intel's "Counter" field ("0", "0,1,2,3") as a mask (bit c: counter c). */
-static uint8_t counter_mask(const char *s)
-{
-	uint8_t m = 0;
-	for (; *s; s++)
-		if (*s >= '0' && *s <= '7')
-			m |= (uint8_t)(1u << (*s - '0'));
-	return m;
-}
-
-static unsigned load(const char *plat, struct row *rows)
-{
-	char name[64], line[LINE];
-	snprintf(name, sizeof(name), "%s_cha.json", plat);
-	FILE *f = oracle_open(name);
-	if (!f)
-		fail_msg("no extract %s_cha.json (tests/oracle/perfmon)", plat);
-	unsigned n = 0;
-	while (fgets(line, sizeof(line), f)) {
-		struct row *r = &rows[n];
-		if (!field(line, "EventName", r->name, sizeof(r->name)))
-			continue;
-		assert_true(n + 1 < MAX_ROWS);
-		r->code = num(line, "EventCode");
-		r->umask = num(line, "UMask");
-		r->ext = num(line, "UMaskExt");
-		r->port = num(line, "PortMask");
-		r->fc = num(line, "FCMask");
-		r->filter_value = num(line, "FILTER_VALUE");
-		field(line, "Filter", r->filter, sizeof(r->filter));
-		char ctr[32] = "";
-		field(line, "Counter", ctr, sizeof(ctr));
-		r->counters = counter_mask(ctr);
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-static const struct row *lookup(const struct row *rows, unsigned n, const char *name)
+static const struct perfmon_row *lookup(const struct perfmon_row *rows, unsigned n, const char *name)
 {
 	static const char *const prefix[] = { "UNC_CHA_", "UNC_C_" };
 	for (int k = 0; k < 2; k++)
@@ -86,15 +42,16 @@ static const struct { const char *file, *table; uint64_t en; } plats[] = {
 static void test_tables_against_perfmon(void **state)
 {
 	(void)state;
-	static struct row rows[MAX_ROWS];
+	static struct perfmon_row rows[PERFMON_ORACLE_MAX_ROWS];
 	unsigned total = 0, missing_total = 0;
 	for (size_t k = 0; k < sizeof(plats) / sizeof(plats[0]); k++) {
 		const struct cha_platform *p = cha_platform_by_name(plats[k].table);
 		assert_non_null(p);
-		unsigned n = load(plats[k].file, rows), checked = 0, missing = 0;
+		unsigned n = perfmon_oracle_load(plats[k].file, "cha", PERFMON_ORACLE_FILTERS, rows);
+		unsigned checked = 0, missing = 0;
 		assert_true(n > 0);
 		for (const struct cha_event *e = p->events; e->name; e++) {
-			const struct row *r = lookup(rows, n, e->name);
+			const struct perfmon_row *r = lookup(rows, n, e->name);
 			if (!r) {
 				printf("perfmon %s: %s not in Intel's files; table cites: %s\n", plats[k].file, e->name, e->source);
 				if (!e->source || !e->source[0] || strstr(e->source, "perfmon"))
@@ -108,12 +65,12 @@ static void test_tables_against_perfmon(void **state)
 			snprintf(spec, sizeof(spec), "cha/%s/", e->name);
 			if (cha_encode(p, spec, strlen(spec), &x, why, sizeof(why)))
 				fail_msg("%s: %s", spec, why);
-			uint64_t ctl = r->code | r->umask << 8 | r->ext << 32 | plats[k].en;
-			if (e->event != r->code || e->umask != r->umask || e->umask_ext != r->ext || x.ctl != ctl)
+			uint64_t ctl = r->code | r->umask << 8 | r->umask_ext << 32 | plats[k].en;
+			if (e->event != r->code || e->umask != r->umask || e->umask_ext != r->umask_ext || x.ctl != ctl)
 				fail_msg("%s %s: ours event 0x%x umask 0x%x umask_ext 0x%x CTL 0x%llx; Intel (%s) 0x%llx 0x%llx "
 					 "0x%llx -> CTL 0x%llx", p->name, e->name, e->event, e->umask, e->umask_ext,
 					 (unsigned long long)x.ctl, plats[k].file, (unsigned long long)r->code,
-					 (unsigned long long)r->umask, (unsigned long long)r->ext, (unsigned long long)ctl);
+					 (unsigned long long)r->umask, (unsigned long long)r->umask_ext, (unsigned long long)ctl);
 			/* the counters the box table lets the event use are the ones Intel lists */
 			uint8_t may = (uint8_t)(box_event_counters(&p->box, e->event) & ((1u << p->box.num_counters) - 1));
 			if (!r->counters || may != r->counters)
@@ -152,13 +109,13 @@ static void test_tables_against_perfmon(void **state)
 static void test_oracle_catches_a_wrong_value(void **state)
 {
 	(void)state;
-	static struct row rows[MAX_ROWS];
-	unsigned n = load("gnr", rows);
-	const struct row *r = lookup(rows, n, "TOR_INSERTS.CXL_MISS_MEMPUSHWR");
+	static struct perfmon_row rows[PERFMON_ORACLE_MAX_ROWS];
+	unsigned n = perfmon_oracle_load("gnr", "cha", PERFMON_ORACLE_FILTERS, rows);
+	const struct perfmon_row *r = lookup(rows, n, "TOR_INSERTS.CXL_MISS_MEMPUSHWR");
 	assert_non_null(r);
-	assert_int_equal(r->ext, 0x78CC6FFE);          /* Intel's literal, 31 bits */
-	assert_int_equal(r->ext & 0xFFFFFF, 0xCC6FFE); /* what a 24-bit field would have kept */
-	assert_true((r->ext & 0xFFFFFF) != r->ext);
+	assert_int_equal(r->umask_ext, 0x78CC6FFE);          /* Intel's literal, 31 bits */
+	assert_int_equal(r->umask_ext & 0xFFFFFF, 0xCC6FFE); /* what a 24-bit field would have kept */
+	assert_true((r->umask_ext & 0xFFFFFF) != r->umask_ext);
 }
 
 /* The constraint check can fail: Intel restricts TOR_OCCUPANCY to counter 0 on every platform,
@@ -166,14 +123,14 @@ static void test_oracle_catches_a_wrong_value(void **state)
 static void test_occupancy_counter_zero(void **state)
 {
 	(void)state;
-	static struct row rows[MAX_ROWS];
+	static struct perfmon_row rows[PERFMON_ORACLE_MAX_ROWS];
 	for (size_t k = 0; k < sizeof(plats) / sizeof(plats[0]); k++) {
-		unsigned n = load(plats[k].file, rows);
-		const struct row *r = lookup(rows, n, "TOR_OCCUPANCY.IO_MISS_ITOM");
+		unsigned n = perfmon_oracle_load(plats[k].file, "cha", PERFMON_ORACLE_FILTERS, rows);
+		const struct perfmon_row *r = lookup(rows, n, "TOR_OCCUPANCY.IO_MISS_ITOM");
 		assert_non_null(r);
 		assert_int_equal(r->code, 0x36);
 		assert_int_equal(r->counters, 0x1);
-		const struct row *c = lookup(rows, n, "CLOCKTICKS");
+		const struct perfmon_row *c = lookup(rows, n, "CLOCKTICKS");
 		assert_non_null(c);
 		assert_int_equal(c->counters, 0xF);
 		assert_true(c->counters != r->counters);

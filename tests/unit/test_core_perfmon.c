@@ -21,6 +21,8 @@
 #include <dirent.h>
 #include <cmocka.h>
 
+#include "tests/unit/perfmon_oracle.h"
+
 #include "pmu/core/x86_event.h"
 #include "pmu/core/x86_corepmu.h"
 
@@ -39,44 +41,6 @@ struct pm_file {
 static struct pm_file files[MAX_FILES];
 static unsigned nfiles;
 
-static const char *dir_path(void)
-{
-	static const char *const cand[] = { "oracle/perfmon", "tests/oracle/perfmon", "../tests/oracle/perfmon" };
-	for (unsigned i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
-		DIR *d = opendir(cand[i]);
-		if (d) {
-			closedir(d);
-			return cand[i];
-		}
-	}
-	return NULL;
-}
-
-/* "key": "value" on one line -> value (NULL when absent). */
-static int str_field(const char *line, const char *key, char *out, size_t n)
-{
-	char pat[48];
-	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
-	const char *p = strstr(line, pat);
-	if (!p)
-		return 0;
-	p += strlen(pat);
-	const char *q = strchr(p, '"');
-	if (!q || (size_t)(q - p) >= n)
-		return 0;
-	memcpy(out, p, (size_t)(q - p));
-	out[q - p] = 0;
-	return 1;
-}
-
-static unsigned num_field(const char *line, const char *key)
-{
-	char v[32];
-	if (!str_field(line, key, v, sizeof(v)))
-		fail_msg("perfmon extract: no %s in %s", key, line);
-	return (unsigned)strtoul(v, NULL, 0);
-}
-
 static void load(const char *dir, const char *name)
 {
 	char p[256], line[1024];
@@ -89,8 +53,8 @@ static void load(const char *dir, const char *name)
 	snprintf(pf->file, sizeof(pf->file), "%s", name);
 	while (fgets(line, sizeof(line), f)) {
 		if (strstr(line, "\"source\":")) {
-			assert_true(str_field(line, "path", pf->path, sizeof(pf->path)));
-			assert_true(str_field(line, "Version", pf->version, sizeof(pf->version)));
+			assert_true(perfmon_field(line, "path", pf->path, sizeof(pf->path)));
+			assert_true(perfmon_field(line, "Version", pf->version, sizeof(pf->version)));
 		} else if (strstr(line, "\"models\":")) {
 			for (const char *q = strstr(line, "\"0x"); q; q = strstr(q + 1, "\"0x")) {
 				assert_true(pf->nmodels < MAX_MODELS);
@@ -99,13 +63,13 @@ static void load(const char *dir, const char *name)
 		} else if (strstr(line, "\"EventName\":")) {
 			assert_true(pf->nev < MAX_EVENTS);
 			struct pm_event *e = &pf->ev[pf->nev++];
-			assert_true(str_field(line, "EventName", e->name, sizeof(e->name)));
-			e->code = num_field(line, "EventCode");
-			e->umask = num_field(line, "UMask");
-			e->cmask = num_field(line, "CounterMask");
-			e->inv = num_field(line, "Invert");
-			e->edge = num_field(line, "EdgeDetect");
-			e->any = num_field(line, "AnyThread");
+			assert_true(perfmon_field(line, "EventName", e->name, sizeof(e->name)));
+			e->code = perfmon_num(line, "EventCode");
+			e->umask = perfmon_num(line, "UMask");
+			e->cmask = perfmon_num(line, "CounterMask");
+			e->inv = perfmon_num(line, "Invert");
+			e->edge = perfmon_num(line, "EdgeDetect");
+			e->any = perfmon_num(line, "AnyThread");
 		}
 	}
 	fclose(f);
@@ -116,7 +80,7 @@ static void load(const char *dir, const char *name)
 static int setup(void **state)
 {
 	(void)state;
-	const char *dir = dir_path();
+	const char *dir = perfmon_oracle_dir();
 	if (!dir)
 		return -1;
 	DIR *d = opendir(dir);

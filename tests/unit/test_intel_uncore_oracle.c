@@ -21,55 +21,16 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/unit/oracle_line.h"
+#include "tests/unit/perfmon_oracle.h"
 
 #include "pmu/uncore/intel_uncore.h"
-
-#define MAX_ROWS 64
-
-struct row { char name[96]; uint64_t code, umask, umask_ext, port, fc; char counter[16]; };
-
-static unsigned load(const char *plat, struct row *rows)
-{
-	char name[64], line[512];
-	snprintf(name, sizeof(name), "%s_imc_iio.json", plat);
-	FILE *f = oracle_open(name);
-	if (!f)
-		fail_msg("no extract %s_imc_iio.json (tests/oracle/perfmon)", plat);
-	unsigned n = 0;
-	while (fgets(line, sizeof(line), f)) {
-		struct row *r = &rows[n];
-		if (!field(line, "EventName", r->name, sizeof(r->name)))
-			continue;
-		assert_true(n + 1 < MAX_ROWS);
-		r->code = num(line, "EventCode");
-		r->umask = num(line, "UMask");
-		r->umask_ext = num(line, "UMaskExt");
-		r->port = num(line, "PortMask");
-		r->fc = num(line, "FCMask");
-		field(line, "Counter", r->counter, sizeof(r->counter));
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-/* "0,1" -> 0x3 */
-static uint8_t counters(const char *s)
-{
-	uint8_t m = 0;
-	for (; *s; s++)
-		if (*s >= '0' && *s <= '7')
-			m |= (uint8_t)(1u << (*s - '0'));
-	return m;
-}
 
 static unsigned ext;                  /* rows whose UMaskExt was compared */
 
 static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 {
-	struct row rows[MAX_ROWS];
-	unsigned n = load(file, rows), checked = 0;
+	struct perfmon_row rows[PERFMON_ORACLE_MAX_ROWS];
+	unsigned n = perfmon_oracle_load(file, "imc_iio", 0, rows), checked = 0;
 	ext = 0;
 	const struct intel_uncore_platform *p = intel_uncore_platform_by_name(table);
 	assert_non_null(p);
@@ -80,7 +41,7 @@ static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 			const struct intel_uncore_event *e = &d->events[i];
 			char full[96];
 			snprintf(full, sizeof(full), "%s%s", pre, e->name);
-			const struct row *r = NULL;
+			const struct perfmon_row *r = NULL;
 			for (unsigned k = 0; k < n && !r; k++)
 				if (!strcmp(rows[k].name, full))
 					r = &rows[k];
@@ -103,7 +64,7 @@ static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 					 (unsigned long long)r->umask_ext);
 			ext += r->umask_ext != 0;
 			uint8_t may = box_event_counters(d->type, e->event);
-			if (may != counters(r->counter))
+			if (may != r->counters)
 				fail_msg("%s %s: counters 0x%x, perfmon says \"%s\"", file, full, may, r->counter);
 			checked++;
 		}
