@@ -6,10 +6,13 @@
  *   groups [{events, running_ns, fraction}]       fraction = running / window (perf-style)
  *   sockets [{socket, cpu, cha_count, cha_count_source, counts [{event, raw, scaled}], metrics}]
  *   total {metrics}
- *   tor_latency {<class>: {inserts, occupancy, clockticks, latency_cycles, latency_ns, why}}
+ *   tor_latency {<class>: {inserts, occupancy, clockticks, latency_cycles, latency_ns, why,
+ *                          sockets [{socket, chas, inserts, occupancy, clockticks, latency_ns, why}]}}
  *            per TOR latency class of the platform (pmu/uncore/intel_cha.h cha_tor_latency),
  *            over every socket: scaled counts summed over the CHAs; latency_cycles and
- *            latency_ns null with why when not computed (counts absent when not counted)
+ *            latency_ns null with why when not computed (counts absent when not counted);
+ *            sockets: the same over each socket's CHAs alone (chas = its CHA count), so each
+ *            count of the class is the sum of the sockets' ones
  *   restore (efi/out/restore_json.c)
  *            registers saved on every socket, those the run wrote, and every one not put back
  *            (always present once the sequence ran, also when an earlier error ended it)
@@ -44,25 +47,43 @@ static void metrics_json(struct json *j, const char *key, const struct cha_metri
 	json_close(j);
 }
 
-static void latency_json(struct json *j, const struct cha_tor_latency *l)
+/* The counts of one class (when its events were counted), and its latency_ns or null and why;
+ * with_cycles: latency_cycles too (the total's fields). */
+static void latency_value_json(struct json *j, const struct cha_latency_value *v, int with_cycles)
 {
+	if (v->counted) {
+		json_u64(j, "inserts", v->inserts);
+		json_u64(j, "occupancy", v->occupancy);
+		json_u64(j, "clockticks", v->clockticks);
+	}
+	if (v->have) {
+		if (with_cycles)
+			json_milli(j, "latency_cycles", v->cycles_milli);
+		json_milli(j, "latency_ns", v->ns_milli);
+	} else {
+		if (with_cycles)
+			json_null(j, "latency_cycles");
+		json_null(j, "latency_ns");
+		json_str(j, "why", v->why);
+	}
+}
+
+static void latency_json(struct json *j, const struct cha_request *req, const struct cha_result *res)
+{
+	const struct cha_tor_latency *l = &res->latency;
 	json_obj(j, "tor_latency");
 	for (uint32_t k = 0; k < l->nclass; k++) {
-		const struct cha_latency_value *v = &l->c[k];
-		json_obj(j, v->name);
-		if (v->counted) {
-			json_u64(j, "inserts", v->inserts);
-			json_u64(j, "occupancy", v->occupancy);
-			json_u64(j, "clockticks", v->clockticks);
+		json_obj(j, l->c[k].name);
+		latency_value_json(j, &l->c[k], 1);
+		json_arr(j, "sockets");
+		for (uint32_t s = 0; s < res->nsockets; s++) {
+			json_obj(j, NULL);
+			json_u64(j, "socket", s);
+			json_u64(j, "chas", req->topo.ncha[s]);
+			latency_value_json(j, &res->sock[s].latency.c[k], 0);
+			json_close(j);
 		}
-		if (v->have) {
-			json_milli(j, "latency_cycles", v->cycles_milli);
-			json_milli(j, "latency_ns", v->ns_milli);
-		} else {
-			json_null(j, "latency_cycles");
-			json_null(j, "latency_ns");
-			json_str(j, "why", v->why);
-		}
+		json_close(j);
 		json_close(j);
 	}
 	json_close(j);
@@ -155,7 +176,7 @@ void cha_result_json(const struct cha_request *req, const struct cha_result *res
 	json_close(j);
 	if (!res->status) {
 		metrics_json(j, "total", &res->total);
-		latency_json(j, &res->latency);
+		latency_json(j, req, res);
 	}
 	json_restore_report(j, &res->restore, res->restore.nfailed || res->restore.dropped ? res->restore_why : NULL);
 }

@@ -138,6 +138,8 @@ struct cha_socket_result {
 	uint64_t raw[CHA_MAX_EVENTS];         /* deltas summed over the socket's CHAs */
 	uint64_t scaled[CHA_MAX_EVENTS];      /* raw x window / time the event's group ran */
 	struct cha_metric_values m;
+	struct cha_tor_latency latency;       /* this socket's CHAs alone (cha_tor_latency over
+					       * scaled and the socket's topo.ncha) */
 };
 
 struct cha_result {
@@ -147,7 +149,7 @@ struct cha_result {
 	uint64_t group_ns[CHA_MAX_GROUPS];          /* time each group was counting */
 	struct cha_socket_result sock[CHA_MAX_SOCKETS];
 	struct cha_metric_values total;
-	struct cha_tor_latency latency;             /* over every socket */
+	struct cha_tor_latency latency;             /* over every socket (sock[s].latency: each) */
 	uint32_t accesses;                          /* register accesses the sequence made */
 	int status;                                 /* 0 ok, -1 error */
 	char why[160];                              /* the first error */
@@ -190,7 +192,10 @@ void cha_metrics(const struct cha_platform *p, const struct cha_request *req, co
  * inserts"; CLOCKTICKS counts the CHA's own clock, each CHA summed once.) The events are taken
  * from one group when the request has them together (the default set), else from any group
  * (scaled). A class not computed has why: events not counted, the counters not advancing
- * (all three 0, as under an emulator), no request of the class, or no clock. */
+ * (all three 0, as under an emulator), no request of the class, or no clock.
+ * cha_measure calls it once over every socket (counts and ncha summed: res->latency) and once
+ * per socket s (its counts and topo.ncha[s]: res->sock[s].latency); the total is not the mean
+ * of the sockets' figures but Little's law over the summed counts. */
 void cha_tor_latency(const struct cha_platform *p, const struct cha_request *req, const uint64_t *counts,
 		     uint64_t window_ns, uint32_t ncha, struct cha_tor_latency *out);
 

@@ -330,6 +330,7 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 			total[i] += sr->scaled[i];
 		}
 		cha_metrics(req->plat, req, sr->scaled, res->window_ns, &sr->m);
+		cha_tor_latency(req->plat, req, sr->scaled, res->window_ns, req->topo.ncha[s], &sr->latency);
 	}
 	cha_metrics(req->plat, req, total, res->window_ns, &res->total);
 	uint32_t ncha = 0;

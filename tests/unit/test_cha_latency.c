@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * CHA TOR latency (pmu/uncore/intel_cha_latency.c, the groups of pmu/uncore/intel_cha_measure.c):
- *   - Little's law on literal counts, the expected values computed by hand in the comments;
+ *   - Little's law on literal counts, the expected values computed by hand in the comments,
+ *     over all sockets and per socket (two sockets of unequal counts and CHAs, a socket
+ *     without requests and one whose clock did not advance), and the record's sockets arrays;
  *   - the default set on the register model (tests/model/cha_model.c), whose TOR_OCCUPANCY
  *     counts on counter 0 alone: scripted per-request TOR residencies and a 2 GHz CHA clock
  *     give the exact latency of each class, so an occupancy event placed on another counter
@@ -88,15 +90,22 @@ static const struct cha_latency_value *cls(const char *name)
 	return NULL;
 }
 
-/* Little's law on literal counts: the pure formula. */
-static void test_littles_law_literals(void **state)
+/* An ICX request of two latency classes, in this order: PCIRdCur hit (occupancy, inserts,
+ * clock), ItoM miss (occupancy, inserts, clock). */
+static void icx_two_classes(void)
 {
-	(void)state;
 	req = (struct cha_request){ .plat = cha_platform_by_name("ICX") };
 	char why[160];
 	assert_int_equal(cha_request_events(&req, "TOR_OCCUPANCY.IO_HIT_PCIRDCUR;TOR_INSERTS.IO_HIT_PCIRDCUR;CLOCKTICKS;"
 					    "TOR_OCCUPANCY.IO_MISS_ITOM;TOR_INSERTS.IO_MISS_ITOM;CLOCKTICKS",
 					    why, sizeof(why)), 0);
+}
+
+/* Little's law on literal counts: the pure formula. */
+static void test_littles_law_literals(void **state)
+{
+	(void)state;
+	icx_two_classes();
 	struct cha_tor_latency lat;
 	/* PCIRdCur hit: 6000 / 40 = 150 cycles; 24000 clockticks over 4 CHAs in 3000 ns = 2 cycles
 	 * per ns: 75 ns. ItoM miss: 1000 / 3 = 333.333 cycles, 166.667 ns (rounded to the ps). */
@@ -124,6 +133,65 @@ static void test_littles_law_literals(void **state)
 	cha_tor_latency(req.plat, &req, noclk, 3000, 4, &lat);
 	assert_non_null(strstr(lat.c[0].why, "no CHA clock"));
 	assert_non_null(strstr(lat.c[3].why, "no ItoM_miss request"));
+}
+
+/* Per socket: Little's law over each socket's own counts and CHAs, by hand. Events: PCIRdCur hit
+ * (occupancy, inserts, clock) then ItoM miss (occupancy, inserts, clock), as above; window 3000 ns.
+ *   socket 0, 4 CHAs: PCIRdCur hit 6000 / 40 = 150 cycles; 24000 ticks / 4 / 3000 ns = 2 per ns:
+ *                     75 ns. ItoM miss: 0 inserts: null, why.
+ *   socket 1, 6 CHAs: PCIRdCur hit 9000 / 20 = 450 cycles; 27000 / 6 / 3000 = 1.5 per ns: 300 ns.
+ *                     ItoM miss: 500 / 5 requests, but its clock did not advance (0): null, why.
+ *   total, 10 CHAs:   PCIRdCur hit 15000 x 3000 x 10 / (60 x 51000) = 147.0588 ns (147.059),
+ *                     250 cycles; ItoM miss 500 x 3000 x 10 / (5 x 24000) = 125 ns. */
+static void test_per_socket_literals(void **state)
+{
+	(void)state;
+	icx_two_classes();
+	static const uint64_t s0[6] = { 6000, 40, 24000, 0, 0, 24000 };
+	static const uint64_t s1[6] = { 9000, 20, 27000, 500, 5, 0 };
+	static const uint64_t all[6] = { 15000, 60, 51000, 500, 5, 24000 };
+	res = (struct cha_result){ .plat = req.plat, .nsockets = 2, .window_ns = 3000 };
+	req.topo.nsockets = 2;
+	req.topo.ncha[0] = 4;
+	req.topo.ncha[1] = 6;
+	cha_tor_latency(req.plat, &req, s0, 3000, 4, &res.sock[0].latency);
+	cha_tor_latency(req.plat, &req, s1, 3000, 6, &res.sock[1].latency);
+	cha_tor_latency(req.plat, &req, all, 3000, 10, &res.latency);
+	const struct cha_latency_value *a = &res.sock[0].latency.c[0], *b = &res.sock[1].latency.c[0];
+	assert_string_equal(a->name, "PCIRdCur_hit");
+	assert_true(a->have && b->have);
+	assert_int_equal(a->ns_milli, 75000);
+	assert_int_equal(b->ns_milli, 300000);
+	assert_int_equal(b->cycles_milli, 450000);
+	assert_int_equal(res.latency.c[0].ns_milli, 147059);
+	assert_int_equal(res.latency.c[0].cycles_milli, 250000);
+	const struct cha_latency_value *n0 = &res.sock[0].latency.c[3], *n1 = &res.sock[1].latency.c[3];
+	assert_string_equal(n0->name, "ItoM_miss");
+	assert_false(n0->have);
+	assert_true(n0->counted);
+	assert_string_equal(n0->why, "no ItoM_miss request in the window (TOR_INSERTS.IO_MISS_ITOM 0)");
+	assert_false(n1->have);
+	assert_string_equal(n1->why, "no CHA clock: CLOCKTICKS 0 over 3000 ns and 6 CHAs");
+	assert_true(res.latency.c[3].have);
+	assert_int_equal(res.latency.c[3].ns_milli, 125000);
+	/* the record: the total's fields as before, then one entry per socket */
+	static char buf[16384];
+	cha_record(&req, &res, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\"PCIRdCur_hit\":{\"inserts\":60,\"occupancy\":15000,\"clockticks\":51000,"
+				    "\"latency_cycles\":250.000,\"latency_ns\":147.059,\"sockets\":["
+				    "{\"socket\":0,\"chas\":4,\"inserts\":40,\"occupancy\":6000,\"clockticks\":24000,"
+				    "\"latency_ns\":75.000},"
+				    "{\"socket\":1,\"chas\":6,\"inserts\":20,\"occupancy\":9000,\"clockticks\":27000,"
+				    "\"latency_ns\":300.000}]}"));
+	assert_non_null(strstr(buf, "\"ItoM_miss\":{\"inserts\":5,\"occupancy\":500,\"clockticks\":24000,"
+				    "\"latency_cycles\":100.000,\"latency_ns\":125.000,\"sockets\":["
+				    "{\"socket\":0,\"chas\":4,\"inserts\":0,\"occupancy\":0,\"clockticks\":24000,"
+				    "\"latency_ns\":null,\"why\":\"no ItoM_miss request in the window (TOR_INSERTS.IO_MISS_ITOM 0)\"},"
+				    "{\"socket\":1,\"chas\":6,\"inserts\":5,\"occupancy\":500,\"clockticks\":0,"
+				    "\"latency_ns\":null,\"why\":\"no CHA clock: CLOCKTICKS 0 over 3000 ns and 6 CHAs\"}]}"));
+	/* a class not counted: no counts, null and why, per socket too */
+	assert_non_null(strstr(buf, "\"PCIRdCur_miss\":{\"latency_cycles\":null,\"latency_ns\":null,\"why\":\"not counted"));
+	assert_non_null(strstr(buf, "\"sockets\":[{\"socket\":0,\"chas\":4,\"latency_ns\":null,\"why\":\"not counted"));
 }
 
 /* ICX default set on the model: bandwidth group + six latency groups, exact latencies. */
@@ -184,6 +252,17 @@ static void test_icx_default_set_latency(void **state)
 	assert_non_null(strstr(buf, "\"tor_latency\":{\"PCIRdCur_hit\":{\"inserts\":"));
 	assert_non_null(strstr(buf, "\"latency_ns\":50.000"));
 	assert_non_null(strstr(buf, "\"ItoMCacheNear_hit\":{\"inserts\":0,"));
+	/* one socket: its entry is the total (same counts over the same CHAs) */
+	assert_int_equal(res.sock[0].latency.nclass, res.latency.nclass);
+	for (uint32_t k = 0; k < res.latency.nclass; k++) {
+		const struct cha_latency_value *t = &res.latency.c[k], *s0 = &res.sock[0].latency.c[k];
+		assert_int_equal(s0->occupancy, t->occupancy);
+		assert_int_equal(s0->inserts, t->inserts);
+		assert_int_equal(s0->clockticks, t->clockticks);
+		assert_int_equal(s0->have, t->have);
+		assert_int_equal(s0->ns_milli, t->ns_milli);
+	}
+	assert_non_null(strstr(buf, "\"latency_ns\":50.000,\"sockets\":[{\"socket\":0,\"chas\":4,\"inserts\":"));
 }
 
 /* SKX, user order: the occupancy event listed second still gets counter 0 (the model counts it
@@ -263,6 +342,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_littles_law_literals),
+		cmocka_unit_test(test_per_socket_literals),
 		cmocka_unit_test(test_icx_default_set_latency),
 		cmocka_unit_test(test_skx_occupancy_on_counter0),
 		cmocka_unit_test(test_unplaceable_event_named),
