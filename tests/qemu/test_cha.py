@@ -128,6 +128,13 @@ def test_cha_sequence_trace(model, scratch, figure):
     for name, v in lat.items():
         assert v.get("latency_ns") is None and "not advancing" in (v.get("why") or ""), "tor_latency %s: %s" % (name, v)
         assert v.get("inserts") == 0 and v.get("clockticks") == 0, "tor_latency %s counts %s" % (name, v)
+        # per socket: QEMU has one; its entry covers every CHA and its counts sum to the class's
+        socks = v.get("sockets")
+        assert isinstance(socks, list) and [s.get("socket") for s in socks] == [0], "tor_latency %s sockets %s" % (name, socks)
+        assert sum(s.get("chas", 0) for s in socks) == NCHA, "tor_latency %s sockets' chas %s" % (name, socks)
+        for k in ("inserts", "occupancy", "clockticks"):
+            assert sum(s[k] for s in socks) == v[k], "tor_latency %s: sockets' %s %s, class %s" % (name, k, socks, v[k])
+        assert all(s.get("latency_ns") is None and s.get("why") == v["why"] for s in socks), "tor_latency %s sockets %s" % (name, socks)
     # nothing outside the platform's CHA boxes and the global control was written
     boxes = {box_ctl(want, n) + k for n in range(NCHA) for k in range(12)}
     stray = [hex(r) for r, _ in writes if 0x700 <= r <= 0x2FFF and r not in boxes | {0x700}]
