@@ -169,9 +169,11 @@ void kernel_run(struct kernel_run *r)
 		return;
 	}
 	kernel_fn *fn = r->k->fn;
+	const uint32_t reps = r->reps > 1 ? r->reps : 1;
 	for (uint32_t p = 0; p < r->passes; p++) {
 		uint64_t t0 = r->timer();
-		r->result = fn(r->a, r->b, r->c, r->bytes, r->scalar);
+		for (uint32_t i = 0; i < reps; i++)
+			r->result = fn(r->a, r->b, r->c, r->bytes, r->scalar);
 		uint64_t t = r->timer() - t0;
 		r->ticks_total += t;
 		if (t < r->ticks_min)
@@ -179,9 +181,9 @@ void kernel_run(struct kernel_run *r)
 		if (t > r->ticks_max)
 			r->ticks_max = t;
 	}
-	r->app_bytes = kernel_app_bytes(r->k->kind, r->bytes) * r->passes;
+	r->app_bytes = kernel_app_bytes(r->k->kind, r->bytes) * r->passes * reps;
 	if (r->k->kind == KERNEL_CHASE)
-		r->loads = r->bytes / 64 * r->passes;
+		r->loads = r->bytes / 64 * r->passes * reps;
 	r->status = 0;
 }
 

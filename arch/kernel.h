@@ -133,16 +133,21 @@ struct kernel_run {
 	const void *b, *c;
 	uint64_t bytes;               /* per array */
 	double scalar;                /* store value / triad s */
-	uint32_t passes;              /* >= 1 */
+	uint32_t passes;              /* timed passes, >= 1 */
+	uint32_t reps;                /* kernel calls per timed pass; 0 or 1: one. An array that fits
+				       * a cache level is a short call (24 KiB of L1 is ~100 ns):
+				       * timing many calls together keeps the timer's own cost (a
+				       * clock read is tens of ns) out of the rate, as likwid-bench
+				       * times its whole iteration loop once */
 	uint64_t (*timer)(void);      /* arch_timer_read in the app, a clock on the host */
 	/* out */
 	int status;                   /* 0 ok; -1 bad arguments, -2 this CPU does not offer the
 				       * kernel's ISA (arch_kernel_isa() on the running CPU):
 				       * nothing ran */
 	uint64_t result;              /* the kernel's return value from the last pass */
-	uint64_t ticks_total, ticks_min, ticks_max;   /* per-pass timer ticks */
-	uint64_t app_bytes;           /* kernel_app_bytes x passes */
-	uint64_t loads;               /* chase: dependent loads made (lines x passes); else 0 */
+	uint64_t ticks_total, ticks_min, ticks_max;   /* per-pass timer ticks (reps calls each) */
+	uint64_t app_bytes;           /* kernel_app_bytes x passes x reps */
+	uint64_t loads;               /* chase: dependent loads made (lines x passes x reps); else 0 */
 };
 void kernel_run(struct kernel_run *r);
 void kernel_run_entry(void *arg);   /* kernel_run((struct kernel_run *)arg) */

@@ -4,7 +4,7 @@
 #include "arch/kernel_tune.h"
 
 #define VERIFY_OFFSET 8u     /* an odd 8-byte offset: kernel_apply's head path runs too */
-#define RERUN_TOP 3
+#define KEEP_LAST 2      /* successive halving stops halving at this many */
 #define KERNEL_TUNE_MAX_ROUNDS 1000
 
 static void fill_verify(void *p, uint64_t bytes, uint64_t seed)
@@ -105,39 +105,43 @@ void kernel_tune(struct kernel_tune *t)
 		t->status = -2;
 		goto out;
 	}
-	/* one pass each, in table order, while the longest pass so far still fits */
+	/* Successive halving: every verified candidate runs once, then the faster half (by best
+	 * pass so far) runs again, and so on down to KEEP_LAST, who run in turn until the budget is
+	 * spent. Rounds alternate table order and its reverse, so a slow spell of the machine does
+	 * not always fall on the same end of the table. A bounded number of rounds: a timer that
+	 * does not advance must not keep the tuner here. */
 	uint64_t longest = 0;
 	int timed = 0;
-	for (uint32_t i = 0; i < t->ncand; i++) {
-		struct kernel_tune_cand *c = &t->cand[i];
-		if (!c->verified || !c->bytes)
-			continue;
-		if (timed && !left_for(t, t0, longest))
-			break;
-		timed_pass(t, c, &longest);
-		timed = 1;
-	}
-	/* the fastest few again, in turn, with what is left (a bounded number of rounds: a
-	 * timer that does not advance must not keep the tuner here) */
-	for (int round = 0; round < KERNEL_TUNE_MAX_ROUNDS; round++) {
-		int top[RERUN_TOP], ntop = 0;
-		for (uint32_t i = 0; i < t->ncand; i++) {
-			if (!t->cand[i].passes)
+	uint32_t alive = 0;
+	for (uint32_t i = 0; i < t->ncand; i++)
+		alive += t->cand[i].verified && t->cand[i].bytes;
+	uint8_t in[KERNEL_TUNE_MAX];
+	for (uint32_t i = 0; i < t->ncand; i++)
+		in[i] = t->cand[i].verified && t->cand[i].bytes;
+	for (int round = 0; round < KERNEL_TUNE_MAX_ROUNDS && alive; round++) {
+		int stopped = 0;
+		for (uint32_t j = 0; j < t->ncand && !stopped; j++) {
+			uint32_t i = round % 2 ? t->ncand - 1 - j : j;
+			if (!in[i])
 				continue;
-			int at = ntop < RERUN_TOP ? ntop++ : RERUN_TOP;
-			while (at > 0 && faster(&t->cand[i], &t->cand[top[at - 1]])) {
-				if (at < RERUN_TOP)
-					top[at] = top[at - 1];
-				at--;
-			}
-			if (at < RERUN_TOP)
-				top[at] = (int)i;
+			if (timed && !left_for(t, t0, longest))
+				stopped = 1;
+			else
+				timed_pass(t, &t->cand[i], &longest), timed = 1;
 		}
-		int ran = 0;
-		for (int j = 0; j < ntop && left_for(t, t0, longest); j++, ran++)
-			timed_pass(t, &t->cand[top[j]], &longest);
-		if (ran < ntop || ntop == 0)
+		if (stopped)
 			break;
+		uint32_t keep = alive > 2 * KEEP_LAST ? (alive + 1) / 2 : alive > KEEP_LAST ? KEEP_LAST : alive;
+		while (alive > keep) {   /* drop the slowest still in */
+			int worst = -1;
+			for (uint32_t i = 0; i < t->ncand; i++)
+				if (in[i] && (worst < 0 || faster(&t->cand[worst], &t->cand[i])))
+					worst = (int)i;
+			if (worst < 0)
+				break;
+			in[worst] = 0;
+			alive--;
+		}
 	}
 	for (uint32_t i = 0; i < t->ncand; i++)
 		if (t->cand[i].passes && (t->choice < 0 || faster(&t->cand[i], &t->cand[t->choice])))

@@ -7,16 +7,20 @@
  *
  * For one kind: every variant the CPU offers (table order, widest ISA first) is first checked
  * against the C reference (kernel_apply over a small odd-sized span at an odd 8-byte offset of
- * the probe arrays, both destinations compared; a wrong variant is never chosen), then timed
- * over the probe arrays, one pass each; with the budget left, the three fastest so far run again
- * in turn. A variant's rate is its best pass. With `slices` > 1 each timed pass works over the
- * next of `slices` equal slices of the probe arrays in turn, so a pass is shorter (more
- * candidates fit the budget) and still comes from memory: between two passes over one slice the
- * others, (slices - 1) / slices of the probe footprint (more than the LLC for a probe of twice
- * it and 4 or more slices), went through the cache. Before each pass the tuner asks whether the
- * longest pass seen so far still fits in what is left of the budget and stops when not, so the
- * ticks spent stay within the budget unless the very first pass alone is longer (one pass is
- * always made: something has to be chosen). Variants never timed are listed as not run.
+ * the probe arrays, both destinations compared; a wrong variant is never chosen), then timed by
+ * successive halving: every verified variant makes one pass, then the faster half (by best pass
+ * so far) one more each, then the faster half of those, down to the two fastest, who take turns
+ * until the budget is spent; each round runs in the reverse order of the one before, so a slow
+ * spell of the machine does not always fall on the same variants. A variant's rate is its best
+ * pass (what the machine interferes with only ever slows a pass down). With `slices` > 1 each
+ * timed pass works over the next of `slices` equal slices of the probe arrays in turn, so a
+ * pass is shorter (more candidates fit the budget) and still comes from memory: between two
+ * passes over one slice the others, (slices - 1) / slices of the probe footprint (more than the
+ * LLC for a probe of twice it and 4 or more slices), went through the cache. Before each pass
+ * the tuner asks whether the longest pass seen so far still fits in what is left of the budget
+ * and stops when not, so the ticks spent stay within the budget unless the very first pass
+ * alone is longer (one pass is always made: something has to be chosen). Variants never timed
+ * are listed as not run.
  */
 #ifndef EFIPERF_KERNEL_TUNE_H
 #define EFIPERF_KERNEL_TUNE_H

@@ -93,8 +93,9 @@ KX_INLINE void KX_CATI(copy, ISA)(char *d, const char *p, uint64_t bytes, const 
 		_mm_sfence();
 }
 
-/* STREAM triad a = b + s*c as a multiply then an add (no FMA), like STREAM's C and likwid's
- * stream_avx. */
+/* STREAM triad a = b + s*c written as a multiply then an add, like STREAM's C and likwid's
+ * stream_avx; GCC's default -ffp-contract=fast fuses the two into one FMA where the target has
+ * it (the AVX-512 build does), which at memory speed does not change the rate. */
 KX_INLINE void KX_CATI(triad, ISA)(char *d, const char *x, const char *y, uint64_t bytes, double s, const int P,
 				   const int U, const int D)
 {

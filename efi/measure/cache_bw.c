@@ -41,17 +41,22 @@ static uint64_t array_bytes(uint64_t level_bytes, uint32_t sharers)
 	return b ? b : ARRAY_ALIGN;
 }
 
-struct bw_point { uint64_t gbps_milli; int ok; struct window_result w; };
+struct bw_point { uint64_t gbps_milli; uint32_t reps; int ok; struct window_result w; };
 
 /* One kernel on cpus[0..n-1] over each CPU's arrays of `bytes`: per-CPU GB/s into cpu_gbps, the
- * total (bytes of all CPUs over the slowest CPU's best pass) returned in pt. */
+ * total (bytes of all CPUs over the slowest CPU's best pass) returned in pt. Each timed pass is
+ * TUNE_PASS_BYTES worth of calls (at least one), as the tuner's: an L1-sized call is a few
+ * hundred cycles, and two timer reads per call would be a tenth of it or more. */
 static void run_point(const struct hw *hw, const struct platform *p, const struct kernel_desc *k, struct window_cpu *cpus,
 		      int n, void *buf[][ARRAYS], uint64_t bytes, uint32_t passes, uint64_t *cpu_gbps, struct bw_point *pt)
 {
 	static struct kernel_run runs[WINDOW_MAX_CPUS];
+	const uint64_t call = kernel_app_bytes(k->kind, bytes);
+	pt->reps = call && call < TUNE_PASS_BYTES ? (uint32_t)(TUNE_PASS_BYTES / call) : 1;
 	for (int i = 0; i < n; i++) {
 		runs[i] = (struct kernel_run){ .k = k, .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = bytes,
-					       .scalar = TRIAD_SCALAR, .passes = passes, .timer = arch_timer_read };
+					       .scalar = TRIAD_SCALAR, .passes = passes, .reps = pt->reps,
+					       .timer = arch_timer_read };
 		cpus[i].arg = &runs[i];
 	}
 	struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
@@ -72,6 +77,7 @@ static void point_json(struct json *j, const char *key, const struct bw_point *p
 	json_obj(j, key);
 	json_bool(j, "ran", pt->ok);
 	json_milli(j, "gbps", pt->ok ? pt->gbps_milli : 0);
+	json_u64(j, "calls_per_pass", pt->reps);
 	measure_quiet_json(j, &pt->w);
 	json_close(j);
 }

@@ -10,7 +10,14 @@
  * streams, one thread on hwthread 0 (where likwid-bench puts it), 4 KiB pages on both sides
  * (likwid-bench does not madvise huge pages; this program does not either), fresh buffers for
  * every run on both sides. Each run repeats its kernel until at least --min-time seconds have
- * passed, as likwid-bench does (-s 1).
+ * passed, as likwid-bench does (-s 1); a timed pass of ours is at least PASS_BYTES of calls.
+ *
+ * likwid's side of a run is the faster of its AVX kernel (load_avx, ...) and, on a CPU with
+ * AVX-512, its AVX-512 kernel (load_avx512, ...): likwid at its best, as our tuner is. The runs
+ * alternate and so does which side goes first. Each row gives both medians, their ratio, the
+ * median of the runs' own ratios ("paired": the two sides of a run are seconds apart, so a
+ * slow spell of a shared machine falls on both) and likwid's spread over the runs (its fastest
+ * over its slowest, minus one: how steady the machine was).
  *
  * Then, per cache level Linux reports for CPU 0 (/sys/devices/system/cpu/cpu0/cache: what the
  * kernel read from CPUID leaf 4 / 0x8000001D or the Arm cache ID registers), the same kernels at
@@ -22,8 +29,9 @@
  *
  * Which of our variants runs is the tuner's choice (arch/kernel_tune.h), the same tuner the UEFI
  * app runs: every variant over a probe footprint of twice the last-level cache in 8 slices taken
- * in turn (arch/kernel_tune.h), --tune-budget seconds for all kinds together (default 1), printed before the table with every candidate's
- * rate; --variant NAME pins one variant of its kind, --isa restricts the candidates to one ISA.
+ * in turn, --tune-budget seconds of this thread's CPU time for all kinds together (default 1),
+ * printed before the table with every candidate's rate; --variant NAME pins one variant of its
+ * kind, --isa restricts the candidates to one ISA.
  *
  * The write limit: the highest write-only rate any kernel reached in this invocation (every
  * store and ntstore variant of ours, one run each, and likwid-bench's store_mem_avx,
@@ -46,11 +54,13 @@
 #include "arch/c2c.h"
 #include "arch/kernel_tune.h"
 
-struct pair { enum kernel_kind kind; const char *likwid; };
+/* Our kind and likwid-bench's kernels for it: AVX, and AVX-512 (run too when the CPU offers it;
+ * likwid's figure is then the faster of the two in each run, likwid at its best). */
+struct pair { enum kernel_kind kind; const char *likwid, *likwid512; };
 static const struct pair pairs[] = {
-	{ KERNEL_LOAD, "load_avx" },       { KERNEL_STORE, "store_avx" },
-	{ KERNEL_NTSTORE, "store_mem_avx" }, { KERNEL_COPY, "copy_avx" },
-	{ KERNEL_NTCOPY, "copy_mem_avx" },  { KERNEL_TRIAD, "stream_avx" },
+	{ KERNEL_LOAD, "load_avx", "load_avx512" },          { KERNEL_STORE, "store_avx", "store_avx512" },
+	{ KERNEL_NTSTORE, "store_mem_avx", "store_mem_avx512" }, { KERNEL_COPY, "copy_avx", "copy_avx512" },
+	{ KERNEL_NTCOPY, "copy_mem_avx", "copy_mem_avx512" },  { KERNEL_TRIAD, "stream_avx", "stream_avx512" },
 };
 
 static struct {
@@ -63,13 +73,31 @@ static struct {
 } opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0 };
 
 #define WRITE_LIMIT_SLACK 0.98   /* "within 2% of the write limit" */
+/* A timed pass of ours is at least this many application bytes of kernel calls (struct
+ * kernel_run's reps): a working set inside L1 is a ~100 ns call, and a clock read per call
+ * would be a fifth of it. likwid-bench times its whole iteration loop once. */
+#define PASS_BYTES (8ull << 20)
 #define TUNE_SLICES 8
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wall time, as likwid-bench times its runs. */
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC_RAW);
+}
+
+/* The tuner's clock: this thread's CPU time (POSIX clock_gettime CLOCK_THREAD_CPUTIME_ID), so a
+ * pass during which Linux ran another task on CPU 0 is not charged for that task's time (the
+ * UEFI app tunes with interrupts masked, where nothing else runs). */
+static uint64_t tune_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -133,14 +161,16 @@ static void *alloc_touch(uint64_t bytes, unsigned char fill)
 }
 
 /* One run of ours, on buffers of its own as each likwid-bench run has (first touched here, by
- * the pinned thread): a pass to size the run, then enough passes for min_time. */
+ * the pinned thread): a pass to size the run, then enough passes for min_time; each pass is
+ * PASS_BYTES / (bytes of one call) calls (one for the DRAM working set). */
 static double our_run(const struct kernel_desc *k, uint64_t bytes)
 {
 	void *a = k->kind != KERNEL_LOAD ? alloc_touch(bytes, 0) : NULL;
 	void *b = k->kind != KERNEL_STORE && k->kind != KERNEL_NTSTORE ? alloc_touch(bytes, 0x3f) : NULL;
 	void *c = k->kind == KERNEL_TRIAD ? alloc_touch(bytes, 0x3f) : NULL;   /* 0x3f3f..: ~0.49 */
+	const uint64_t call = kernel_app_bytes(k->kind, bytes);
 	struct kernel_run r = { .k = k, .a = a, .b = b, .c = c, .bytes = bytes, .scalar = 3.0, .passes = 1,
-				.timer = now_ns };
+				.reps = call < PASS_BYTES ? (uint32_t)(PASS_BYTES / call) : 1, .timer = now_ns };
 	double mbs = -1;
 	kernel_run(&r);
 	if (r.status == 0) {
@@ -156,6 +186,63 @@ static double our_run(const struct kernel_desc *k, uint64_t bytes)
 	free(b);
 	free(c);
 	return mbs;
+}
+
+/* One comparison: opt.reps runs of ours and of likwid-bench's kernels for the kind (pr: its
+ * AVX kernel, and its AVX-512 kernel when `wide`; likwid's figure of a run is the faster of the
+ * two) with workgroup `wg`, alternating, the first side alternating too (likwid first in runs
+ * 1, 3, 5, ours first in runs 2, 4): an order effect (the run after the other side's exit)
+ * falls on both sides equally. Out: both medians, the ratio of the medians, the median of the
+ * runs' own ratios (each run's sides are seconds apart, so a slow spell of a shared machine
+ * falls on both), likwid's spread (its fastest run over its slowest, minus one: the machine's
+ * own noise) and the likwid kernel that was faster in most runs. */
+struct cmp { double ours, theirs, ratio, paired, spread; const char *likwid; };
+static double likwid_best(const struct pair *pr, const char *wg, int wide, int *wide_won)
+{
+	double avx = likwid_wg(pr->likwid, wg), avx512 = wide ? likwid_wg(pr->likwid512, wg) : -1;
+	*wide_won += avx512 > avx;
+	return avx512 > avx ? avx512 : avx;
+}
+static struct cmp compare(const struct kernel_desc *k, uint64_t bytes, const struct pair *pr, const char *wg, int have_likwid,
+			  int wide)
+{
+	double ours[99], theirs[99], rr[99], lo = 0, hi = 0;
+	int np = 0, wide_won = 0;
+	for (int r = 0; r < opt.reps; r++) {
+		if (r % 2)
+			ours[r] = our_run(k, bytes);
+		theirs[r] = have_likwid ? likwid_best(pr, wg, wide, &wide_won) : -1;
+		if (!(r % 2))
+			ours[r] = our_run(k, bytes);
+		fprintf(stderr, "  %s run %d (%s first): ours %.0f MB/s, likwid %s%s%s %.0f MB/s\n", k->name, r + 1,
+			r % 2 ? "ours" : "likwid", ours[r], pr->likwid, wide ? " or " : "", wide ? pr->likwid512 : "", theirs[r]);
+		if (theirs[r] > 0 && ours[r] > 0) {
+			rr[np++] = ours[r] / theirs[r];
+			lo = lo && lo < theirs[r] ? lo : theirs[r];
+			hi = hi > theirs[r] ? hi : theirs[r];
+		}
+	}
+	struct cmp c = { median(ours, opt.reps), median(theirs, opt.reps), -1, -1, -1,
+			 2 * wide_won > opt.reps ? pr->likwid512 : pr->likwid };
+	if (np == opt.reps && c.theirs > 0) {
+		c.ratio = c.ours / c.theirs;
+		c.paired = median(rr, np);
+		c.spread = hi / lo - 1;
+	}
+	return c;
+}
+
+/* The columns of one comparison (NULL: their heads): our and likwid's medians, the ratio of
+ * the medians, the median of the runs' own ratios, likwid's spread. */
+static void print_cmp(const struct cmp *c)
+{
+	if (!c)
+		printf(" %12s %12s %7s %7s %7s\n", "our MB/s", "likwid MB/s", "ratio", "paired", "spread");
+	else if (c->ratio < 0)
+		printf(" %12.0f %12s %7s %7s %7s\n", c->ours, "-", "-", "-", "-");
+	else
+		printf(" %12.0f %12.0f %7.3f %7.3f %6.1f%%\n", c->ours, c->theirs, c->ratio, c->paired, 100 * c->spread);
+	fflush(stdout);
 }
 
 static void usage(void)
@@ -263,7 +350,7 @@ static void tune_all(uint32_t isa)
 		fprintf(stderr, "bench: cannot allocate the tuner's probe arrays (3 x %llu bytes)\n", (unsigned long long)probe);
 		exit(1);
 	}
-	uint64_t budget = (uint64_t)(opt.tune_budget * 1e9), t0 = now_ns();
+	uint64_t budget = (uint64_t)(opt.tune_budget * 1e9), t0 = tune_ns();
 	int left = (int)(sizeof(pairs) / sizeof(pairs[0]));
 	printf("tuner: probe %llu bytes (2 x LLC %llu) in %u slices, budget %.3f s for %d kinds\n",
 	       (unsigned long long)probe, (unsigned long long)llc_bytes(), TUNE_SLICES, opt.tune_budget, left);
@@ -278,10 +365,10 @@ static void tune_all(uint32_t isa)
 			printf("tuner: %-8s pinned %s (--variant)\n", kernel_kind_name(kind), pinned->name);
 			continue;
 		}
-		uint64_t spent = now_ns() - t0;
+		uint64_t spent = tune_ns() - t0;
 		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
 					   .a = a, .b = b, .c = c, .probe_bytes = probe, .slices = TUNE_SLICES,
-					   .timer = now_ns, .scalar = 3.0,
+					   .timer = tune_ns, .scalar = 3.0,
 					   .budget_ticks = spent < budget ? (budget - spent) / (uint64_t)left : 0 };
 		kernel_tune(t);
 		if (t->status) {
@@ -301,7 +388,7 @@ static void tune_all(uint32_t isa)
 				       (unsigned long long)kernel_tune_mbps(&t->cand[j], 1000000000ull));
 		printf("\n");
 	}
-	printf("tuner: %.3f s in all\n", (double)(now_ns() - t0) / 1e9);
+	printf("tuner: %.3f s (CPU time of this thread) in all\n", (double)(tune_ns() - t0) / 1e9);
 	free(a), free(b), free(c), free(t);
 }
 
@@ -369,8 +456,7 @@ static int host_levels(struct level *out)
 
 /* The tuner's pick for one kind at one cache level: the probe is the level's working set (all
  * streams, one slice, so every pass finds the arrays in that level after the first), each pass
- * LEVEL_TUNE_BYTES / working set calls long so it is long against the clock. */
-#define LEVEL_TUNE_BYTES (8ull << 20)
+ * PASS_BYTES / working set calls long so it is long against the clock. */
 static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, uint32_t isa, double budget_s,
 					    uint64_t *mbps)
 {
@@ -382,8 +468,8 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 	if (a && b && c && t) {
 		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
 					   .a = a, .b = b, .c = c, .probe_bytes = ws, .slices = 1,
-					   .reps = ws < LEVEL_TUNE_BYTES ? (uint32_t)(LEVEL_TUNE_BYTES / ws) : 1,
-					   .timer = now_ns, .scalar = 3.0, .budget_ticks = (uint64_t)(budget_s * 1e9) };
+					   .reps = ws < PASS_BYTES ? (uint32_t)(PASS_BYTES / ws) : 1,
+					   .timer = tune_ns, .scalar = 3.0, .budget_ticks = (uint64_t)(budget_s * 1e9) };
 		kernel_tune(t);
 		if (t->status == 0) {
 			pick = t->cand[t->choice].k;
@@ -397,14 +483,15 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 {
 	static const struct pair lp[] = {
-		{ KERNEL_LOAD, "load_avx" }, { KERNEL_STORE, "store_avx" }, { KERNEL_COPY, "copy_avx" }, { KERNEL_TRIAD, "stream_avx" },
+		{ KERNEL_LOAD, "load_avx", "load_avx512" }, { KERNEL_STORE, "store_avx", "store_avx512" },
+		{ KERNEL_COPY, "copy_avx", "copy_avx512" }, { KERNEL_TRIAD, "stream_avx", "stream_avx512" },
 	};
 	const size_t nlp = sizeof(lp) / sizeof(lp[0]);
 	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d; ours is the\n"
 	       "per level: tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
-	       opt.reps, opt.tune_budget, (unsigned long long)LEVEL_TUNE_BYTES);
-	printf("%-6s %-8s %-20s %10s %12s %12s %7s\n", "level", "kernel", "ours (level's pick)", "bytes", "our MB/s",
-	       "likwid MB/s", "ratio");
+	       opt.reps, opt.tune_budget, (unsigned long long)PASS_BYTES);
+	printf("%-6s %-8s %-20s %-16s %10s", "level", "kernel", "ours (level's pick)", "likwid", "bytes");
+	print_cmp(NULL);
 	for (int l = 0; l < nl; l++)
 		for (size_t i = 0; i < nlp; i++) {
 			uint64_t ws = lv[l].bytes / 2, tuned_mbps = 0;
@@ -417,22 +504,13 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 			if (!k)
 				continue;
 			uint64_t bytes = ws / kernel_streams(k->kind) / k->block_bytes * k->block_bytes;
-			char wg[64];
+			char wg[64], lname[8];
 			snprintf(wg, sizeof(wg), "-w S0:%lluB:1", (unsigned long long)ws);
-			double ours[99], theirs[99];
-			for (int r = 0; r < opt.reps; r++) {
-				theirs[r] = likwid_wg(lp[i].likwid, wg);
-				ours[r] = our_run(k, bytes);
-			}
-			double o = median(ours, opt.reps), t = median(theirs, opt.reps);
-			char lname[8];
 			snprintf(lname, sizeof(lname), "L%d", lv[l].level);
-			if (t > 0)
-				printf("%-6s %-8s %-20s %10llu %12.0f %12.0f %7.3f\n", lname, kernel_kind_name(k->kind), k->name,
-				       (unsigned long long)ws, o, t, o / t);
-			else
-				printf("%-6s %-8s %-20s %10llu %12.0f %12s %7s\n", lname, kernel_kind_name(k->kind), k->name,
-				       (unsigned long long)ws, o, "-", "-");
+			struct cmp c = compare(k, bytes, &lp[i], wg, 1, (isa & KERNEL_ISA_AVX512) != 0);
+			printf("%-6s %-8s %-20s %-16s %10llu", lname, kernel_kind_name(k->kind), k->name, c.likwid,
+			       (unsigned long long)ws);
+			print_cmp(&c);
 			fflush(stdout);
 		}
 }
@@ -549,8 +627,8 @@ int main(int argc, char **argv)
 	       isa & KERNEL_ISA_NEON ? "neon " : "");
 	tune_all(isa);
 	static double ours_median[KERNEL_KIND_COUNT];
-	printf("%-8s %-22s %-14s %12s %12s %7s\n", "kernel", "ours (tuner's pick)", "likwid", "our MB/s", "likwid MB/s",
-	       "ratio");
+	printf("%-8s %-22s %-16s", "kernel", "ours (tuner's pick)", "likwid");
+	print_cmp(NULL);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		const struct pair *pr = &pairs[i];
 		if (opt.only && strcmp(opt.only, kernel_kind_name(pr->kind)))
@@ -562,21 +640,12 @@ int main(int argc, char **argv)
 		}
 		uint32_t streams = kernel_streams(k->kind);
 		uint64_t bytes = opt.size / streams / k->block_bytes * k->block_bytes;
-		double ours[99], theirs[99];
-		for (int r = 0; r < opt.reps; r++) {
-			theirs[r] = have_likwid ? likwid_run(pr->likwid) : -1;
-			ours[r] = our_run(k, bytes);
-			fprintf(stderr, "  %s run %d: ours %.0f MB/s, likwid %s %.0f MB/s\n", k->name, r + 1, ours[r],
-				pr->likwid, theirs[r]);
-		}
-		double o = median(ours, opt.reps), t = median(theirs, opt.reps);
-		ours_median[k->kind] = o;
-		if (t > 0)
-			printf("%-8s %-22s %-14s %12.0f %12.0f %7.3f\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, t,
-			       o / t);
-		else
-			printf("%-8s %-22s %-14s %12.0f %12s %7s\n", kernel_kind_name(k->kind), k->name, pr->likwid, o, "-",
-			       "-");
+		char wg[64];
+		snprintf(wg, sizeof(wg), "-W N:%s:1", size_arg());
+		struct cmp c = compare(k, bytes, pr, wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
+		ours_median[k->kind] = c.ours;
+		printf("%-8s %-22s %-16s", kernel_kind_name(k->kind), k->name, c.likwid);
+		print_cmp(&c);
 		fflush(stdout);
 	}
 	if (have_likwid && opt.triad4 && (!opt.only || !strcmp(opt.only, "triad"))) {

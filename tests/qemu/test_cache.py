@@ -130,14 +130,16 @@ def test_cache_bw_per_level(cache_run, figure):
             assert 3 * r["array_bytes_one_cpu"] <= r["level_bytes"] // 2 and 3 * r["array_bytes_per_cpu_all"] <= r["level_bytes"] // 2, r
         assert [k["function"] for k in r["kernels"]] == ["load", "store", "copy", "triad"], r["kernels"]
         for k in r["kernels"]:
-            for w in ("one_cpu", "all_cpus"):
+            streams = {"load": 1, "store": 1, "copy": 2, "triad": 3}[k["function"]]
+            for w, arr in (("one_cpu", "array_bytes_one_cpu"), ("all_cpus", "array_bytes_per_cpu_all")):
                 assert k[w]["ran"] and k[w]["gbps"] > 0, "%s %s %s" % (r["level"], k["function"], k[w])
+                # each timed pass is 8 MiB worth of kernel calls, at least one call
+                assert k[w]["calls_per_pass"] == max(1, (8 << 20) // (streams * r[arr])), (r["level"], k["function"], w, k[w])
                 quiet(k[w], "%s %s %s" % (r["level"], k["function"], w))
             assert len(k["per_cpu_gbps"]) == 4 and all(g > 0 for g in k["per_cpu_gbps"])
             # the level's own tuner pick: probe = the working set of all streams, calls per pass
             # worth 8 MiB, the pick a verified candidate that ran
             t = k["tuner"]
-            streams = {"load": 1, "store": 1, "copy": 2, "triad": 3}[k["function"]]
             assert t["choice"] == k["kernel"] and t["cpu"] == 0, t
             assert t["probe_bytes"] == streams * r["array_bytes_one_cpu"] and t["slices"] == 1, t
             assert t["reps"] == max(1, (8 << 20) // t["probe_bytes"]), t

@@ -53,11 +53,14 @@ static uint64_t fake_timer(void)
 	return fake_now++;   /* a read costs one tick, as a real one costs something */
 }
 
-/* cost in ticks per KiB of one array for each fake variant */
+/* cost in ticks per KiB of one array for each fake variant; the timed passes' order in order[] */
 static uint64_t cost_per_kib[6];
+static int order[64], norder;
 #define FAKE(i)                                                                                  \
 	static uint64_t fake##i(void *a, const void *b, const void *c, uint64_t bytes, double s) \
 	{                                                                                        \
+		if (bytes > KERNEL_TUNE_VERIFY_BYTES && norder < 64)                             \
+			order[norder++] = i;                                                      \
 		fake_now += cost_per_kib[i] * bytes / 1024;                                       \
 		return kernel_ref_set[KERNEL_COPY].fn(a, b, c, bytes, s);                        \
 	}
@@ -100,19 +103,28 @@ static void tune_setup(struct kernel_tune *t, void **a, void **b)
 	t->timer = fake_timer;
 }
 
+/* The tuner over fake_table with the clock at 0 and these costs per KiB of one array: s2
+ * cheapest among the correct ones (40), then s1 (70), s4 (90), s8 (100); the wrong one cheaper
+ * still (10); the AVX-512 one not offered. */
+static struct kernel_tune *tune_fake(void **a, void **b, uint64_t budget)
+{
+	struct kernel_tune *t = calloc(1, sizeof(*t));
+	assert_non_null(t);
+	tune_setup(t, a, b);
+	const uint64_t costs[6] = { 100, 90, 40, 1, 70, 10 };
+	memcpy(cost_per_kib, costs, sizeof(costs));
+	t->budget_ticks = budget;
+	fake_now = 0;
+	norder = 0;
+	kernel_tune(t);
+	return t;
+}
+
 static void test_tuner_picks_the_fastest_correct_variant(void **state)
 {
 	(void)state;
-	struct kernel_tune *t = calloc(1, sizeof(*t));
 	void *a, *b;
-	assert_non_null(t);
-	tune_setup(t, &a, &b);
-	/* per KiB of one array: s2 cheapest among the correct ones; the wrong one cheaper still */
-	const uint64_t costs[6] = { 100, 90, 40, 1, 70, 10 };
-	memcpy(cost_per_kib, costs, sizeof(costs));
-	t->budget_ticks = 1000000000ull;
-	fake_now = 0;
-	kernel_tune(t);
+	struct kernel_tune *t = tune_fake(&a, &b, 1000000000ull);
 	assert_int_equal(t->status, 0);
 	assert_int_equal(t->ncand, 5);   /* four correct copies and the wrong one; not load, not AVX-512 */
 	assert_true(t->choice >= 0);
@@ -135,6 +147,32 @@ static void test_tuner_picks_the_fastest_correct_variant(void **state)
 	}
 	/* MB/s at a 1 GHz timer: 1048576 bytes / 20481 ns = 51197.3 MB/s */
 	assert_int_equal(kernel_tune_mbps(&t->cand[t->choice], 1000000000ull), 51197);
+	free(a), free(b), free(t);
+}
+
+/* Successive halving: all four correct variants once in table order (s8, s4, s2, s1), then only
+ * the faster two (s2 at 40 ticks/KiB, s1 at 70) in turn, reversed every round (s1 s2, s2 s1, ...),
+ * until the budget is spent; the slower two keep their one pass. */
+static void test_tuner_halving(void **state)
+{
+	(void)state;
+	void *a, *b;
+	/* verification 2441 ticks (8072 bytes at 100, 90, 40, 70 and 10 ticks/KiB); passes of 51201,
+	 * 46081, 20481 and 35841 ticks (a read each); the tuner goes on while the longest pass
+	 * (51201) still fits what is left of 400000: four passes, then eight of s2/s1, the last
+	 * ending at 381357, where 18643 are left */
+	struct kernel_tune *t = tune_fake(&a, &b, 400000);
+	assert_int_equal(t->status, 0);
+	assert_string_equal(t->cand[t->choice].k->name, "copy_s2_fake");
+	static const int want[] = { 0, 1, 2, 4, 4, 2, 2, 4, 4, 2, 2, 4 };   /* fake index per timed pass */
+	assert_int_equal(norder, sizeof(want) / sizeof(want[0]));
+	for (int i = 0; i < norder; i++)
+		assert_int_equal(order[i], want[i]);
+	for (uint32_t i = 0; i < t->ncand; i++) {
+		const char *n = t->cand[i].k->name;
+		uint32_t passes = !strcmp(n, "copy_s8_fake") || !strcmp(n, "copy_s4_fake") ? 1 : !strcmp(n, "copy_s1_wrong") ? 0 : 5;
+		assert_int_equal(t->cand[i].passes, passes);
+	}
 	free(a), free(b), free(t);
 }
 
@@ -343,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_variant_names_carry_shape),
 		cmocka_unit_test(test_tuner_picks_the_fastest_correct_variant),
 		cmocka_unit_test(test_tuner_budget_honoured),
+		cmocka_unit_test(test_tuner_halving),
 		cmocka_unit_test(test_tuner_slices),
 		cmocka_unit_test(test_tuner_reps),
 		cmocka_unit_test(test_tuner_bad_arguments),

@@ -275,6 +275,17 @@ static void test_kernel_run(void **state)
 	assert_int_equal(r.ticks_min, 10);
 	assert_int_equal(r.ticks_max, 10);
 	assert_int_equal(r.loads, 0);
+	/* reps = 4: each timed pass is four calls between two timer reads, so the clock is read
+	 * 2 x 3 times (not 2 x 12), every pass is still 10 ticks and the bytes count all 12 calls */
+	struct kernel_run rr = { .k = k, .b = b, .bytes = bytes, .passes = 3, .reps = 4, .timer = fake_timer };
+	uint64_t before = fake_now;
+	kernel_run(&rr);
+	assert_int_equal(rr.status, 0);
+	assert_int_equal(fake_now - before, 60);
+	assert_int_equal(rr.ticks_total, 30);
+	assert_int_equal(rr.ticks_min, 10);
+	assert_int_equal(rr.app_bytes, 12 * bytes);
+	assert_int_equal(rr.result, r.result);
 	/* bad arguments: nothing runs, status -1 */
 	struct kernel_run bad = r;
 	bad.bytes = bytes + 8;
