@@ -37,6 +37,11 @@ uint64_t kernel_app_bytes(enum kernel_kind kind, uint64_t bytes)
 	return (uint64_t)kernel_streams(kind) * bytes;
 }
 
+uint32_t kernel_calls_per_pass(uint64_t call_bytes, uint64_t pass_bytes)
+{
+	return call_bytes && call_bytes < pass_bytes ? (uint32_t)(pass_bytes / call_bytes) : 1;
+}
+
 const char *kernel_kind_name(enum kernel_kind kind)
 {
 	return kind_ok(kind) ? kinds[kind].name : "?";

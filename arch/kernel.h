@@ -83,6 +83,12 @@ struct kernel_desc {
 uint32_t kernel_streams(enum kernel_kind kind);
 /* Application bytes of one pass over arrays of `bytes` each: streams x bytes. */
 uint64_t kernel_app_bytes(enum kernel_kind kind, uint64_t bytes);
+/* A timed pass over arrays that fit a cache level is many kernel calls: at least this many
+ * application bytes (8 MiB), so the clock reads around a pass are small beside it. */
+#define KERNEL_PASS_BYTES (8ull << 20)
+/* Calls per timed pass for calls of `call_bytes` application bytes each: pass_bytes /
+ * call_bytes, at least 1 (also for a call of 0 bytes or of pass_bytes or more). */
+uint32_t kernel_calls_per_pass(uint64_t call_bytes, uint64_t pass_bytes);
 const char *kernel_kind_name(enum kernel_kind kind);   /* "load" ... "chase"; "?" */
 /* "sse2", "avx2", "avx512", "neon", "sve", "c" (the lowest set bit's name, "c" for none). */
 const char *kernel_isa_name(uint32_t isa);

@@ -113,11 +113,11 @@ void kernel_tune(struct kernel_tune *t)
 	uint64_t longest = 0;
 	int timed = 0;
 	uint32_t alive = 0;
-	for (uint32_t i = 0; i < t->ncand; i++)
-		alive += t->cand[i].verified && t->cand[i].bytes;
-	uint8_t in[KERNEL_TUNE_MAX];
-	for (uint32_t i = 0; i < t->ncand; i++)
+	uint8_t in[KERNEL_TUNE_MAX];   /* still in the running */
+	for (uint32_t i = 0; i < t->ncand; i++) {
 		in[i] = t->cand[i].verified && t->cand[i].bytes;
+		alive += in[i];
+	}
 	for (int round = 0; round < KERNEL_TUNE_MAX_ROUNDS && alive; round++) {
 		int stopped = 0;
 		for (uint32_t j = 0; j < t->ncand && !stopped; j++) {

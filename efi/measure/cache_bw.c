@@ -20,7 +20,6 @@
 #define ARRAY_ALIGN 4096u   /* page: every kernel's alignment and block rule */
 #define TRIAD_SCALAR 3.0
 #define MS_PER_S 1000u
-#define TUNE_PASS_BYTES (8ull << 20)   /* a tuner pass is this many bytes of kernel calls, at least one */
 #define TUNED_LEVELS 4u                /* the budget is kernel_budget per level over this many ... */
 
 static const enum kernel_kind kinds[] = { KERNEL_LOAD, KERNEL_STORE, KERNEL_COPY, KERNEL_TRIAD };
@@ -45,14 +44,13 @@ struct bw_point { uint64_t gbps_milli; uint32_t reps; int ok; struct window_resu
 
 /* One kernel on cpus[0..n-1] over each CPU's arrays of `bytes`: per-CPU GB/s into cpu_gbps, the
  * total (bytes of all CPUs over the slowest CPU's best pass) returned in pt. Each timed pass is
- * TUNE_PASS_BYTES worth of calls (at least one), as the tuner's: an L1-sized call is a few
+ * KERNEL_PASS_BYTES worth of calls (at least one), as the tuner's: an L1-sized call is a few
  * hundred cycles, and two timer reads per call would be a tenth of it or more. */
 static void run_point(const struct hw *hw, const struct platform *p, const struct kernel_desc *k, struct window_cpu *cpus,
 		      int n, void *buf[][ARRAYS], uint64_t bytes, uint32_t passes, uint64_t *cpu_gbps, struct bw_point *pt)
 {
 	static struct kernel_run runs[WINDOW_MAX_CPUS];
-	const uint64_t call = kernel_app_bytes(k->kind, bytes);
-	pt->reps = call && call < TUNE_PASS_BYTES ? (uint32_t)(TUNE_PASS_BYTES / call) : 1;
+	pt->reps = kernel_calls_per_pass(kernel_app_bytes(k->kind, bytes), KERNEL_PASS_BYTES);
 	for (int i = 0; i < n; i++) {
 		runs[i] = (struct kernel_run){ .k = k, .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = bytes,
 					       .scalar = TRIAD_SCALAR, .passes = passes, .reps = pt->reps,
@@ -84,7 +82,7 @@ static void point_json(struct json *j, const char *key, const struct bw_point *p
 
 /* The kernel of one kind at one level: `kernel = <variant>` of that kind; else the tuner on the
  * first selected CPU over that CPU's arrays of the level (probe = the working set of all streams,
- * one slice, passes of TUNE_PASS_BYTES worth of calls, so the calls after the first find the
+ * one slice, passes of KERNEL_PASS_BYTES worth of calls, so the calls after the first find the
  * arrays in the level), within kernel_budget / TUNED_LEVELS / kinds; else (budget 0, or the
  * tuner found none) the widest default shape. *t holds the tuner's result (t->ncand 0: not run). */
 static const struct kernel_desc *level_kernel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
@@ -103,7 +101,7 @@ static const struct kernel_desc *level_kernel(const struct hw *hw, const struct 
 	const uint64_t probe = bytes * kernel_streams(kind);
 	*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .a = arr[0], .b = arr[1],
 				   .c = arr[2], .probe_bytes = probe, .slices = 1,
-				   .reps = probe < TUNE_PASS_BYTES ? (uint32_t)(TUNE_PASS_BYTES / probe) : 1,
+				   .reps = kernel_calls_per_pass(probe, KERNEL_PASS_BYTES),
 				   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
 				   .budget_ticks = (uint64_t)cfg->kernel_budget * p->timer_hz / MS_PER_S / TUNED_LEVELS / NKINDS };
 	if (tune_run_on(hw, cpu, t, isa_only & isa) != 0) {

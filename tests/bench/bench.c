@@ -10,7 +10,7 @@
  * streams, one thread on hwthread 0 (where likwid-bench puts it), 4 KiB pages on both sides
  * (likwid-bench does not madvise huge pages; this program does not either), fresh buffers for
  * every run on both sides. Each run repeats its kernel until at least --min-time seconds have
- * passed, as likwid-bench does (-s 1); a timed pass of ours is at least PASS_BYTES of calls.
+ * passed, as likwid-bench does (-s 1); a timed pass of ours is at least KERNEL_PASS_BYTES of calls.
  *
  * likwid's side of a run is the faster of its AVX kernel (load_avx, ...) and, on a CPU with
  * AVX-512, its AVX-512 kernel (load_avx512, ...): likwid at its best, as our tuner is. The runs
@@ -73,10 +73,9 @@ static struct {
 } opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0 };
 
 #define WRITE_LIMIT_SLACK 0.98   /* "within 2% of the write limit" */
-/* A timed pass of ours is at least this many application bytes of kernel calls (struct
- * kernel_run's reps): a working set inside L1 is a ~100 ns call, and a clock read per call
- * would be a fifth of it. likwid-bench times its whole iteration loop once. */
-#define PASS_BYTES (8ull << 20)
+/* A timed pass of ours is at least KERNEL_PASS_BYTES of kernel calls (struct kernel_run's
+ * reps): a working set inside L1 is a ~100 ns call, and a clock read per call would be a fifth
+ * of it. likwid-bench times its whole iteration loop once. */
 #define TUNE_SLICES 8
 
 static uint64_t clock_ns(clockid_t id)
@@ -162,15 +161,15 @@ static void *alloc_touch(uint64_t bytes, unsigned char fill)
 
 /* One run of ours, on buffers of its own as each likwid-bench run has (first touched here, by
  * the pinned thread): a pass to size the run, then enough passes for min_time; each pass is
- * PASS_BYTES / (bytes of one call) calls (one for the DRAM working set). */
+ * KERNEL_PASS_BYTES / (bytes of one call) calls (one for the DRAM working set). */
 static double our_run(const struct kernel_desc *k, uint64_t bytes)
 {
 	void *a = k->kind != KERNEL_LOAD ? alloc_touch(bytes, 0) : NULL;
 	void *b = k->kind != KERNEL_STORE && k->kind != KERNEL_NTSTORE ? alloc_touch(bytes, 0x3f) : NULL;
 	void *c = k->kind == KERNEL_TRIAD ? alloc_touch(bytes, 0x3f) : NULL;   /* 0x3f3f..: ~0.49 */
-	const uint64_t call = kernel_app_bytes(k->kind, bytes);
 	struct kernel_run r = { .k = k, .a = a, .b = b, .c = c, .bytes = bytes, .scalar = 3.0, .passes = 1,
-				.reps = call < PASS_BYTES ? (uint32_t)(PASS_BYTES / call) : 1, .timer = now_ns };
+				.reps = kernel_calls_per_pass(kernel_app_bytes(k->kind, bytes), KERNEL_PASS_BYTES),
+				.timer = now_ns };
 	double mbs = -1;
 	kernel_run(&r);
 	if (r.status == 0) {
@@ -456,7 +455,7 @@ static int host_levels(struct level *out)
 
 /* The tuner's pick for one kind at one cache level: the probe is the level's working set (all
  * streams, one slice, so every pass finds the arrays in that level after the first), each pass
- * PASS_BYTES / working set calls long so it is long against the clock. */
+ * KERNEL_PASS_BYTES / working set calls long so it is long against the clock. */
 static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, uint32_t isa, double budget_s,
 					    uint64_t *mbps)
 {
@@ -468,7 +467,7 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 	if (a && b && c && t) {
 		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
 					   .a = a, .b = b, .c = c, .probe_bytes = ws, .slices = 1,
-					   .reps = ws < PASS_BYTES ? (uint32_t)(PASS_BYTES / ws) : 1,
+					   .reps = kernel_calls_per_pass(ws, KERNEL_PASS_BYTES),
 					   .timer = tune_ns, .scalar = 3.0, .budget_ticks = (uint64_t)(budget_s * 1e9) };
 		kernel_tune(t);
 		if (t->status == 0) {
@@ -489,7 +488,7 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 	const size_t nlp = sizeof(lp) / sizeof(lp[0]);
 	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d; ours is the\n"
 	       "per level: tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
-	       opt.reps, opt.tune_budget, (unsigned long long)PASS_BYTES);
+	       opt.reps, opt.tune_budget, (unsigned long long)KERNEL_PASS_BYTES);
 	printf("%-6s %-8s %-20s %-16s %10s", "level", "kernel", "ours (level's pick)", "likwid", "bytes");
 	print_cmp(NULL);
 	for (int l = 0; l < nl; l++)

@@ -286,6 +286,12 @@ static void test_kernel_run(void **state)
 	assert_int_equal(rr.ticks_min, 10);
 	assert_int_equal(rr.app_bytes, 12 * bytes);
 	assert_int_equal(rr.result, r.result);
+	/* calls per pass: 8 MiB / 24 KiB = 341 calls; one call of the pass size or more, or of 0 */
+	assert_int_equal(kernel_calls_per_pass(24576, 8u << 20), 341);
+	assert_int_equal(kernel_calls_per_pass(8u << 20, 8u << 20), 1);
+	assert_int_equal(kernel_calls_per_pass((8u << 20) + 1, 8u << 20), 1);
+	assert_int_equal(kernel_calls_per_pass(0, 8u << 20), 1);
+	assert_int_equal(KERNEL_PASS_BYTES, 8388608);
 	/* bad arguments: nothing runs, status -1 */
 	struct kernel_run bad = r;
 	bad.bytes = bytes + 8;
