@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* CoreSight PMU page-pair model (tests/model/cspmu_model.h). */
 #include "tests/model/cspmu_model.h"
+#include "tests/model/model_mmio.h"
 
 #include <string.h>
 
@@ -178,23 +179,11 @@ static hw_status access(struct cspmu_model *m, uint64_t addr, uint64_t *v, int w
 	return HW_OK;
 }
 
-static hw_status mr32(void *c, uint64_t a, uint32_t *v)
-{
-	uint64_t x = 0;
-	hw_status st = access(c, a, &x, 0, 0);
-	*v = (uint32_t)x;
-	return st;
-}
-static hw_status mr64(void *c, uint64_t a, uint64_t *v) { return access(c, a, v, 0, 1); }
-static hw_status mw32(void *c, uint64_t a, uint32_t v)
-{
-	uint64_t x = v;
-	return access(c, a, &x, 1, 0);
-}
-static hw_status mw64(void *c, uint64_t a, uint64_t v) { return access(c, a, &v, 1, 1); }
+MODEL_MMIO_OPS(cm, access)
 
 static const struct hw_ops ops = {
-	.name = "cspmu-model", .mmio_read32 = mr32, .mmio_read64 = mr64, .mmio_write32 = mw32, .mmio_write64 = mw64,
+	.name = "cspmu-model", .mmio_read32 = cm_mr32, .mmio_read64 = cm_mr64, .mmio_write32 = cm_mw32,
+	.mmio_write64 = cm_mw64,
 };
 
 struct hw cspmu_model_hw(struct cspmu_model *m)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Intel IMC / IIO register model (tests/model/intel_uncore_model.h). */
 #include "tests/model/intel_uncore_model.h"
+#include "tests/model/model_mmio.h"
 
 #include <string.h>
 
@@ -91,20 +92,7 @@ static hw_status mmio_rw(struct intel_uncore_model *u, uint64_t addr, uint64_t *
 	return HW_OK;
 }
 
-static hw_status u_mr32(void *c, uint64_t a, uint32_t *v)
-{
-	uint64_t x = 0;
-	hw_status st = mmio_rw(c, a, &x, 0, 0);
-	*v = (uint32_t)x;
-	return st;
-}
-static hw_status u_mr64(void *c, uint64_t a, uint64_t *v) { return mmio_rw(c, a, v, 0, 1); }
-static hw_status u_mw32(void *c, uint64_t a, uint32_t v)
-{
-	uint64_t x = v;
-	return mmio_rw(c, a, &x, 1, 0);
-}
-static hw_status u_mw64(void *c, uint64_t a, uint64_t v) { return mmio_rw(c, a, &v, 1, 1); }
+MODEL_MMIO_OPS(u, mmio_rw)
 
 static const struct hw_ops iu_ops = {
 	.name = "intel-uncore-model", .cpuid = u_cpuid, .rdmsr = u_rdmsr, .wrmsr = u_wrmsr, .run_on_cpu = u_run,
