@@ -12,9 +12,12 @@
  * every run on both sides. Each run repeats its kernel until at least --min-time seconds have
  * passed, as likwid-bench does (-s 1); a timed pass of ours is at least KERNEL_PASS_BYTES of calls.
  *
- * likwid's side of a run is the faster of its AVX kernel (load_avx, ...) and, on a CPU with
- * AVX-512, its AVX-512 kernel (load_avx512, ...): likwid at its best, as our tuner is. The runs
- * alternate and so does which side goes first. Each row gives both medians, their ratio, the
+ * likwid's kernel is picked as ours is, once per row before the runs: each of its candidates
+ * for the kind (its AVX kernel, load_avx, ...; on a CPU with AVX-512 its AVX-512 kernel; for the
+ * triad its FMA kernels too) runs once, and the fastest serves all the runs: likwid at its best,
+ * as our tuner is, and one sample a run on each side (the faster of two likwid kernels in every
+ * run would be a best-of-two sample against our one, a bias of its own). The runs alternate and
+ * so does which side goes first. Each row gives both medians, their ratio, the
  * median of the runs' own ratios ("paired": the two sides of a run are seconds apart, so a
  * slow spell of a shared machine falls on both) and likwid's spread over the runs (its fastest
  * over its slowest, minus one: how steady the machine was).
@@ -54,13 +57,17 @@
 #include "arch/c2c.h"
 #include "arch/kernel_tune.h"
 
-/* Our kind and likwid-bench's kernels for it: AVX, and AVX-512 (run too when the CPU offers it;
- * likwid's figure is then the faster of the two in each run, likwid at its best). */
-struct pair { enum kernel_kind kind; const char *likwid, *likwid512; };
+/* Our kind and likwid-bench's candidate kernels for it (likwid-bench -a): the AVX ones, and the
+ * AVX-512 ones (a name with "avx512"), which run only when the CPU offers AVX-512. */
+#define LIKWID_CANDS 4
+struct pair { enum kernel_kind kind; const char *likwid[LIKWID_CANDS]; };
 static const struct pair pairs[] = {
-	{ KERNEL_LOAD, "load_avx", "load_avx512" },          { KERNEL_STORE, "store_avx", "store_avx512" },
-	{ KERNEL_NTSTORE, "store_mem_avx", "store_mem_avx512" }, { KERNEL_COPY, "copy_avx", "copy_avx512" },
-	{ KERNEL_NTCOPY, "copy_mem_avx", "copy_mem_avx512" },  { KERNEL_TRIAD, "stream_avx", "stream_avx512" },
+	{ KERNEL_LOAD, { "load_avx", "load_avx512" } },
+	{ KERNEL_STORE, { "store_avx", "store_avx512" } },
+	{ KERNEL_NTSTORE, { "store_mem_avx", "store_mem_avx512" } },
+	{ KERNEL_COPY, { "copy_avx", "copy_avx512" } },
+	{ KERNEL_NTCOPY, { "copy_mem_avx", "copy_mem_avx512" } },
+	{ KERNEL_TRIAD, { "stream_avx", "stream_avx_fma", "stream_avx512", "stream_avx512_fma" } },
 };
 
 static struct {
@@ -187,42 +194,52 @@ static double our_run(const struct kernel_desc *k, uint64_t bytes)
 	return mbs;
 }
 
-/* One comparison: opt.reps runs of ours and of likwid-bench's kernels for the kind (pr: its
- * AVX kernel, and its AVX-512 kernel when `wide`; likwid's figure of a run is the faster of the
- * two) with workgroup `wg`, alternating, the first side alternating too (likwid first in runs
+/* likwid's kernel for one row: each candidate of `pr` (the AVX-512 ones only when `wide`) runs
+ * once with workgroup `wg`; the fastest, or NULL when none ran. Out: its rate in that run. */
+static const char *likwid_pick(const struct pair *pr, const char *wg, int wide)
+{
+	const char *best = NULL;
+	double best_mbs = 0;
+	for (int i = 0; i < LIKWID_CANDS && pr->likwid[i]; i++) {
+		if (!wide && strstr(pr->likwid[i], "avx512"))
+			continue;
+		double mbs = likwid_wg(pr->likwid[i], wg);
+		fprintf(stderr, "  likwid pick: %s %.0f MB/s\n", pr->likwid[i], mbs);
+		if (mbs > best_mbs)
+			best_mbs = mbs, best = pr->likwid[i];
+	}
+	return best;
+}
+
+/* One comparison: likwid's kernel picked (likwid_pick), then opt.reps runs of ours and of that
+ * kernel with workgroup `wg`, alternating, the first side alternating too (likwid first in runs
  * 1, 3, 5, ours first in runs 2, 4): an order effect (the run after the other side's exit)
  * falls on both sides equally. Out: both medians, the ratio of the medians, the median of the
  * runs' own ratios (each run's sides are seconds apart, so a slow spell of a shared machine
  * falls on both), likwid's spread (its fastest run over its slowest, minus one: the machine's
- * own noise) and the likwid kernel that was faster in most runs. */
+ * own noise) and likwid's kernel. */
 struct cmp { double ours, theirs, ratio, paired, spread; const char *likwid; };
-static double likwid_best(const struct pair *pr, const char *wg, int wide, int *wide_won)
-{
-	double avx = likwid_wg(pr->likwid, wg), avx512 = wide ? likwid_wg(pr->likwid512, wg) : -1;
-	*wide_won += avx512 > avx;
-	return avx512 > avx ? avx512 : avx;
-}
 static struct cmp compare(const struct kernel_desc *k, uint64_t bytes, const struct pair *pr, const char *wg, int have_likwid,
 			  int wide)
 {
 	double ours[99], theirs[99], rr[99], lo = 0, hi = 0;
-	int np = 0, wide_won = 0;
+	int np = 0;
+	const char *lk = have_likwid ? likwid_pick(pr, wg, wide) : NULL;
 	for (int r = 0; r < opt.reps; r++) {
 		if (r % 2)
 			ours[r] = our_run(k, bytes);
-		theirs[r] = have_likwid ? likwid_best(pr, wg, wide, &wide_won) : -1;
+		theirs[r] = lk ? likwid_wg(lk, wg) : -1;
 		if (!(r % 2))
 			ours[r] = our_run(k, bytes);
-		fprintf(stderr, "  %s run %d (%s first): ours %.0f MB/s, likwid %s%s%s %.0f MB/s\n", k->name, r + 1,
-			r % 2 ? "ours" : "likwid", ours[r], pr->likwid, wide ? " or " : "", wide ? pr->likwid512 : "", theirs[r]);
+		fprintf(stderr, "  %s run %d (%s first): ours %.0f MB/s, likwid %s %.0f MB/s\n", k->name, r + 1,
+			r % 2 ? "ours" : "likwid", ours[r], lk ? lk : "-", theirs[r]);
 		if (theirs[r] > 0 && ours[r] > 0) {
 			rr[np++] = ours[r] / theirs[r];
 			lo = lo && lo < theirs[r] ? lo : theirs[r];
 			hi = hi > theirs[r] ? hi : theirs[r];
 		}
 	}
-	struct cmp c = { median(ours, opt.reps), median(theirs, opt.reps), -1, -1, -1,
-			 2 * wide_won > opt.reps ? pr->likwid512 : pr->likwid };
+	struct cmp c = { median(ours, opt.reps), median(theirs, opt.reps), -1, -1, -1, lk ? lk : pr->likwid[0] };
 	if (np == opt.reps && c.theirs > 0) {
 		c.ratio = c.ours / c.theirs;
 		c.paired = median(rr, np);
@@ -481,11 +498,13 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 
 static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 {
-	static const struct pair lp[] = {
-		{ KERNEL_LOAD, "load_avx", "load_avx512" }, { KERNEL_STORE, "store_avx", "store_avx512" },
-		{ KERNEL_COPY, "copy_avx", "copy_avx512" }, { KERNEL_TRIAD, "stream_avx", "stream_avx512" },
-	};
-	const size_t nlp = sizeof(lp) / sizeof(lp[0]);
+	static const enum kernel_kind kinds[] = { KERNEL_LOAD, KERNEL_STORE, KERNEL_COPY, KERNEL_TRIAD };
+	const size_t nlp = sizeof(kinds) / sizeof(kinds[0]);
+	const struct pair *lp[sizeof(kinds) / sizeof(kinds[0])];
+	for (size_t i = 0; i < nlp; i++)
+		for (size_t j = 0; j < sizeof(pairs) / sizeof(pairs[0]); j++)
+			if (pairs[j].kind == kinds[i])
+				lp[i] = &pairs[j];
 	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d; ours is the\n"
 	       "per level: tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
 	       opt.reps, opt.tune_budget, (unsigned long long)KERNEL_PASS_BYTES);
@@ -495,18 +514,18 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 		for (size_t i = 0; i < nlp; i++) {
 			uint64_t ws = lv[l].bytes / 2, tuned_mbps = 0;
 			const struct kernel_desc *k = opt.variant ? kernel_by_name(arch_kernels, arch_nkernels, opt.variant, isa) : NULL;
-			if (!k || k->kind != lp[i].kind)
-				k = opt.tune_budget > 0 ? tune_level(lp[i].kind, ws, isa, opt.tune_budget / (double)nlp, &tuned_mbps)
+			if (!k || k->kind != lp[i]->kind)
+				k = opt.tune_budget > 0 ? tune_level(lp[i]->kind, ws, isa, opt.tune_budget / (double)nlp, &tuned_mbps)
 							: NULL;
 			if (!k)
-				k = tuned[lp[i].kind] ? tuned[lp[i].kind] : kernel_best(arch_kernels, arch_nkernels, lp[i].kind, isa);
+				k = tuned[lp[i]->kind] ? tuned[lp[i]->kind] : kernel_best(arch_kernels, arch_nkernels, lp[i]->kind, isa);
 			if (!k)
 				continue;
 			uint64_t bytes = ws / kernel_streams(k->kind) / k->block_bytes * k->block_bytes;
 			char wg[64], lname[8];
 			snprintf(wg, sizeof(wg), "-w S0:%lluB:1", (unsigned long long)ws);
 			snprintf(lname, sizeof(lname), "L%d", lv[l].level);
-			struct cmp c = compare(k, bytes, &lp[i], wg, 1, (isa & KERNEL_ISA_AVX512) != 0);
+			struct cmp c = compare(k, bytes, lp[i], wg, 1, (isa & KERNEL_ISA_AVX512) != 0);
 			printf("%-6s %-8s %-20s %-16s %10llu", lname, kernel_kind_name(k->kind), k->name, c.likwid,
 			       (unsigned long long)ws);
 			print_cmp(&c);
