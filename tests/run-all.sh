@@ -107,8 +107,9 @@ if want tools; then
 	if [ "$rc" = 0 ] && grep -qE '^layering: 0 violation' "$out"; then pass
 	else fail "make layering: exit status $rc (a violation, or the checker failed)"; fi
 	run bench-smoke make --no-print-directory bench BENCH_ARGS="--reps 1 --size 8000000 --min-time 0.1"
-	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out" && grep -qE '^kernel .* ratio +paired +spread$' "$out"; then pass
-	else fail "make bench (smoke): exit status $rc, or no triad row or no ratio/paired/spread head in its table"; fi
+	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out" && grep -qE '^kernel .* ratio +paired +spread$' "$out" &&
+		grep -qE '^goal: ([0-9]+ of 6 kernels at or above 1.00x likwid-bench|no verdict \(likwid-bench did not run\))' "$out"; then pass
+	else fail "make bench (smoke): exit status $rc, or no triad row, no ratio/paired/spread head or no 'goal:' line"; fi
 fi
 
 # pytest from tests/, where pytest.ini names what to collect.

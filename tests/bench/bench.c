@@ -626,6 +626,34 @@ static void host_c2c(void)
 	}
 }
 
+/* The goal's verdict over the table's rows: how many kernels stand at or above 1.00x likwid
+ * (ratio of the medians), a non-temporal store within 2% of the write limit `lim` (0: not
+ * measured) counting too, and each one that does not, with its ratio. */
+static void goal_line(int rows, const double *ratio, const double *ours, double lim, int have_likwid)
+{
+	char behind[256] = "";
+	size_t k = 0;
+	int met = 0;
+	if (!have_likwid || !rows) {
+		printf("goal: no verdict (likwid-bench did not run)\n");
+		return;
+	}
+	for (int kind = 0; kind < KERNEL_KIND_COUNT; kind++) {
+		if (!ours[kind])
+			continue;
+		int nt_limit = kind == KERNEL_NTSTORE && lim > 0 && ours[kind] >= WRITE_LIMIT_SLACK * lim;
+		if (ratio[kind] >= 1.0 || nt_limit)
+			met++;
+		else if (k < sizeof(behind))
+			k += ratio[kind] < 0 ? (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s (no ratio)", k ? ", " : "",
+								kernel_kind_name((enum kernel_kind)kind))
+					     : (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s %.3f", k ? ", " : "",
+								kernel_kind_name((enum kernel_kind)kind), ratio[kind]);
+	}
+	printf("goal: %d of %d kernels at or above 1.00x likwid-bench (or, non-temporal store, within 2%% of the "
+	       "write limit)%s%s\n", met, rows, k ? "; behind: " : "", behind);
+}
+
 int main(int argc, char **argv)
 {
 	parse(argc, argv);
@@ -644,7 +672,8 @@ int main(int argc, char **argv)
 	       isa & KERNEL_ISA_AVX2 ? "avx2 " : "", isa & KERNEL_ISA_AVX512 ? "avx512 " : "",
 	       isa & KERNEL_ISA_NEON ? "neon " : "");
 	tune_all(isa);
-	static double ours_median[KERNEL_KIND_COUNT];
+	static double ours_median[KERNEL_KIND_COUNT], ratio[KERNEL_KIND_COUNT];
+	int rows = 0;
 	printf("%-8s %-22s %-16s", "kernel", "ours (tuner's pick)", "likwid");
 	print_cmp(NULL);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
@@ -662,6 +691,8 @@ int main(int argc, char **argv)
 		snprintf(wg, sizeof(wg), "-W N:%s:1", size_arg());
 		struct cmp c = compare(k, bytes, pr, wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
 		ours_median[k->kind] = c.ours;
+		ratio[k->kind] = c.ratio;
+		rows++;
 		printf("%-8s %-22s %-16s", kernel_kind_name(k->kind), k->name, c.likwid);
 		print_cmp(&c);
 		fflush(stdout);
@@ -673,9 +704,10 @@ int main(int argc, char **argv)
 		printf("%-8s %-22s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
 		       "triad_avx", "-", median(v, opt.reps), "-");
 	}
+	double lim = 0;
 	if (opt.write_limit) {
 		const char *who = "-";
-		double lim = write_limit(isa, have_likwid, &who);
+		lim = write_limit(isa, have_likwid, &who);
 		printf("write limit: %.0f MB/s (%s: the highest write-only rate of this invocation)\n", lim, who);
 		for (int kind = KERNEL_NTSTORE; lim > 0 && kind <= KERNEL_NTSTORE; kind++)
 			if (ours_median[kind] > 0)
@@ -683,6 +715,7 @@ int main(int argc, char **argv)
 				       ours_median[kind], ours_median[kind] / lim,
 				       ours_median[kind] >= WRITE_LIMIT_SLACK * lim ? " (within 2%)" : "");
 	}
+	goal_line(rows, ratio, ours_median, lim, have_likwid);
 	if (opt.only)
 		return 0;
 	struct level lv[MAX_LEVELS];
