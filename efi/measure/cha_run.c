@@ -89,8 +89,9 @@ static void counted_of(const struct cha_result *res, struct self_check_bytes *c)
 					 res->total.have_write };
 }
 
-/* The TOR latency classes beside the bandwidth line: ns, or "-" and the first class's why. */
-static void latency_line(const char *kernel, const struct cha_tor_latency *l)
+/* The TOR latency classes beside the bandwidth line: ns, or "-" and the first class's why.
+ * scope: "" for the classes over every socket, " (socket N)" for one socket's CHAs alone. */
+static void latency_line(const char *kernel, const char *scope, const struct cha_tor_latency *l)
 {
 	char buf[320], v[24];
 	size_t k = 0;
@@ -104,7 +105,7 @@ static void latency_line(const char *kernel, const struct cha_tor_latency *l)
 				  l->c[c].have ? v : "-", l->c[c].have ? " ns" : "");
 	}
 	if (l->nclass)
-		rep_line("cha:        %s: TOR latency %s%s%s", kernel, buf, why ? "; null: " : "", why ? why : "");
+		rep_line("cha:        %s: TOR latency%s %s%s%s", kernel, scope, buf, why ? "; null: " : "", why ? why : "");
 }
 
 int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
@@ -137,8 +138,14 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 		 kernel, req->plat->name, req->topo.nsockets, req->nevents, req->ngroups,
 		 res->status ? "error" : "ok", res->status ? ": " : "", res->status ? res->why : "",
 		 self_check_state_name(sc->state), ratio);
-	if (!res->status)
-		latency_line(kernel, &res->latency);
+	if (!res->status) {
+		latency_line(kernel, "", &res->latency);
+		for (uint32_t s = 0; res->nsockets > 1 && s < res->nsockets; s++) {
+			char scope[24];
+			fmt_snprintf(scope, sizeof(scope), " (socket %u)", s);
+			latency_line(kernel, scope, &res->sock[s].latency);
+		}
+	}
 	int rc = 0;
 	if (res->status) {
 		rep_error("cha", "%s: %s", kernel, res->why);

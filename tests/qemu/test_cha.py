@@ -18,6 +18,8 @@ unknown MSRs read 0 and drop writes (QEMU target/i386/tcg/sysemu/misc_helper.c: 
 Config keys expected: cha = on|off, cha_count = 0 (discover) | 1..N, cha_events = list of
 perf-style strings or named events separated by ';' (empty: the platform's default PCIe set).
 """
+import re
+
 import pytest
 
 from efiperf_qemu import boot, cfg_text, make_image, qmp_cpu_identity
@@ -146,6 +148,39 @@ def test_cha_sequence_trace(model, scratch, figure):
     assert all(v == 0 for r, v in last.items() if r in boxes or r == 0x700), "registers not restored: %s" % {hex(r): hex(v) for r, v in last.items() if (r in boxes or r == 0x700) and v}
     figure("cha trace " + model, "%s: %d MSR accesses for %d CHAs, %d events in %d groups" % (
         want, len(hw), NCHA, len(ctls), len(cha.get("groups", []))))
+
+
+@x86_64
+def test_cha_two_sockets(scratch, figure):
+    """Two sockets (QEMU -smp 4,sockets=2,cores=2): every socket's CHAs are counted on a CPU of
+    that socket, each TOR latency class has one entry per socket, and the console gives the
+    classes over both sockets and then each socket's own line."""
+    d = scratch()
+    img = make_image("x86_64", d, cfg_text("x86_64", dict(SMALL, cha="on", cha_count=str(NCHA))))
+    run = boot("x86_64", img, d, cpu="Skylake-Server", smp="4,sockets=2,cores=2,threads=1")
+    run.expect_ok()
+    cha = run.one("cha")
+    socks = cha.get("sockets") or []
+    assert [s.get("socket") for s in socks] == [0, 1], "cha.sockets %s" % [s.get("socket") for s in socks]
+    assert all(s.get("cha_count") == NCHA for s in socks), "cha_count per socket %s" % [s.get("cha_count") for s in socks]
+    assert socks[0].get("cpu") != socks[1].get("cpu"), "both sockets counted on CPU %s" % socks[0].get("cpu")
+    lat = cha.get("tor_latency") or {}
+    assert len(lat) == LATENCY_CLASSES["SKX"], "tor_latency classes %s" % list(lat)
+    for name, v in lat.items():
+        per = v.get("sockets") or []
+        assert [s.get("socket") for s in per] == [0, 1], "tor_latency %s sockets %s" % (name, per)
+        assert [s.get("chas") for s in per] == [NCHA, NCHA], "tor_latency %s chas %s" % (name, per)
+        for k in ("inserts", "occupancy", "clockticks"):
+            assert sum(s[k] for s in per) == v[k], "tor_latency %s: sockets' %s %s, class %s" % (name, k, per, v[k])
+    # console: the classes over both sockets, then one line per socket, each naming every class
+    text = run.text()
+    total = re.findall(r"^cha: +copy: TOR latency (?!\(socket)(.*)$", text, re.M)
+    assert len(total) == 1, "console lines of the classes over both sockets: %s" % total
+    for s in (0, 1):
+        line = re.findall(r"^cha: +copy: TOR latency \(socket %d\) (.*)$" % s, text, re.M)
+        assert len(line) == 1, "console line of socket %d: %s" % (s, line)
+        assert all(name in line[0] for name in lat), "socket %d line %r lacks a class of %s" % (s, line[0], list(lat))
+    figure("cha two sockets", "%d classes per socket; socket CPUs %s" % (len(lat), [s.get("cpu") for s in socks]))
 
 
 @x86_64
