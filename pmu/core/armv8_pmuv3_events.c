@@ -5,8 +5,12 @@
  * the Neoverse TopDown L1 inputs, and the default set. Whether the CPU implements a common event
  * is PMCEID0_EL0 / PMCEID1_EL0 (Arm ARM D23 PMCEID0_EL0: bit n = event n for 0x0000-0x001F,
  * bit 32 + n = event 0x4000 + n; PMCEID1_EL0 the same for 0x0020-0x003F and 0x4020-0x403F).
- * A wanted event that is not programmed (not implemented, or no event counter left among the
- * PMCR_EL0.N) is listed in s->left[] with why: never dropped silently.
+ * Events outside those two ranges (STALL_FRONTEND_FLUSH 0x8162) have no PMCEID bit (Linux's
+ * armv8pmu_event_attr_is_visible() shows none of them either): TopDown programs one only on a
+ * core whose telemetry specification uses it (pmu/core/arm_topdown.h), saying so in its why.
+ * A wanted event that is not programmed (not implemented, no PMCEID bit and no core that uses
+ * it, wider than evtCount, or no event counter left among the PMCR_EL0.N) is listed in
+ * s->left[] with why: never dropped silently.
  */
 #include "pmu/core/core_counters.h"
 #include "arch/regs/arm_sysreg.h"
@@ -104,7 +108,8 @@ int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, siz
 						    .width_mask = s->c[ARMV8_C_INST].width_mask, .code = (uint16_t)code };
 		if (impl < 0)
 			fmt_snprintf(s->c[s->n].why, sizeof(s->c[s->n].why),
-				     "0x%x: IMPLEMENTATION DEFINED, PMCEID0/1_EL0 cannot say", code);
+				     "0x%x: %s, PMCEID0/1_EL0 cannot say", code,
+				     ce ? "no PMCEID0/1_EL0 bit" : "IMPLEMENTATION DEFINED");
 		s->n++;
 		p = e;
 	}
@@ -121,36 +126,50 @@ static void left_out(struct core_set *s, const char *event, const char *why)
 	s->nleft++;
 }
 
-/* Add common event e unless it is there already; else list it as left out. */
-static void want(struct core_set *s, const struct arm_common_event *e)
+/* Add common event e unless it is there already; else list it as left out. An event with no
+ * PMCEID0/1_EL0 bit is programmed only when `user` names the core whose published event list
+ * has it (its counter's why says so), else left out. */
+static void want(struct core_set *s, const struct arm_common_event *e, const char *user)
 {
 	for (int k = ARMV8_C_INST; k < s->n; k++)
 		if (s->c[k].code == e->code)
 			return;
-	if (implemented(s, e->code) != 1)
+	int impl = implemented(s, e->code);
+	uint32_t evmask = s->version >= PMUVer_V3P1 ? PMEVTYPER_EVTCOUNT_MASK_V3P1 : PMEVTYPER_EVTCOUNT_MASK_V3;
+	if (impl == 0)
 		left_out(s, e->name, "not implemented (PMCEID0/1_EL0)");
+	else if (impl < 0 && !user)
+		left_out(s, e->name, "no PMCEID0/1_EL0 bit and no TopDown formula of this core uses it");
+	else if (e->code & ~evmask)
+		left_out(s, e->name, "wider than evtCount (10 bits before PMUv3p1)");
 	else if (!room(s))
 		left_out(s, e->name, "no event counter left (PMCR_EL0.N)");
-	else
-		s->c[s->n++] = (struct core_counter){ .event = e->name, .unit = "events",
-						      .width_mask = s->c[ARMV8_C_INST].width_mask, .code = e->code };
+	else {
+		struct core_counter *c = &s->c[s->n++];
+		*c = (struct core_counter){ .event = e->name, .unit = "events",
+					    .width_mask = s->c[ARMV8_C_INST].width_mask, .code = e->code };
+		if (impl < 0)
+			fmt_snprintf(c->why, sizeof(c->why), "0x%x: no PMCEID0/1_EL0 bit; %s TopDown uses it", e->code, user);
+	}
 }
 
-static void want_named(struct core_set *s, const char *name)
+static void want_named(struct core_set *s, const char *name, const char *user)
 {
 	size_t len = 0;
 	while (name[len])
 		len++;
 	const struct arm_common_event *e = arm_common_event_find(name, len);
 	if (e)
-		want(s, e);
+		want(s, e, user);
 }
 
 void armv8_pmuv3_add_topdown(struct core_set *s)
 {
+	const struct arm_td_formula *f = arm_td_formula_for(s->midr);
+	uint32_t in = arm_td_inputs(f);
 	for (int i = 0; i < ATD_NINPUT; i++)
-		if (i != ATD_CPU_CYCLES)   /* PMCCNTR_EL0, always there */
-			want_named(s, arm_td_input_name[i]);
+		if (i != ATD_CPU_CYCLES && (in & (1u << i)))   /* CPU_CYCLES: PMCCNTR_EL0, always there */
+			want_named(s, arm_td_input_name[i], f->core);
 }
 
 /* The default set, in priority order: what the copy, stream and latency windows move through
@@ -172,10 +191,10 @@ const unsigned armv8_pmuv3_ndefault_events = sizeof(defaults) / sizeof(defaults[
 void armv8_pmuv3_add_defaults(struct core_set *s)
 {
 	for (unsigned i = 0; i < armv8_pmuv3_ndefault_events; i++)
-		want_named(s, defaults[i]);
+		want_named(s, defaults[i], NULL);
 	for (unsigned i = 0; i < arm_ncommon_events && room(s); i++) {
 		const struct arm_common_event *e = &arm_common_events[i];
 		if (e->code != EV_SW_INCR && e->code != EV_CHAIN && implemented(s, e->code) == 1)
-			want(s, e);
+			want(s, e, NULL);
 	}
 }

@@ -29,6 +29,10 @@ const struct arm_common_event arm_common_events[] = {
 	{ "SAMPLE_COLLISION", 0x4003 },  { "CNT_CYCLES", 0x4004 },       { "STALL_BACKEND_MEM", 0x4005 },
 	{ "L1I_CACHE_LMISS", 0x4006 },   { "L2D_CACHE_LMISS_RD", 0x4009 }, { "L2I_CACHE_LMISS", 0x400a },
 	{ "L3D_CACHE_LMISS_RD", 0x400b },
+	/* Beyond the PMCEID0/1_EL0 ranges: Linux tools/perf/pmu-events/arch/arm64/common-and-microarch.json
+	 * EventCode 0x8162 "Frontend stall cycles, flush recovery", the code of the Arm Telemetry
+	 * Solution's neoverse-n3.json and neoverse-v3.json for it. */
+	{ "STALL_FRONTEND_FLUSH", 0x8162 },
 };
 const unsigned arm_ncommon_events = sizeof(arm_common_events) / sizeof(arm_common_events[0]);
 

@@ -3,8 +3,9 @@
  * The Arm PMUv3 common architectural and microarchitectural events, by name and number, as
  * the Arm Architecture Reference Manual for A-profile (DDI 0487K.a) lists them in chapter
  * "The Performance Monitors Extension", section "Common event numbers" (events 0x0000-0x003F
- * and 0x4000-0x403F are the ones PMCEID0_EL0/PMCEID1_EL0 report). Names as the Arm ARM and
- * Linux's perf (tools/perf/pmu-events/arch/arm64/common-and-microarch.json) spell them.
+ * and 0x4000-0x403F are the ones PMCEID0_EL0/PMCEID1_EL0 report), and STALL_FRONTEND_FLUSH
+ * (0x8162, which no PMCEID bit reports; the Neoverse N3/V3 TopDown input). Names as the Arm ARM
+ * and Linux's perf (tools/perf/pmu-events/arch/arm64/common-and-microarch.json) spell them.
  */
 #ifndef EFIPERF_ARM_COMMON_EVENTS_H
 #define EFIPERF_ARM_COMMON_EVENTS_H
