@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "tests/model/intel_uncore_model.h"
+#include "tests/unit/json_check.h"
 #include "pmu/uncore/intel_imc_free.h"
+#include "efi/out/uncore_json.h"
 
 static struct intel_uncore_model u;
 static struct hw h;
@@ -132,6 +134,31 @@ static void test_exact_bytes(void **state)
 	imc_free_socket_bytes(&run, 1, &rd, &wr);
 	assert_int_equal(rd + wr, 0);
 	assert_int_equal(u.free_writes, 0);
+
+	/* the record's object: socket 0, programmable counters gave twice the bytes, the copy 4x */
+	char buf[2048];
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	uncore_free_running_json(&run, 0, 2 * 2100 * 64, 4 * 2100 * 64, &j);
+	json_end(&j);
+	assert_true(json_check_object(buf, sb.len));
+	assert_non_null(strstr(buf, "\"free_running\":{\"read_bytes\":115200,\"write_bytes\":19200,\"imcs\":["
+				    "{\"imc\":0,\"read_bytes\":44800,\"write_bytes\":19200},"
+				    "{\"imc\":1,\"read_bytes\":0,\"write_bytes\":0},"
+				    "{\"imc\":3,\"read_bytes\":70400,\"write_bytes\":0}]"));
+	assert_non_null(strstr(buf, "\"programmable_bytes\":268800,\"ratio_to_programmable\":0.500,"));
+	assert_non_null(strstr(buf, "\"self_check\":0.250}"));
+	assert_non_null(strstr(buf, "icx_imc_freerunning"));
+	/* no programmable bytes: the ratio says why */
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	uncore_free_running_json(&run, 0, 0, 0, &j);
+	json_end(&j);
+	assert_null(strstr(buf, "ratio_to_programmable"));
+	assert_null(strstr(buf, "self_check"));
+	assert_non_null(strstr(buf, "\"ratio_why\":"));
 }
 
 static void test_wrap_across_width(void **state)
@@ -205,8 +232,17 @@ static void test_fault_reported_run_goes_on(void **state)
 	assert_non_null(strstr(run.why, "0xfe003298"));
 	assert_non_null(strstr(run.why, "DDR write"));
 	assert_non_null(strstr(run.why, "read failed"));
-	char keep[200];
+	char keep[200], buf[512];
 	strcpy(keep, run.why);
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	uncore_free_running_json(&run, 0, 1, 1, &j);
+	json_end(&j);
+	assert_true(json_check_object(buf, sb.len));
+	assert_non_null(strstr(buf, "{\"free_running\":{\"why\":\"ICX IMC free-running DDR write counter of socket 0 IMC 0 "
+				    "at MMIO 0xfe003298: read failed"));
 	assert_int_equal(imc_free_stop(&h, &run), -1);          /* nothing read, the why kept */
 	assert_string_equal(run.why, keep);
 	programmable_counts();                                    /* the run goes on */
