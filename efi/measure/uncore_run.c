@@ -263,6 +263,8 @@ static void free_running_start(const struct hw *hw, const struct intel_uncore_pl
 		if (blk[i].socket >= nsock)
 			blk[i].socket = (uint16_t)(nsock - 1);
 	imc_free_start(hw, ip->name, l, blk, n, &free_run);
+	if (free_run.faulted)
+		rep_error("uncore", "%s", free_run.why);
 }
 
 /* The DRAM bytes the programmable counters gave for socket s (0 when they did not count). */
@@ -333,8 +335,8 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
 	measure_copy(hw, req, ctx, res);
-	if (imc)
-		imc_free_stop(hw, &free_run);     /* read only: nothing to restore */
+	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
+		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
 		int any = 0;
 		for (uint32_t k = 0; k < req->npkgs; k++)

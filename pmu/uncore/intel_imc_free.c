@@ -66,6 +66,7 @@ static int read_box(const struct hw *hw, struct imc_free_run *run, uint32_t b, u
 	for (int k = 0; k < 2; k++) {
 		hw_status st = hw_mmio_read64(hw, a[k], v[k]);
 		if (st != HW_OK) {
+			run->faulted = 1;
 			fmt_snprintf(run->why, sizeof(run->why),
 				     "%s IMC free-running %s counter of socket %u IMC %u at MMIO 0x%llx: read failed (%s)",
 				     l->platform, k ? "DDR write" : "DDR read", run->box[b].socket, run->box[b].imc,

@@ -61,6 +61,7 @@ struct imc_free_run {
 	uint64_t rd0[IMC_FREE_MAX_BOXES], wr0[IMC_FREE_MAX_BOXES];
 	/* result: valid, or why not */
 	uint8_t valid;
+	uint8_t faulted;                          /* why names a read that failed (an error, not absence) */
 	char why[200];
 	uint64_t read_counts[IMC_FREE_MAX_BOXES], write_counts[IMC_FREE_MAX_BOXES];
 	uint64_t read_bytes[IMC_FREE_MAX_BOXES], write_bytes[IMC_FREE_MAX_BOXES];   /* counts x bytes_per_count */

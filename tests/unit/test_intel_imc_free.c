@@ -121,6 +121,7 @@ static void test_exact_bytes(void **state)
 	hw_model_tick(&u.m, 100);
 	assert_int_equal(imc_free_stop(&h, &run), 0);
 	assert_true(run.valid);
+	assert_false(run.faulted);
 	assert_int_equal(run.read_counts[0], 700);
 	assert_int_equal(run.read_bytes[0], 700 * 64);
 	assert_int_equal(run.write_bytes[0], 300 * 64);
@@ -184,6 +185,7 @@ static void test_no_byte_counters(void **state)
 	icx();
 	assert_int_equal(imc_free_start(&h, "SKX", imc_free_layout_for("SKX"), blk, nblk, &run), -1);
 	assert_false(run.valid);
+	assert_false(run.faulted);
 	assert_non_null(strstr(run.why, "SKX"));
 	assert_int_equal(imc_free_start(&h, "SPR", imc_free_layout_for("SPR"), blk, nblk, &run), -1);
 	assert_non_null(strstr(run.why, "no DDR bytes"));
@@ -229,6 +231,7 @@ static void test_fault_reported_run_goes_on(void **state)
 	u.m.fail_at = u.m.naccess + 2;
 	assert_int_equal(imc_free_start(&h, "ICX", imc_free_layout_for("ICX"), blk, nblk, &run), -1);
 	assert_false(run.valid);
+	assert_true(run.faulted);
 	assert_non_null(strstr(run.why, "0xfe003298"));
 	assert_non_null(strstr(run.why, "DDR write"));
 	assert_non_null(strstr(run.why, "read failed"));
@@ -253,6 +256,7 @@ static void test_fault_reported_run_goes_on(void **state)
 	u.m.fail_at = u.m.naccess + 5;
 	assert_int_equal(imc_free_stop(&h, &run), -1);
 	assert_false(run.valid);
+	assert_true(run.faulted);
 	assert_non_null(strstr(run.why, "0xfe006290"));
 	assert_non_null(strstr(run.why, "IMC 3"));
 	assert_int_equal(u.free_writes, 0);
