@@ -14,6 +14,7 @@
 #include "arch/lib/fmt.h"
 #include "pmu/uncore/amd_uncore.h"
 #include "pmu/uncore/intel_uncore.h"
+#include "pmu/uncore/intel_imc_free.h"
 #include "pmu/metrics.h"
 
 #include <string.h>
@@ -67,12 +68,21 @@ static uint64_t whole_window(void *arg)
 	return window(arg, 0, 1);
 }
 
-static void status_record(const char *pmu, const char *platform, const char *status, const char *why)
+/* free_why: the uncore_imc record's free_running {why}, or NULL for none. */
+static void status_record_free(const char *pmu, const char *platform, const char *status, const char *why,
+			       const char *free_why)
 {
 	struct json *j = rep_begin("uncore");
 	uncore_status_json(pmu, platform, status, why, j);
+	if (free_why)
+		uncore_free_running_why_json(free_why, j);
 	rep_end();
 	rep_line("uncore:     %s: %s (%s)", pmu, status, why);
+}
+
+static void status_record(const char *pmu, const char *platform, const char *status, const char *why)
+{
+	status_record_free(pmu, platform, status, why, NULL);
 }
 
 /* A request that could not be built: an `error` uncore record and an error record. Returns -1. */
@@ -230,6 +240,58 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 	return maps;
 }
 
+/* ---- IMC free-running DDR counters ---- */
+
+static struct imc_free_run free_run;
+
+/* The first read of the IMC free-running counters of the platform (every IMC MMIO block among
+ * the scanned functions, sockets as intel_imc_find's, more than nsock: the last). Nothing is
+ * written. When there are none, or a read fails, free_run.why says why and the run goes on. */
+static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock)
+{
+	const struct imc_free_layout *l = imc_free_layout_for(ip->name);
+	struct intel_imc_block blk[INTEL_IMC_MAX_BLOCKS];
+	uint32_t n = 0;
+	char why[160];
+	if (l && l->bytes_per_count &&
+	    intel_imc_blocks(hw, ip, scan, nscan, blk, INTEL_IMC_MAX_BLOCKS, &n, why, sizeof(why))) {
+		memset(&free_run, 0, sizeof(free_run));
+		fmt_snprintf(free_run.why, sizeof(free_run.why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (blk[i].socket >= nsock)
+			blk[i].socket = (uint16_t)(nsock - 1);
+	imc_free_start(hw, ip->name, l, blk, n, &free_run);
+	if (free_run.faulted)
+		rep_error("uncore", "%s", free_run.why);
+}
+
+/* The DRAM bytes the programmable counters gave for socket s (0 when they did not count). */
+static uint64_t programmable_bytes(const struct unc_request *req, const struct unc_result *res, uint32_t s)
+{
+	uint64_t b = 0;
+	for (uint32_t p = 0; !res->status && res->state == UNC_STATE_COUNTING && p < req->npkgs; p++)
+		if (req->socket[p] == s)
+			b += res->m[p].dram_rw_bytes;
+	return b;
+}
+
+static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s, uint64_t prog)
+{
+	if (!free_run.valid) {
+		rep_line("uncore:     %s uncore_imc free-running DDR counters: absent (%s)", ip->name, free_run.why);
+		return;
+	}
+	uint64_t rd, wr;
+	imc_free_socket_bytes(&free_run, s, &rd, &wr);
+	uint64_t r = metric_ratio_milli(rd + wr, prog);
+	rep_line("uncore:     %s uncore_imc free-running DDR counters, socket %u: read %llu, write %llu bytes; "
+		 "%llu.%03llu x the programmable counters' %llu", ip->name, s, (unsigned long long)rd,
+		 (unsigned long long)wr, (unsigned long long)(r / 1000), (unsigned long long)(r % 1000),
+		 (unsigned long long)prog);
+}
+
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 			     const struct intel_uncore_platform *ip, enum intel_box bx, struct slice_ctx *ctx,
 			     struct unc_request *req, struct unc_result *res)
@@ -247,16 +309,19 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		cpu[s] = p->mp.package_cpu[s];
 	struct intel_unit units[UNC_MAX_PKGS];
 	struct uncore_box_type ty = *b->type;
+	int imc = bx == INTEL_BOX_IMC;
+	if (imc)
+		free_running_start(hw, ip, nsock);
 	if (ip->discovery) {
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
-			status_record(b->pmu, ip->name, "absent", why);
+			status_record_free(b->pmu, ip->name, "absent", why, imc ? free_run.why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
 				iio_window_plan(ip, &ty, units, 0, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
 		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
-			status_record(b->pmu, ip->name, "absent", why);
+			status_record_free(b->pmu, ip->name, "absent", why, free_run.why);
 			return 0;
 		}
 		for (uint32_t i = 0; i < n; i++)
@@ -270,6 +335,8 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
 	measure_copy(hw, req, ctx, res);
+	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
+		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
 		int any = 0;
 		for (uint32_t k = 0; k < req->npkgs; k++)
@@ -278,7 +345,12 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 			continue;
 		struct json *j = rep_begin("uncore");
 		uncore_result_json(req, res, s, NULL, j);
+		if (imc)
+			uncore_free_running_json(&free_run, s, programmable_bytes(req, res, s),
+						 req->known_read_bytes + req->known_write_bytes, j);
 		rep_end();
+		if (imc)
+			free_running_line(ip, s, programmable_bytes(req, res, s));
 	}
 	int rc = box_summary(ip->name, b->pmu, req, res);
 	if (bx == INTEL_BOX_IIO) {

@@ -17,8 +17,10 @@
  *   formulas {metric: text}
  *   self_check {state ("ok"/"absent"), value, why, convention}
  *   restore {status, registers, written, failed [...]}   (json_restore_report)
+ *   free_running {...} (uncore_imc: the IMC free-running DDR counters, or why not)
  */
 #include "efi/out/uncore_json.h"
+#include "pmu/metrics.h"
 #include "efi/out/pmu_json.h"
 #include "arch/lib/fmt.h"
 
@@ -206,6 +208,47 @@ void uncore_result_json(const struct unc_request *req, const struct unc_result *
 		json_str(j, "convention", req->known_how);
 	json_close(j);
 	json_restore_report(j, &res->restore, NULL);
+}
+
+void uncore_free_running_why_json(const char *why, struct json *j)
+{
+	json_obj(j, "free_running");
+	json_str(j, "why", why);
+	json_close(j);
+}
+
+void uncore_free_running_json(const struct imc_free_run *run, uint32_t socket, uint64_t programmable_bytes,
+			      uint64_t known_bytes, struct json *j)
+{
+	if (!run->valid) {
+		uncore_free_running_why_json(run->why, j);
+		return;
+	}
+	uint64_t rd, wr;
+	imc_free_socket_bytes(run, socket, &rd, &wr);
+	json_obj(j, "free_running");
+	json_u64(j, "read_bytes", rd);
+	json_u64(j, "write_bytes", wr);
+	json_arr(j, "imcs");
+	for (uint32_t b = 0; b < run->nboxes; b++) {
+		if (run->box[b].socket != socket)
+			continue;
+		json_obj(j, NULL);
+		json_u64(j, "imc", run->box[b].imc);
+		json_u64(j, "read_bytes", run->read_bytes[b]);
+		json_u64(j, "write_bytes", run->write_bytes[b]);
+		json_close(j);
+	}
+	json_close(j);
+	json_str(j, "source", run->l->source);
+	json_u64(j, "programmable_bytes", programmable_bytes);
+	if (programmable_bytes)
+		json_milli(j, "ratio_to_programmable", metric_ratio_milli(rd + wr, programmable_bytes));
+	else
+		json_str(j, "ratio_why", "the programmable counters gave no DRAM bytes for this socket");
+	if (known_bytes)
+		json_milli(j, "self_check", metric_ratio_milli(rd + wr, known_bytes));
+	json_close(j);
 }
 
 void uncore_iio_map_json(const char *platform, uint32_t socket, const struct iio_map *m, struct json *j)

@@ -432,6 +432,24 @@ int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, c
 				     p->imc_pci[0].func, p->nimc_pci - 1);
 		return *n ? 0 : -1;
 	}
+	uint32_t nblk = 0;
+	struct intel_imc_block blk[INTEL_IMC_MAX_BLOCKS];
+	if (intel_imc_blocks(hw, p, fns, nfns, blk, INTEL_IMC_MAX_BLOCKS, &nblk, why, wn))
+		return -1;
+	const struct intel_imc_mmio *mm = p->imc_mmio;
+	for (uint32_t b = 0; b < nblk; b++)
+		for (uint8_t c = 0; c < mm->chan_per_imc && *n < max; c++)
+			u[(*n)++] = (struct intel_unit){ blk[b].socket, (uint16_t)(blk[b].imc * mm->chan_per_imc + c),
+							 { .mmio_base = blk[b].base + (uint64_t)c * mm->chan_stride } };
+	return *n ? 0 : -1;
+}
+
+int intel_imc_blocks(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		     uint32_t nfns, struct intel_imc_block *out, uint32_t max, uint32_t *n, char *why, size_t wn)
+{
+	uint8_t buses[256];
+	uint32_t nb = 0;
+	*n = 0;
 	const struct intel_imc_mmio *mm = p->imc_mmio;
 	if (!mm) {
 		fmt_snprintf(why, wn, "%s: no IMC access method in the table", p->name);
@@ -453,15 +471,12 @@ int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, c
 				     mm->device, f->a.bus, f->a.dev, f->a.func, mm->base_reg, b);
 			continue;
 		}
-		for (uint8_t m = 0; m < mm->nimc; m++) {
+		for (uint8_t m = 0; m < mm->nimc && *n < max; m++) {
 			uint32_t o = cfg32(hw, f->a, (uint16_t)(mm->mem0_reg + m * mm->mem_step));
 			if (o == 0xFFFFFFFFu || !(o & mm->mem_mask))
 				continue;         /* IMC m not populated */
-			uint64_t imc = base | (uint64_t)(o & mm->mem_mask) << mm->mem_shift;
-			for (uint8_t c = 0; c < mm->chan_per_imc && *n < max; c++)
-				u[(*n)++] = (struct intel_unit){ bus_rank(buses, nb, f->a.bus),
-								 (uint16_t)(m * mm->chan_per_imc + c),
-								 { .mmio_base = imc + (uint64_t)c * mm->chan_stride } };
+			out[(*n)++] = (struct intel_imc_block){ bus_rank(buses, nb, f->a.bus), m,
+								base | (uint64_t)(o & mm->mem_mask) << mm->mem_shift };
 		}
 	}
 	if (!*n && !why[0])

@@ -184,6 +184,15 @@ uint32_t intel_pci_scan(const struct hw *hw, uint16_t seg, uint8_t lo, uint8_t h
 int intel_imc_find(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
 		   uint32_t nfns, struct intel_unit *u, uint32_t max, uint32_t *n, char *why, size_t wn);
 
+/* ICX: one memory controller's MMIO block (base register | IMC m's offset register, before the
+ * per-channel box offsets): the socket (rank of its bus), IMC number m and base address. */
+#define INTEL_IMC_MAX_BLOCKS 16
+struct intel_imc_block { uint16_t socket, imc; uint64_t base; };
+/* The MMIO blocks of the populated IMCs of an MMIO platform (p->imc_mmio) among the scanned
+ * functions, up to max, *n of them. 0, or -1 with why (as intel_imc_find). */
+int intel_imc_blocks(const struct hw *hw, const struct intel_uncore_platform *p, const struct intel_pci_fn *fns,
+		     uint32_t nfns, struct intel_imc_block *out, uint32_t max, uint32_t *n, char *why, size_t wn);
+
 /* IIO stack -> PCIe bus map of one socket. */
 #define IIO_MAX_STACKS 16
 #define IIO_MAX_DEFECTS 8

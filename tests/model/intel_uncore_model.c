@@ -76,6 +76,18 @@ struct iu_mmio *iu_model_mmio(struct intel_uncore_model *u, uint64_t addr)
 	return NULL;
 }
 
+/* ICX free-running counter offsets in a memory controller's block (Linux icx_imc_freerunning) */
+static const uint32_t free_off[3] = { 0x2290, 0x2298, 0x22B0 };
+
+static int is_free_counter(const struct intel_uncore_model *u, uint64_t addr)
+{
+	for (unsigned m = 0; m < u->nimc_free; m++)
+		for (unsigned k = 0; k < 3; k++)
+			if (addr == u->imc_free_base[m] + free_off[k])
+				return 1;
+	return 0;
+}
+
 static hw_status mmio_rw(struct intel_uncore_model *u, uint64_t addr, uint64_t *v, int write, int wide)
 {
 	u->mmio_accesses++;
@@ -85,6 +97,10 @@ static hw_status mmio_rw(struct intel_uncore_model *u, uint64_t addr, uint64_t *
 	struct iu_mmio *r = iu_model_mmio(u, addr);
 	if (!r || r->wide != wide)
 		return HW_BAD_ARG;    /* no register there, or the wrong width */
+	if (write && is_free_counter(u, addr)) {
+		u->free_writes++;
+		return HW_BAD_ARG;    /* free-running counters are read-only */
+	}
 	if (write)
 		r->value = wide ? *v : *v & 0xFFFFFFFFu;
 	else
@@ -136,6 +152,12 @@ static void tick(struct hw_model *m, unsigned n, void *arg)
 						ctr->value = (ctr->value + tr->per_tick * n) & MASK48;
 				}
 			}
+		} else if (tr->box == IU_IMC_FREE && tr->unit < u->nimc_free) {
+			/* free-running: always counting, nothing to enable */
+			uint64_t a = u->imc_free_base[tr->unit] + (tr->umask == IU_FREE_WRITE ? free_off[1] : free_off[0]);
+			struct iu_mmio *ctr = iu_model_mmio(u, a);
+			if (ctr)
+				ctr->value = (ctr->value + tr->per_tick * n) & MASK48;
 		} else if (tr->box == IU_IIO) {
 			uint32_t base = iio_box(u, tr->unit);
 			struct hw_model_reg *box = hw_model_find(m, HWM_MSR, base);
@@ -198,6 +220,9 @@ void iu_model_icx_mc(struct intel_uncore_model *u, uint8_t bus, uint32_t base_re
 		if (!(mem[m] & 0x7FF))
 			continue;
 		uint64_t base = (uint64_t)(base_reg & 0x1FFFFFFF) << 23 | (uint64_t)(mem[m] & 0x7FF) << 12;
+		for (unsigned k = 0; k < 3; k++)
+			mmio_reg(u, base + free_off[k], 1);
+		u->imc_free_base[u->nimc_free++] = base;
 		for (unsigned c = 0; c < 3; c++) {
 			uint64_t b = base + 0x22800 + 0x4000 * c;
 			mmio_reg(u, b, 0);

@@ -25,6 +25,10 @@
  *           MSM 8086:09A6: CPUBUSNO_VALID 0x1A0, CPUBUSNO0-3 0x190 + 4 i, 4-7 0x1C0 + 4 i; PCU
  *           8086:325B at device 0x1E function 3: CAPID4 0x94 (Intel PCM src/pcm-iio-pmu.h).
  *
+ *   ICX IMC free-running counters (icx_imc_freerunning, icx_uncore_imc_free_running): one box
+ *           per memory controller m at base_m itself: DDR read +0x2290, DDR write +0x2298, DCLK
+ *           +0x22B0, 64-bit, read-only (a write is refused and counted in free_writes), 48 bits.
+ *
  * Every PCI and MMIO access is numbered and fault-injected with hw_model's fail_at /
  * fail_sticky / fail_writes_only, in one sequence with the MSR accesses.
  *
@@ -43,7 +47,11 @@
 #define IU_MODEL_MAX_TRAFFIC 32
 
 enum iu_layout { IU_SKX, IU_ICX, IU_SPR };
-enum iu_box { IU_IMC, IU_IIO };
+enum iu_box { IU_IMC, IU_IIO, IU_IMC_FREE };
+/* IU_IMC_FREE traffic: umask as Linux's imc_free_running events (read 0x20, write 0x21), unit =
+ * the memory controller's position in imc_free_base[]; per_tick counts (64 bytes each). */
+#define IU_FREE_READ 0x20
+#define IU_FREE_WRITE 0x21
 
 struct iu_traffic {
 	uint8_t box;           /* enum iu_box */
@@ -66,6 +74,9 @@ struct intel_uncore_model {
 	struct hw_pci_addr imc_fn[16];
 	uint64_t imc_base[16];
 	unsigned nimc;
+	uint64_t imc_free_base[4];      /* ICX: each populated memory controller's MMIO block */
+	unsigned nimc_free;
+	unsigned free_writes;           /* writes to a free-running counter (refused) */
 	struct iu_traffic t[IU_MODEL_MAX_TRAFFIC];
 	unsigned ntraffic;
 	unsigned pci_accesses, mmio_accesses;

@@ -13,12 +13,15 @@ registers. What QEMU can show, and these tests check:
     the events (EN bit 22, DATA_REQ_OF_CPU 0x83 on counters 0-1 and DATA_REQ_BY_CPU 0xC0 on
     2-3), unfrozen, and every register last written with the value first read; counters read;
   - the counts' state is "not-advancing", the metrics are left out, never zero traffic;
-  - the IMC is reported absent, naming the PCI functions looked for;
+  - the IMC is reported absent, naming the PCI functions looked for, and its free-running DDR
+    counters (`free_running`) say why there are none: SKX has no such counters, ICX's live in
+    the memory controller's MMIO block, which needs the 8086:3451 function QEMU lacks;
   - the stack map is reported absent with its source's reason (SKX: MSR 0x300 valid bit clear;
     ICX: no SAD_CONTROL_CFG function).
 Counting, metrics, the IMC's PCI and MMIO access and restore under fault injection are tested
 against the register model (tests/unit/test_intel_uncore.c), the encodings against Intel's
-perfmon files (tests/unit/test_intel_uncore_oracle.c).
+perfmon files (tests/unit/test_intel_uncore_oracle.c), the IMC free-running reader against the
+register model and Linux's icx_imc_freerunning values (tests/unit/test_intel_imc_free.c).
 """
 import pytest
 
@@ -30,6 +33,7 @@ SMALL = {"copy_size": "64K", "copy_passes": "1", "loop_iterations": "1000", "pci
 MODELS = {"Skylake-Server": "SKX", "Icelake-Server,model=106": "ICX"}
 IIO_BOX = {"SKX": [0xA40 + 0x20 * s for s in range(6)], "ICX": [0xA50, 0xA70, 0xA90, 0xAE0, 0xB00, 0xB20]}
 IMC_WHY = {"SKX": "8086:2042", "ICX": "3451"}
+FREE_WHY = {"SKX": "no free-running counters", "ICX": "the IMC MMIO block is unavailable"}
 MAP_WHY = {"SKX": "MSR 0x300 CPU_BUS_NUMBER bit 63 (valid) is clear", "ICX": "no 8086:09a2"}
 GLOBAL = 0x700
 FRZ, FRZ_EN, EN = 1 << 8, 1 << 16, 1 << 22
@@ -51,6 +55,10 @@ def test_intel_uncore_iio_sequence(model, scratch, figure):
     imc, iio = recs.get("uncore_imc"), recs.get("uncore_iio")
     assert imc and imc.get("status") == "absent" and IMC_WHY[plat] in imc.get("why", ""), "IMC record %s" % imc
     assert imc.get("platform") == plat
+    free = imc.get("free_running")
+    assert free and list(free) == ["why"] and FREE_WHY[plat] in free["why"], "free_running %s" % free
+    if plat == "ICX":
+        assert "3451" in free["why"], free
     assert iio and iio.get("status") == "ok" and iio.get("platform") == plat, "IIO record %s" % iio
     assert iio.get("scope") == "stack"
     assert iio.get("state") == "not-advancing", "IIO state %r: QEMU's counters cannot move" % iio.get("state")
@@ -128,6 +136,8 @@ def test_intel_uncore_spr_without_discovery_table(scratch, figure):
         r = recs.get(pmu)
         assert r and r.get("platform") == "SPR" and r.get("status") == "absent", "%s record %s" % (pmu, r)
         assert "no uncore discovery table found" in r.get("why", "") and "09a7" in r["why"], r
+    free = recs["uncore_imc"].get("free_running")
+    assert free and "no DDR bytes" in free.get("why", "") and "spr_imc_freerunning" in free["why"], free
     maps = run.of("uncore_iio_map")
     assert maps and all(m.get("status") == "absent" and m.get("map_source") == "discovery_table" and
                         "no uncore discovery table found" in m.get("why", "") for m in maps), maps
