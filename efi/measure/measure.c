@@ -444,6 +444,9 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
 			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
+		if (mux)
+			rep_line("            multiplexed: %u event groups x %d rounds = %u windows (mean above); counts scaled by window / group running time",
+				 p->core.ngroups, ARM_MUX_ROUNDS, nslices);
 		counters_text(&s);
 		if (ns < best_ns)
 			best_ns = ns;

@@ -27,6 +27,20 @@ void core_mux_pack(struct core_set *s)
 	s->td_groups = (uint32_t)__builtin_popcountll(tdmask);
 }
 
+void core_mux_keep_group(struct core_set *s, uint32_t g)
+{
+	int n = ARMV8_C_INST + 1;
+	for (int i = n; i < s->n; i++)
+		if (s->c[i].group == g) {
+			s->c[n] = s->c[i];
+			s->c[n++].group = 0;
+		}
+	s->n = n < s->n ? n : s->n;
+	s->ngroups = 1;
+	s->group = 0;
+	s->td_groups = s->td_groups ? 1 : 0;
+}
+
 void core_mux_begin(struct core_set *acc, uint32_t rounds)
 {
 	acc->rounds = rounds ? rounds : 1;

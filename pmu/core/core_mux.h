@@ -27,6 +27,11 @@
  * s->td_groups (groups holding TopDown inputs: 1 when they fit together, 0 without any). */
 void core_mux_pack(struct core_set *s);
 
+/* A set that is not multiplexed (one window: the load-source evidence) keeps only group g's
+ * events besides the cycle counter and INST_RETIRED, as group 0 on the same event counters;
+ * events added afterwards go on the counters after them, and to group 1 when none is left. */
+void core_mux_keep_group(struct core_set *s, uint32_t g);
+
 /* acc: the configured set that will gather every slice (raw sums, times and restore report
  * zeroed); rounds (>= 1) times each group. */
 void core_mux_begin(struct core_set *acc, uint32_t rounds);

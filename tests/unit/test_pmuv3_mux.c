@@ -198,6 +198,36 @@ static void test_topdown_inputs_in_one_group(void **state)
 	assert_int_equal(acc.td_groups, 2);
 }
 
+/* A one-window user of the configured set (the load-source evidence) keeps one group: group 1
+ * of the N = 3 set is BR_MIS_PRED (0x10) and MEM_ACCESS (0x13) on counters 1 and 2, now group 0;
+ * an event added then needs a new group (1), which such a user refuses. */
+static void test_keep_one_group(void **state)
+{
+	(void)state;
+	model(PMCR_N3);
+	char err[160] = "";
+	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS",
+					       err, sizeof(err)), 0);
+	core_mux_pack(&acc);
+	core_mux_keep_group(&acc, 1);
+	assert_int_equal(acc.n, 4);
+	assert_int_equal(acc.ngroups, 1);
+	assert_string_equal(acc.c[2].event, "BR_MIS_PRED");
+	assert_string_equal(acc.c[3].event, "MEM_ACCESS");
+	assert_int_equal(acc.c[2].group, 0);
+	assert_int_equal(acc.c[3].ctr, 2);
+	assert_int_equal(pmu_armv8_pmuv3.start(&h, &acc), HW_OK);
+	assert_int_equal(reg(SYSREG_PMEVTYPER_EL0(1)) & 0xffff, 0x10);
+	assert_int_equal(reg(SYSREG_PMEVTYPER_EL0(2)) & 0xffff, 0x13);
+	hw_model_tick(&m, 4);
+	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &acc), HW_OK);
+	assert_int_equal(acc.c[3].delta, 12);   /* counter 2 steps 3 */
+	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &acc), HW_OK);
+	assert_int_equal(armv8_pmuv3_configure(&acc, "BUS_ACCESS", err, sizeof(err)), 0);
+	assert_int_equal(acc.c[4].group, 1);
+	assert_int_equal(acc.ngroups, 2);
+}
+
 /* PMCNTENCLR_EL0 reads as the one enable mask: a change to it is PMCNTENSET_EL0's. */
 static uint64_t alias(uint64_t id)
 {
@@ -263,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_scale_by_hand),
 		cmocka_unit_test(test_five_events_on_two_counters),
 		cmocka_unit_test(test_topdown_inputs_in_one_group),
+		cmocka_unit_test(test_keep_one_group),
 		cmocka_unit_test(test_fault_at_every_access),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
