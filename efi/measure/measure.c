@@ -318,7 +318,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		struct core_set s = p->core, acc = p->core;
 		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
 		struct window_result w = { 0 };
-		uint64_t span = 0;
+		uint64_t span = 0, smi = 0;
+		int masked = 1;
 		core_mux_begin(&acc, ARM_MUX_ROUNDS);
 		for (int i = 0; arm && i < n; i++) {
 			arm[n + i] = p->core;
@@ -355,6 +356,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				return -1;
 			}
 			span += w.span_ticks;
+			smi += w.smi_delta;
+			masked &= w.masked != 0;
 			for (int i = 0; i < n; i++)
 				cpu_ticks[i] += cpus[i].t1 - cpus[i].t0;
 			uint64_t sns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
@@ -395,7 +398,9 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			}
 			s = arm[n + arm_bsp];   /* the pass's counters are the boot CPU's */
 		}
-		w.span_ticks = span / nslices;   /* a multiplexed pass: the mean window */
+		w.span_ticks = span / nslices;   /* a multiplexed pass: the mean window, SMIs of them all */
+		w.smi_delta = smi;
+		w.masked = masked;
 		for (int i = 0; i < n; i++)
 			cpus[i].t0 = 0, cpus[i].t1 = cpu_ticks[i] / nslices;
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
