@@ -29,21 +29,7 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 {
 	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
 				.f = arm_td_formula_for(s->midr) };
-	uint32_t groups = 0;   /* the multiplexed groups the inputs on event counters came from */
-	for (int i = 0; i < s->n; i++) {
-		const struct core_counter *c = &s->c[i];
-		for (int k = 0; k < ATD_NINPUT; k++) {
-			const char *a = arm_td_input_name[k], *b = c->event;
-			while (b && *a && *a == *b)
-				a++, b++;
-			if (b && !*a && !*b && c->state == CTR_COUNTED && !(in.have & (1u << k))) {
-				in.have |= 1u << k;
-				in.count[k] = c->delta;   /* multiplexed: the scaled count */
-				if (c->group != CORE_ALL_GROUPS && c->group < 32)
-					groups |= 1u << c->group;
-			}
-		}
-	}
+	uint32_t groups = core_mux_topdown_in(s, &in);   /* multiplexed: the scaled counts */
 	struct arm_td_out o;
 	arm_topdown(&in, &o);
 	struct json *j = rep_begin("topdown");
@@ -70,8 +56,8 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 		json_str(j, "slots_why", in.slots_why ? in.slots_why : "unknown");
 	}
 	if (s->ngroups > 1) {   /* multiplexed: counts are scaled; across groups a ratio is an estimate */
-		json_u64(j, "input_groups", (uint64_t)__builtin_popcount(groups));
-		if (__builtin_popcount(groups) > 1)
+		json_u64(j, "input_groups", groups);
+		if (groups > 1)
 			json_str(j, "input_groups_why", "the inputs were counted in different multiplexed groups: "
 				 "their ratios come from scaled counts of different windows, less exact than within one group");
 	}

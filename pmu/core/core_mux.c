@@ -96,3 +96,26 @@ void core_mux_finish(struct core_set *acc)
 		a->state = a->raw ? CTR_COUNTED : CTR_NOT_ADVANCING;
 	}
 }
+
+static int same(const char *a, const char *b)
+{
+	while (a && b && *a && *a == *b)
+		a++, b++;
+	return a && b && !*a && !*b;
+}
+
+uint32_t core_mux_topdown_in(const struct core_set *s, struct arm_td_in *in)
+{
+	uint64_t groups = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct core_counter *c = &s->c[i];
+		for (int k = 0; k < ATD_NINPUT; k++)
+			if (c->state == CTR_COUNTED && !(in->have & (1u << k)) && same(arm_td_input_name[k], c->event)) {
+				in->have |= 1u << k;
+				in->count[k] = c->delta;
+				if (c->group < CORE_MAX_GROUPS)
+					groups |= 1ull << c->group;
+			}
+	}
+	return (uint32_t)__builtin_popcountll(groups);
+}

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include "pmu/core/core_counters.h"
+#include "pmu/core/arm_topdown.h"
 
 /* Re-place c[2..] with the TopDown inputs first (their order kept, then the others'), group
  * e / k and event counter 1 + e % k for the e-th, k = PMCR_EL0.N - 1. Sets s->ngroups and
@@ -45,5 +46,12 @@ void core_mux_add(struct core_set *acc, const struct core_set *slice, uint64_t n
 void core_mux_finish(struct core_set *acc);
 /* Time (ns) counter i ran: window_ns for the cycle counter and INST_RETIRED, else its group's. */
 uint64_t core_mux_running_ns(const struct core_set *s, int i);
+
+/* The TopDown inputs of s as arm_topdown() takes them: count[k] the (scaled) delta of the first
+ * counted counter named arm_td_input_name[k], have bit k set for it; slots, formula and the rest of
+ * in are left as the caller set them. Returns how many multiplexed groups those counts came from
+ * (the cycle counter and INST_RETIRED, in every group, count for none): more than 1 means the
+ * ratios mix windows. */
+uint32_t core_mux_topdown_in(const struct core_set *s, struct arm_td_in *in);
 
 #endif

@@ -189,13 +189,33 @@ static void test_topdown_inputs_in_one_group(void **state)
 	}
 	assert_int_equal(acc.group_ns[0], 30);
 	assert_int_equal(acc.group_ns[1], 50);
+	/* TopDown takes the scaled counts, all from group 0; CPU_CYCLES is the cycle counter's 7 x 80 */
+	struct arm_td_in in = { .f = arm_td_formula_for(acc.midr) };
+	assert_int_equal(core_mux_topdown_in(&acc, &in), 1);
+	static const uint64_t in_one[ATD_NINPUT] = { 560, 160, 240, 320, 400, 480, 560, 0 };
+	assert_int_equal(in.have, 0x7f);
+	for (int k = 0; k < ATD_NINPUT; k++)
+		assert_int_equal(in.count[k], in_one[k]);
 
+	/* N = 6: five inputs in group 0 (counters 1-5), BR_MIS_PRED first in group 1 with the four
+	 * others. Same slices: group 0 steps 2..6 x 30 ns scaled x 80 / 30 = 160, 240, 320, 400, 480;
+	 * BR_MIS_PRED on counter 1 of group 1: 2 x 50 = 100, x 80 / 50 = 160. Two groups. */
 	model(PMCR_N6);
 	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,MEM_ACCESS,BUS_ACCESS", err, sizeof(err)), 0);
 	armv8_pmuv3_add_topdown(&acc);
 	core_mux_pack(&acc);
 	assert_int_equal(acc.ngroups, 2);
 	assert_int_equal(acc.td_groups, 2);
+	run(ticks, 4, 1);
+	in = (struct arm_td_in){ .f = arm_td_formula_for(acc.midr) };
+	assert_int_equal(core_mux_topdown_in(&acc, &in), 2);
+	static const uint64_t in_two[ATD_NINPUT] = { 560, 160, 240, 320, 400, 480, 160, 0 };
+	for (int k = 0; k < ATD_NINPUT; k++)
+		assert_int_equal(in.count[k], in_two[k]);
+	struct arm_td_out o;
+	arm_topdown(&in, &o);   /* Neoverse V2 (the model's MIDR_EL1): 8 slots from its table */
+	for (int k = 0; k < ATD_NITEM; k++)
+		assert_true(o.valid[k]);
 }
 
 /* A one-window user of the configured set (the load-source evidence) keeps one group: group 1
