@@ -22,6 +22,8 @@
 #include "arch/regs/arm_sysreg.h"
 
 /* PMCR_EL0 with IMP 0x41 and N (bits [15:11], Arm ARM D23 PMCR_EL0) = 3, 6 and 7. */
+#define PMCR_N1 0x41000800u
+#define PMCR_N2 0x41001000u
 #define PMCR_N3 0x41001800u
 #define PMCR_N6 0x41003000u
 #define PMCR_N7 0x41003800u
@@ -31,12 +33,14 @@
 static struct hw_model m, ref;
 static struct hw h;
 static struct core_set acc, slice;
+static uint64_t pmcr_orig;
 
 static void model(uint64_t pmcr)
 {
 	const struct pmuv3_model_cfg c = { .pmcr = pmcr, .ceid0 = 0xffffffffull, .ceid1 = 0xffffffffull,
 					   .evtyper = EVTYPER_ORIG, .ccfiltr = CCFILTR_ORIG, .cyc_step = 7, .ctr_start = 10 };
 	pmuv3_model(&m, &c);
+	pmcr_orig = pmcr;
 	m.on_write = pmuv3_model_enables;
 	h = hw_model_hw(&m);
 	memset(&acc, 0, sizeof(acc));
@@ -63,7 +67,7 @@ static void run(const unsigned *ticks, uint32_t n, int check)
 		core_mux_add(&acc, &slice, ticks[k]);
 		if (!check)
 			continue;
-		assert_int_equal(reg(SYSREG_PMCR_EL0), PMCR_N3 + (acc.ngp - 3) * 0x800u);
+		assert_int_equal(reg(SYSREG_PMCR_EL0), pmcr_orig);
 		assert_int_equal(reg(SYSREG_PMCNTENSET_EL0), 0);
 		assert_int_equal(reg(SYSREG_PMCCFILTR_EL0), CCFILTR_ORIG);
 		for (uint32_t c = 0; c < acc.ngp; c++)
@@ -218,6 +222,39 @@ static void test_topdown_inputs_in_one_group(void **state)
 		assert_true(o.valid[k]);
 }
 
+/* N = 2: one event counter besides INST_RETIRED's, nine events: nine groups, two rounds = 18
+ * slices of 1, 2, ..., 18 ticks. Group g runs slices g and g + 9: (g + 1) + (g + 10) = 2g + 11
+ * ns of the 171. Every event is on counter 1 (steps 2): raw 2 x (2g + 11), from 22 (g = 0) to
+ * 54 (g = 8), and scaled 2 x (2g + 11) x 171 / (2g + 11) = 342 each, the 2 x 171 counter 1 would
+ * have counted over the whole window. N = 1: no event counter for any event, a config error. */
+static void test_nine_events_on_one_counter(void **state)
+{
+	(void)state;
+	model(PMCR_N2);
+	char err[160] = "";
+	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS,"
+					       "L1I_CACHE_REFILL,L1D_TLB_REFILL,INST_SPEC,BR_RETIRED", err, sizeof(err)), 0);
+	core_mux_pack(&acc);
+	assert_int_equal(acc.ngroups, 9);
+	unsigned ticks[18];
+	for (unsigned k = 0; k < 18; k++)
+		ticks[k] = k + 1;
+	run(ticks, 18, 1);
+	assert_int_equal(acc.window_ns, 171);
+	for (int g = 0; g < 9; g++) {
+		assert_int_equal(acc.c[2 + g].group, g);
+		assert_int_equal(acc.c[2 + g].ctr, 1);
+		assert_int_equal(acc.group_ns[g], 2 * g + 11);
+		assert_int_equal(acc.c[2 + g].raw, 2 * (2 * g + 11));
+		assert_int_equal(acc.c[2 + g].delta, 342);
+	}
+	assert_int_equal(acc.c[ARMV8_C_INST].delta, 171);
+
+	model(PMCR_N1);
+	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no event counter left (PMCR_EL0.N = 1"));
+}
+
 /* A one-window user of the configured set (the load-source evidence) keeps one group: group 1
  * of the N = 3 set is BR_MIS_PRED (0x10) and MEM_ACCESS (0x13) on counters 1 and 2, now group 0;
  * an event added then needs a new group (1), which such a user refuses. */
@@ -314,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_five_events_on_two_counters),
 		cmocka_unit_test(test_topdown_inputs_in_one_group),
 		cmocka_unit_test(test_keep_one_group),
+		cmocka_unit_test(test_nine_events_on_one_counter),
 		cmocka_unit_test(test_fault_at_every_access),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
