@@ -40,6 +40,7 @@
 #include "efi/verdict/run_verdict.h"
 #include "efi/verdict/run_state.h"
 #include "pmu/metrics.h"
+#include "pmu/core/core_mux.h"
 
 #ifndef EFIPERF_VERSION
 #define EFIPERF_VERSION "unknown"
@@ -409,6 +410,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			armv8_pmuv3_add_defaults(&plat.core);
 		plat.core.event_set = user ? (cfg.topdown ? "core_events + topdown" : "core_events")
 					   : (cfg.topdown ? "topdown + default" : "default");
+		core_mux_pack(&plat.core);   /* more events than counters: TopDown's inputs in one group */
 	}
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);

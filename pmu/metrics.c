@@ -57,3 +57,12 @@ int metric_outliers(const uint64_t *vals, int n, uint32_t tolerance_pct, uint8_t
 	}
 	return flagged;
 }
+
+uint64_t metric_mux_scale(uint64_t raw, uint64_t window, uint64_t running)
+{
+	if (running >= window)
+		return raw;
+	if (!running)
+		return 0;
+	return (uint64_t)((unsigned __int128)raw * window / running);
+}

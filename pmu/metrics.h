@@ -15,6 +15,11 @@ uint64_t metric_gbps_milli(uint64_t bytes, uint64_t ns);
 /* Ratio a/b times 1000, rounded (e.g. instructions per cycle). 0 when b is 0. */
 uint64_t metric_ratio_milli(uint64_t a, uint64_t b);
 
+/* A multiplexed count scaled to the whole window, as Linux perf scales by enabled/running time
+ * (tools/perf/Documentation/perf-stat.txt): raw x window / running (128-bit intermediate). raw
+ * itself when running >= window (counted all along), 0 when running is 0 (never ran). */
+uint64_t metric_mux_scale(uint64_t raw, uint64_t window, uint64_t running);
+
 /* The median of vals[0..n-1] (the mean of the middle two for even n); 0 for n <= 0 or
  * n > METRIC_MAX_OUTLIER_N. vals is left unchanged. */
 uint64_t metric_median(const uint64_t *vals, int n);

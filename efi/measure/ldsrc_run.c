@@ -4,6 +4,7 @@
 #include <string.h>
 #include "efi/measure/ldsrc_run.h"
 #include "efi/measure/corepmu_run.h"
+#include "pmu/core/core_mux.h"
 #include "arch/lib/fmt.h"
 #include "efi/out/report.h"
 
@@ -69,6 +70,7 @@ static int setup_arm(const struct platform *p, struct ldsrc *l)
 {
 	l->t = &ls_arm;
 	l->arm = p->core;
+	core_mux_keep_group(&l->arm, 0);   /* one window each: the first group's events only */
 	const char *denom = NULL;
 	for (int i = 0; i < l->t->n; i++) {
 		char err[ERR_BYTES];
@@ -77,7 +79,13 @@ static int setup_arm(const struct platform *p, struct ldsrc *l)
 			fmt_snprintf(l->why[i], LS_WHY, "not programmed: %s is the denominator", denom);
 			continue;
 		}
-		if (armv8_pmuv3_configure(&l->arm, l->t->ev[i].name, err, sizeof(err)) == 0) {
+		int n0 = l->arm.n;
+		if (armv8_pmuv3_configure(&l->arm, l->t->ev[i].name, err, sizeof(err)) == 0 &&
+		    l->arm.c[l->arm.n - 1].group != 0) {   /* it would need a second group: not multiplexed here */
+			l->arm.n = n0;
+			l->arm.ngroups = 1;
+			fmt_snprintf(err, sizeof(err), "core_events: no event counter left (PMCR_EL0.N; the load-source evidence is not multiplexed)");
+		} else if (l->arm.n > n0) {
 			if (l->t->ev[i].kind == LS_ACCESSES)
 				denom = l->t->ev[i].name;
 			l->idx[i] = l->arm.n - 1;

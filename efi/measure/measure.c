@@ -5,6 +5,7 @@
 #include "efi/measure/measure.h"
 #include "arch/regs/arm_sysreg.h"
 #include "pmu/core/arm_topdown.h"
+#include "pmu/core/core_mux.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
 #include "efi/out/pmu_json.h"
@@ -18,25 +19,17 @@
 
 #define PAGE_BYTES 4096u
 #define FILL_PATTERN 0x9E3779B97F4A7C15ull  /* any non-repeating 64-bit pattern */
+/* Arm PMUv3 with more events than counters: each group runs this many copy windows a pass. */
+#define ARM_MUX_ROUNDS 2
 
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
- * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). */
+ * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). Multiplexed, the
+ * counts are the scaled ones and input_groups says how many groups the inputs came from. */
 static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
 {
 	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
 				.f = arm_td_formula_for(s->midr) };
-	for (int i = 0; i < s->n; i++) {
-		const struct core_counter *c = &s->c[i];
-		for (int k = 0; k < ATD_NINPUT; k++) {
-			const char *a = arm_td_input_name[k], *b = c->event;
-			while (b && *a && *a == *b)
-				a++, b++;
-			if (b && !*a && !*b && c->state == CTR_COUNTED && !(in.have & (1u << k))) {
-				in.have |= 1u << k;
-				in.count[k] = c->delta;
-			}
-		}
-	}
+	uint32_t groups = core_mux_topdown_in(s, &in);   /* multiplexed: the scaled counts */
 	struct arm_td_out o;
 	arm_topdown(&in, &o);
 	struct json *j = rep_begin("topdown");
@@ -61,6 +54,12 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	} else {
 		json_null(j, "slots");
 		json_str(j, "slots_why", in.slots_why ? in.slots_why : "unknown");
+	}
+	if (s->ngroups > 1) {   /* multiplexed: counts are scaled; across groups a ratio is an estimate */
+		json_u64(j, "input_groups", groups);
+		if (groups > 1)
+			json_str(j, "input_groups_why", "the inputs were counted in different multiplexed groups: "
+				 "their ratios come from scaled counts of different windows, less exact than within one group");
 	}
 	json_obj(j, "counts");
 	for (int k = 0; k < ATD_NINPUT; k++)
@@ -291,55 +290,105 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	rep_line("measure:    copy %llu bytes on each of %d CPU(s), %u passes, interrupts masked",
 		 (unsigned long long)size, n, cfg->copy_passes);
 	rep_line("            noise floor (empty window): %llu ns", (unsigned long long)metric_ticks_to_ns(floor.span_ticks, p->timer_hz));
-	/* Arm PMUv3 on more than one CPU: each CPU starts and stops its own set around its kernel. */
-	struct core_set *arm = p->core.pmu == &pmu_armv8_pmuv3 && n > 1 ? AllocatePool(n * sizeof(*arm)) : NULL;
+	/* Arm PMUv3 on more than one CPU: each CPU starts and stops its own set around its kernel;
+	 * arm[n..2n) gather each CPU's multiplexed slices. */
+	int mux = p->core.pmu == &pmu_armv8_pmuv3 && p->core.ngroups > 1;
+	uint32_t nslices = mux ? p->core.ngroups * ARM_MUX_ROUNDS : 1;
+	struct core_set *arm = p->core.pmu == &pmu_armv8_pmuv3 && n > 1 ? AllocatePool(2 * n * sizeof(*arm)) : NULL;
 	int arm_bsp = 0;
 	for (int i = 0; i < n; i++)
 		if (cpus[i].cpu == p->mp.bsp)
 			arm_bsp = i;
+	static uint64_t cpu_ticks[WINDOW_MAX_CPUS];
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
-		for (int i = 0; arm && i < n; i++)
-			arm[i] = p->core;
-		struct core_set s = p->core;
+		struct core_set s = p->core, acc = p->core;
 		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
-		struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
-		spec.counters = &wc;
-		struct window_result w;
-		if (window_run(hw, &spec, &w) != 0) {
-			json_close(j);
-			rep_end();
-			for (int i = 0; i < n; i++)
-				if (core_cpus[i].cp)
-					corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
-			if (s.pmu && !arm)
-				s.pmu->restore(hw, &s);
-			arm_restore_all(hw, arm, cpus, n);
-			if (arm)
-				FreePool(arm);
-			free_cores(core_cpus, n, p->corepmu);
-			free_args(args, n, size);
-			rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
-			return -1;
+		struct window_result w = { 0 };
+		uint64_t span = 0, smi = 0;
+		int masked = 1;
+		core_mux_begin(&acc, ARM_MUX_ROUNDS);
+		for (int i = 0; arm && i < n; i++) {
+			arm[n + i] = p->core;
+			core_mux_begin(&arm[n + i], ARM_MUX_ROUNDS);
 		}
 		for (int i = 0; i < n; i++)
-			if (core_cpus[i].cp)
-				corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
-		if (cw.fixed_owner)
-			x86_fixed_from(&s, &cw.fixed_owner->ic);
-		else if (arm) {
-			arm_restore_all(hw, arm, cpus, n);
+			cpu_ticks[i] = 0;
+		/* One window, or with more events than counters one per group per round (slice k runs
+		 * group k mod G), each slice's set started, stopped and restored (pmu/core/core_mux.h). */
+		for (uint32_t k = 0; k < nslices; k++) {
+			uint32_t g = core_mux_slice_group(&p->core, k);
+			for (int i = 0; arm && i < n; i++) {
+				arm[i] = p->core;
+				arm[i].group = g;
+			}
+			s = p->core;
+			s.group = g;
+			struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
+			spec.counters = &wc;
+			if (window_run(hw, &spec, &w) != 0) {
+				json_close(j);
+				rep_end();
+				for (int i = 0; i < n; i++)
+					if (core_cpus[i].cp)
+						corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
+				if (s.pmu && !arm)
+					s.pmu->restore(hw, &s);
+				arm_restore_all(hw, arm, cpus, n);
+				if (arm)
+					FreePool(arm);
+				free_cores(core_cpus, n, p->corepmu);
+				free_args(args, n, size);
+				rep_error("measurement.copy", "only %d of %d CPUs ran the window", w.ran, n);
+				return -1;
+			}
+			span += w.span_ticks;
+			smi += w.smi_delta;
+			masked &= w.masked != 0;
+			for (int i = 0; i < n; i++)
+				cpu_ticks[i] += cpus[i].t1 - cpus[i].t0;
+			uint64_t sns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
+			for (int i = 0; i < n; i++)
+				if (core_cpus[i].cp)
+					corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
+			if (cw.fixed_owner)
+				x86_fixed_from(&s, &cw.fixed_owner->ic);
+			else if (arm) {
+				arm_restore_all(hw, arm, cpus, n);
+				for (int i = 0; i < n; i++)
+					if (mux)
+						core_mux_add(&arm[n + i], &arm[i], sns);
+					else
+						arm[n + i] = arm[i];
+			} else if (s.pmu) {
+				s.pmu->restore(hw, &s);
+				if (mux)
+					core_mux_add(&acc, &s, sns);
+			}
+		}
+		if (mux) {
+			core_mux_finish(&acc);
+			for (int i = 0; arm && i < n; i++)
+				core_mux_finish(&arm[n + i]);
+			if (!arm)
+				s = acc;
+		}
+		if (arm) {
 			for (int i = 0; i < n; i++) {
 				struct json *cj = rep_begin("core_counters");
 				json_str(cj, "kernel", "copy");
 				json_u64(cj, "pass", pass);
 				json_u64(cj, "cpu", cpus[i].cpu);
-				json_str(cj, "backend", arm[i].pmu ? arm[i].pmu->name : "none");
-				core_set_json(cj, &arm[i]);
+				json_str(cj, "backend", arm[n + i].pmu ? arm[n + i].pmu->name : "none");
+				core_set_json(cj, &arm[n + i]);
 				rep_end();
 			}
-			s = arm[arm_bsp];   /* the pass's counters are the boot CPU's */
-		} else if (s.pmu)
-			s.pmu->restore(hw, &s);
+			s = arm[n + arm_bsp];   /* the pass's counters are the boot CPU's */
+		}
+		w.span_ticks = span / nslices;   /* a multiplexed pass: the mean window, SMIs of them all */
+		w.smi_delta = smi;
+		w.masked = masked;
+		for (int i = 0; i < n; i++)
+			cpus[i].t0 = 0, cpus[i].t1 = cpu_ticks[i] / nslices;
 		uint64_t ns = metric_ticks_to_ns(w.span_ticks, p->timer_hz);
 		uint64_t gbps = metric_gbps_milli(moved * (uint64_t)n, ns);
 		char rate[32];
@@ -349,6 +398,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_u64(j, "ticks", w.span_ticks);
 		json_u64(j, "ns", ns);
 		json_milli(j, "gbps", gbps);
+		if (mux)
+			json_u64(j, "windows", nslices);   /* ticks, ns and per_cpu are the mean of these windows */
 		measure_quiet_json(j, &w);
 		/* A CPU far from the others (more than MEASURE_OUTLIER_PCT from the median rate) is flagged. */
 		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
@@ -384,6 +435,9 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
 			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
+		if (mux)
+			rep_line("            multiplexed: %u event groups x %d rounds = %u windows (mean above); counts scaled by window / group running time",
+				 p->core.ngroups, ARM_MUX_ROUNDS, nslices);
 		counters_text(&s);
 		if (ns < best_ns)
 			best_ns = ns;

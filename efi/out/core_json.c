@@ -4,13 +4,40 @@
  * PMUv3) in a record: counters [{event, unit, state, before, after, delta | why}]; on Arm
  * PMUv3 the event set and PMCR_EL0.N (event_set, event_counters, event_counters_used,
  * not_programmed [{event, why}]), the exception levels counted and MDCR_EL2 as read at EL2; `restore` when the set was
- * started and restored by its own window.
+ * started and restored by its own window. Multiplexed (more events than counters,
+ * pmu/core/core_mux.h): each counter has `group` (events on event counters), `raw` and `scaled`
+ * (= delta) instead of before/after, and the record multiplexed, rounds, window_ns,
+ * topdown_groups and groups [{events, running_ns, fraction}] (fraction = running / window).
  */
 #include "efi/out/pmu_json.h"
 #include "arch/regs/arm_sysreg.h"
+#include "pmu/metrics.h"
+
+/* Multiplexed: each group's events, the time it ran and its share of the window. */
+static void groups_json(struct json *j, const struct core_set *s)
+{
+	json_bool(j, "multiplexed", 1);
+	json_u64(j, "rounds", s->rounds);
+	json_u64(j, "window_ns", s->window_ns);
+	json_u64(j, "topdown_groups", s->td_groups);
+	json_arr(j, "groups");
+	for (uint32_t g = 0; g < s->ngroups && g < CORE_MAX_GROUPS; g++) {
+		json_obj(j, NULL);
+		json_arr(j, "events");
+		for (int i = 0; i < s->n; i++)
+			if (s->c[i].group == g)
+				json_str(j, NULL, s->c[i].event);
+		json_close(j);
+		json_u64(j, "running_ns", s->group_ns[g]);
+		json_milli(j, "fraction", s->window_ns ? metric_ratio_milli(s->group_ns[g], s->window_ns) : 0);
+		json_close(j);
+	}
+	json_close(j);
+}
 
 void core_set_json(struct json *j, const struct core_set *s)
 {
+	int mux = s->ngroups > 1 && s->nslices;   /* Arm PMUv3 multiplexed (pmu/core/core_mux.h) */
 	json_arr(j, "counters");
 	for (int i = 0; i < s->n; i++) {
 		const struct core_counter *c = &s->c[i];
@@ -18,9 +45,15 @@ void core_set_json(struct json *j, const struct core_set *s)
 		json_str(j, "event", c->event);
 		json_str(j, "unit", c->unit);
 		json_str(j, "state", ctr_state_name(c->state));
-		if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
+		if ((c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) && !mux) {
 			json_u64(j, "before", c->before);
 			json_u64(j, "after", c->after);
+		}
+		if (mux && c->group != CORE_ALL_GROUPS)
+			json_u64(j, "group", c->group);
+		if (mux && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING)) {
+			json_u64(j, "raw", c->raw);
+			json_u64(j, "scaled", c->delta);
 		}
 		if (c->state == CTR_COUNTED)
 			json_u64(j, "delta", c->delta);
@@ -33,7 +66,10 @@ void core_set_json(struct json *j, const struct core_set *s)
 		if (s->event_set)
 			json_str(j, "event_set", s->event_set);
 		json_u64(j, "event_counters", s->ngp);   /* PMCR_EL0.N */
-		json_u64(j, "event_counters_used", s->n > ARMV8_C_INST ? (uint64_t)(s->n - ARMV8_C_INST) : 0);
+		uint64_t used = s->n > ARMV8_C_INST ? (uint64_t)(s->n - ARMV8_C_INST) : 0;
+		json_u64(j, "event_counters_used", s->ngroups > 1 && used > s->ngp ? s->ngp : used);
+		if (mux)
+			groups_json(j, s);
 		json_arr(j, "not_programmed");
 		for (uint32_t i = 0; i < s->nleft && i < CORE_MAX_LEFT_OUT; i++) {
 			json_obj(j, NULL);

@@ -6,7 +6,9 @@
  *   c[1] INST_RETIRED (event 0x08) on event counter 0 (PMEVTYPER0_EL0 / PMEVCNTR0_EL0),
  *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
  *   c[2..] the event set of pmu/core/armv8_pmuv3_events.c (core_events, TopDown inputs, or the
- *        default set filling every other of the PMCR_EL0.N event counters) on event counters 1...
+ *        default set filling every other of the PMCR_EL0.N event counters) on event counters 1...;
+ *        each c[i] on PMEVCNTR<c[i].ctr>_EL0. With more events than counters they are split into
+ *        groups (pmu/core/core_mux.h) and start() programs only s->group's (plus c[0], c[1]).
  * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.
  *
  * Exception-level filter (PMEVTYPER0_EL0 and PMCCFILTR_EL0, same bit positions), chosen from
@@ -96,11 +98,13 @@ static int armv8_probe(const struct hw *hw, struct core_set *s)
 	uint64_t dfr0 = 0, pmcr = 0, ceid0 = 0;
 	*s = (struct core_set){ .pmu = &pmu_armv8_pmuv3, .n = PMUV3_NCTR };
 	s->c[PMUV3_CYCLES] = (struct core_counter){ .event = "CPU_CYCLES", .unit = "cycles",
-						    .width_mask = ~0ull };
+						    .width_mask = ~0ull, .group = CORE_ALL_GROUPS };
 	s->c[PMUV3_INST] = (struct core_counter){ .event = "INST_RETIRED",
 						  .unit = "instructions",
 						  .width_mask = 0xffffffffull,
-						  .code = ARMV8_PMUV3_EVENT_INST_RETIRED };
+						  .code = ARMV8_PMUV3_EVENT_INST_RETIRED,
+						  .group = CORE_ALL_GROUPS, .ctr = 0 };
+	s->ngroups = 1;
 
 	/* ID_AA64DFR0_EL1 exists on every AArch64 CPU: unsupported (x86 backend) or faulting
 	 * means this is not an AArch64 CPU, so PMUv3 does not apply. */
@@ -173,9 +177,15 @@ static uint64_t enable_mask(const struct core_set *s)
 	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT)
 		m |= PMCNTEN_C;
 	for (int i = PMUV3_INST; i < s->n; i++)
-		if (s->c[i].state != CTR_ABSENT)
-			m |= PMCNTEN_P(i - PMUV3_INST);
+		if (s->c[i].state != CTR_ABSENT && core_in_group(s, i))
+			m |= PMCNTEN_P(s->c[i].ctr);
 	return m;
+}
+
+/* Counter i (an event counter) is programmed in this start(): present and of s->group. */
+static int member(const struct core_set *s, int i, uint64_t en)
+{
+	return s->c[i].state != CTR_ABSENT && core_in_group(s, i) && (en & PMCNTEN_P(s->c[i].ctr));
 }
 
 static int saved_value(const struct core_set *s, uint32_t reg, uint64_t *v)
@@ -186,7 +196,7 @@ static int saved_value(const struct core_set *s, uint32_t reg, uint64_t *v)
 static void fault_all(struct core_set *s, const char *what, hw_status st)
 {
 	for (int i = 0; i < s->n; i++)
-		if (s->c[i].state != CTR_ABSENT) {
+		if (s->c[i].state != CTR_ABSENT && core_in_group(s, i)) {
 			s->c[i].state = CTR_FAULTED;
 			s->c[i].fault = (uint8_t)st;
 			fmt_snprintf(s->c[i].why, sizeof(s->c[i].why), "%s: %s", what,
@@ -220,9 +230,9 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	if (cyc)
 		STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), NULL), "save PMCCFILTR_EL0");
 	for (int i = PMUV3_INST; i < s->n; i++)
-		if (en & PMCNTEN_P(i - PMUV3_INST)) {
-			fmt_snprintf(what, sizeof(what), "save PMEVTYPER%d_EL0", i - PMUV3_INST);
-			STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(i - PMUV3_INST)), NULL), what);
+		if (member(s, i, en)) {
+			fmt_snprintf(what, sizeof(what), "save PMEVTYPER%d_EL0", s->c[i].ctr);
+			STEP(saveset_save(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(s->c[i].ctr)), NULL), what);
 		}
 	s->started = 1;
 	saved_value(s, SYSREG_PMCR_EL0, &pmcr);
@@ -241,9 +251,9 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 	if (cyc)
 		STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCCFILTR_EL0), filter(s)), "write PMCCFILTR_EL0");
 	for (int i = PMUV3_INST; i < s->n; i++)
-		if (en & PMCNTEN_P(i - PMUV3_INST)) {
-			fmt_snprintf(what, sizeof(what), "write PMEVTYPER%d_EL0", i - PMUV3_INST);
-			STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(i - PMUV3_INST)),
+		if (member(s, i, en)) {
+			fmt_snprintf(what, sizeof(what), "write PMEVTYPER%d_EL0", s->c[i].ctr);
+			STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMEVTYPER_EL0(s->c[i].ctr)),
 					   filter(s) | s->c[i].code), what);
 		}
 	STEP(saveset_write(hw, &s->sv, reg_sysreg(SYSREG_PMCNTENSET_EL0), en), "write PMCNTENSET_EL0");
@@ -253,9 +263,9 @@ static hw_status armv8_start(const struct hw *hw, struct core_set *s)
 		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].before),
 		     "read PMCCNTR_EL0");
 	for (int i = PMUV3_INST; i < s->n; i++)
-		if (en & PMCNTEN_P(i - PMUV3_INST)) {
-			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", i - PMUV3_INST);
-			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(i - PMUV3_INST), &s->c[i].before), what);
+		if (member(s, i, en)) {
+			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", s->c[i].ctr);
+			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(s->c[i].ctr), &s->c[i].before), what);
 		}
 	return HW_OK;
 }
@@ -270,12 +280,13 @@ static hw_status armv8_stop(const struct hw *hw, struct core_set *s)
 		     "read PMCCNTR_EL0");
 	char what[40];
 	for (int i = PMUV3_INST; i < s->n; i++)
-		if (s->c[i].state != CTR_ABSENT && s->c[i].state != CTR_FAULTED) {
-			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", i - PMUV3_INST);
-			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(i - PMUV3_INST), &s->c[i].after), what);
+		if (member(s, i, en) && s->c[i].state != CTR_FAULTED) {
+			fmt_snprintf(what, sizeof(what), "read PMEVCNTR%d_EL0", s->c[i].ctr);
+			STEP(hw_sysreg_read(hw, SYSREG_PMEVCNTR_EL0(s->c[i].ctr), &s->c[i].after), what);
 		}
 	for (int i = 0; i < s->n; i++)
-		core_finish_counter(&s->c[i]);
+		if (core_in_group(s, i))
+			core_finish_counter(&s->c[i]);
 	/* Stop the counters this run enabled; ones the firmware had enabled keep counting. */
 	saved_value(s, SYSREG_PMCNTENSET_EL0, &was);
 	if (en & ~was)

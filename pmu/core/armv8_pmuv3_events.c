@@ -8,9 +8,11 @@
  * Events outside those two ranges (STALL_FRONTEND_FLUSH 0x8162) have no PMCEID bit (Linux's
  * armv8pmu_event_attr_is_visible() shows none of them either): TopDown programs one only on a
  * core whose telemetry specification uses it (pmu/core/arm_topdown.h), saying so in its why.
- * A wanted event that is not programmed (not implemented, no PMCEID bit and no core that uses
- * it, wider than evtCount, or no event counter left among the PMCR_EL0.N) is listed in
- * s->left[] with why: never dropped silently.
+ * More core_events or TopDown inputs than the N - 1 event counters besides INST_RETIRED's go to
+ * further groups, counted in turn (pmu/core/core_mux.h); the default set only fills the last
+ * group's free counters. A wanted event that is not programmed (not implemented, no PMCEID bit
+ * and no core that uses it, wider than evtCount, or a default with no counter left in the last
+ * group) is listed in s->left[] with why: never dropped silently.
  */
 #include "pmu/core/core_counters.h"
 #include "arch/regs/arm_sysreg.h"
@@ -19,11 +21,35 @@
 #include "pmu/events/arm_common_events.h"
 #include "pmu/core/arm_topdown.h"
 
-/* An event counter is free: c[] has room and fewer than PMCR_EL0.N event counters are used
- * (c[0] is the cycle counter, c[1..] event counters 0..). */
+/* Event counters a group has for events: PMCR_EL0.N less counter 0 (INST_RETIRED). */
+static uint32_t per_group(const struct core_set *s)
+{
+	return s->ngp > 1 ? s->ngp - 1 : 0;
+}
+
+/* Another event can be counted: c[] has room and the event counters are not 0 (it may open a
+ * new multiplexed group). */
 static int room(const struct core_set *s)
 {
-	return s->n < CORE_MAX_COUNTERS && (uint32_t)(s->n - ARMV8_C_INST) < s->ngp;
+	return s->n < CORE_MAX_COUNTERS && per_group(s) > 0;
+}
+
+/* The default set's room: a free event counter in the last group (defaults open no group). */
+static int room_default(const struct core_set *s)
+{
+	uint32_t e = (uint32_t)(s->n - ARMV8_C_INST - 1);
+	return room(s) && (e == 0 || e % per_group(s) != 0);
+}
+
+/* c[s->n] takes the next free event counter, in order: group e / (N - 1), counter 1 + e % (N - 1). */
+static struct core_counter *add(struct core_set *s, const char *event, uint16_t code)
+{
+	uint32_t e = (uint32_t)(s->n - ARMV8_C_INST - 1), k = per_group(s);
+	struct core_counter *c = &s->c[s->n++];
+	*c = (struct core_counter){ .event = event, .unit = "events", .width_mask = s->c[ARMV8_C_INST].width_mask,
+				    .code = code, .group = (uint8_t)(e / k), .ctr = (uint8_t)(1 + e % k) };
+	s->ngroups = e / k + 1;
+	return c;
 }
 
 /* ---- core_events: the armv8_pmuv3 grammar (pmu/event_string.h) ------------------------- */
@@ -100,17 +126,18 @@ int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, siz
 			return -1;
 		}
 		if (!room(s)) {
-			fmt_snprintf(err, n, "core_events: '%.*s': no event counter left (PMCR_EL0.N = %u, counter 0 holds INST_RETIRED)",
-				     (int)len, p, s->ngp);
+			if (per_group(s))
+				fmt_snprintf(err, n, "core_events: '%.*s': more than %d events (efiperf multiplexes at most that many)",
+					     (int)len, p, CORE_MAX_COUNTERS - ARMV8_C_INST - 1);
+			else
+				fmt_snprintf(err, n, "core_events: '%.*s': no event counter left (PMCR_EL0.N = %u, counter 0 holds INST_RETIRED)",
+					     (int)len, p, s->ngp);
 			return -1;
 		}
-		s->c[s->n] = (struct core_counter){ .event = ce ? ce->name : "IMPLEMENTATION DEFINED", .unit = "events",
-						    .width_mask = s->c[ARMV8_C_INST].width_mask, .code = (uint16_t)code };
+		struct core_counter *c = add(s, ce ? ce->name : "IMPLEMENTATION DEFINED", (uint16_t)code);
 		if (impl < 0)
-			fmt_snprintf(s->c[s->n].why, sizeof(s->c[s->n].why),
-				     "0x%x: %s, PMCEID0/1_EL0 cannot say", code,
+			fmt_snprintf(c->why, sizeof(c->why), "0x%x: %s, PMCEID0/1_EL0 cannot say", code,
 				     ce ? "no PMCEID0/1_EL0 bit" : "IMPLEMENTATION DEFINED");
-		s->n++;
 		p = e;
 	}
 	return 0;
@@ -128,12 +155,17 @@ static void left_out(struct core_set *s, const char *event, const char *why)
 
 /* Add common event e unless it is there already; else list it as left out. An event with no
  * PMCEID0/1_EL0 bit is programmed only when `user` names the core whose published event list
- * has it (its counter's why says so), else left out. */
-static void want(struct core_set *s, const struct arm_common_event *e, const char *user)
+ * has it (its counter's why says so), else left out. td: a TopDown input (may open a new
+ * multiplexed group, and is marked); else a default (fills the last group only). */
+static void want(struct core_set *s, const struct arm_common_event *e, const char *user, int td)
 {
-	for (int k = ARMV8_C_INST; k < s->n; k++)
-		if (s->c[k].code == e->code)
+	for (int k = ARMV8_C_INST + 1; k < s->n; k++)
+		if (s->c[k].code == e->code) {
+			s->c[k].topdown |= (uint8_t)td;
 			return;
+		}
+	if (s->c[ARMV8_C_INST].code == e->code && s->c[ARMV8_C_INST].state != CTR_ABSENT)
+		return;   /* INST_RETIRED on counter 0 in every group */
 	int impl = implemented(s, e->code);
 	uint32_t evmask = s->version >= PMUVer_V3P1 ? PMEVTYPER_EVTCOUNT_MASK_V3P1 : PMEVTYPER_EVTCOUNT_MASK_V3;
 	if (impl == 0)
@@ -142,25 +174,25 @@ static void want(struct core_set *s, const struct arm_common_event *e, const cha
 		left_out(s, e->name, "no PMCEID0/1_EL0 bit and no TopDown formula of this core uses it");
 	else if (e->code & ~evmask)
 		left_out(s, e->name, "wider than evtCount (10 bits before PMUv3p1)");
-	else if (!room(s))
-		left_out(s, e->name, "no event counter left (PMCR_EL0.N)");
+	else if (td ? !room(s) : !room_default(s))
+		left_out(s, e->name, td ? "no event counter left (PMCR_EL0.N < 2, or more events than efiperf multiplexes)"
+				     : "no event counter left in the last group (PMCR_EL0.N; the default set is not multiplexed)");
 	else {
-		struct core_counter *c = &s->c[s->n++];
-		*c = (struct core_counter){ .event = e->name, .unit = "events",
-					    .width_mask = s->c[ARMV8_C_INST].width_mask, .code = e->code };
+		struct core_counter *c = add(s, e->name, e->code);
+		c->topdown = (uint8_t)td;
 		if (impl < 0)
 			fmt_snprintf(c->why, sizeof(c->why), "0x%x: no PMCEID0/1_EL0 bit; %s TopDown uses it", e->code, user);
 	}
 }
 
-static void want_named(struct core_set *s, const char *name, const char *user)
+static void want_named(struct core_set *s, const char *name, const char *user, int td)
 {
 	size_t len = 0;
 	while (name[len])
 		len++;
 	const struct arm_common_event *e = arm_common_event_find(name, len);
 	if (e)
-		want(s, e, user);
+		want(s, e, user, td);
 }
 
 void armv8_pmuv3_add_topdown(struct core_set *s)
@@ -169,7 +201,7 @@ void armv8_pmuv3_add_topdown(struct core_set *s)
 	uint32_t in = arm_td_inputs(f);
 	for (int i = 0; i < ATD_NINPUT; i++)
 		if (i != ATD_CPU_CYCLES && (in & (1u << i)))   /* CPU_CYCLES: PMCCNTR_EL0, always there */
-			want_named(s, arm_td_input_name[i], f->core);
+			want_named(s, arm_td_input_name[i], f->core, 1);
 }
 
 /* The default set, in priority order: what the copy, stream and latency windows move through
@@ -191,10 +223,10 @@ const unsigned armv8_pmuv3_ndefault_events = sizeof(defaults) / sizeof(defaults[
 void armv8_pmuv3_add_defaults(struct core_set *s)
 {
 	for (unsigned i = 0; i < armv8_pmuv3_ndefault_events; i++)
-		want_named(s, defaults[i], NULL);
-	for (unsigned i = 0; i < arm_ncommon_events && room(s); i++) {
+		want_named(s, defaults[i], NULL, 0);
+	for (unsigned i = 0; i < arm_ncommon_events && room_default(s); i++) {
 		const struct arm_common_event *e = &arm_common_events[i];
 		if (e->code != EV_SW_INCR && e->code != EV_CHAIN && implemented(s, e->code) == 1)
-			want(s, e, NULL);
+			want(s, e, NULL, 0);
 	}
 }

@@ -29,6 +29,8 @@
  * counter k - 1 (pmu/core/armv8_pmuv3.c). */
 #define ARMV8_C_CYCLES 0
 #define ARMV8_C_INST   1
+#define CORE_MAX_GROUPS 30     /* multiplexed groups of events (c[2..] events, one a group at worst) */
+#define CORE_ALL_GROUPS 0xff   /* core_counter.group of a counter counted in every group */
 
 
 struct core_counter {
@@ -39,6 +41,12 @@ struct core_counter {
 	uint16_t code;                  /* Arm PMUv3: the event number programmed (evtCount) */
 	uint8_t state;                  /* enum ctr_state */
 	uint8_t fault;                  /* hw_status when CTR_FAULTED */
+	/* Arm PMUv3 multiplexing (pmu/core/core_mux.h): the group of an event on an event counter
+	 * (c[2..]; CORE_ALL_GROUPS for the cycle counter and INST_RETIRED, counted in every group),
+	 * its event counter PMEVCNTR<ctr>_EL0, whether it is a TopDown input, and the raw count
+	 * summed over the windows its group ran. */
+	uint8_t group, ctr, topdown;
+	uint64_t raw;
 	char why[80];                   /* CTR_ABSENT / CTR_FAULTED: why, citing the register */
 };
 
@@ -72,19 +80,34 @@ struct core_set {
 	const char *event_set;                   /* Arm: "core_events", "default" (+ " + topdown") */
 	uint32_t nleft;                          /* wanted events not programmed (left[] lists the first) */
 	struct core_left_out left[CORE_MAX_LEFT_OUT];
+	/* Arm PMUv3 multiplexing (pmu/core/core_mux.h): the groups events were split into, the one
+	 * start() programs, how many groups hold TopDown inputs, and after core_mux_finish() the
+	 * windows run (nslices over `rounds`), their total time and each group's running time (ns). */
+	uint32_t ngroups, group, td_groups, rounds, nslices;
+	uint64_t window_ns, group_ns[CORE_MAX_GROUPS];
 };
+
+/* Counter i of s is programmed when s->group runs: the cycle counter and INST_RETIRED always,
+ * an event on an event counter when it belongs to s->group. */
+static inline int core_in_group(const struct core_set *s, int i)
+{
+	return s->c[i].group == CORE_ALL_GROUPS || s->c[i].group == s->group;
+}
 
 /* Arm PMUv3: the events of `core_events` (comma-separated, perf syntax armv8_pmuv3/event=0x11/
  * or armv8_pmuv3_0/.../, or an Arm ARM common-event name such as STALL_BACKEND) on event
- * counters 1..N-1 after the probe (counter 0 keeps INST_RETIRED). 0, or -1 with err naming the
- * event: unknown, not implemented per PMCEID0/1_EL0, wider than evtCount, or more events than
- * counters. */
+ * counters 1..N-1 after the probe (counter 0 keeps INST_RETIRED); more events than those N-1
+ * counters go to further groups, multiplexed (pmu/core/core_mux.h). 0, or -1 with err naming the
+ * event: unknown, not implemented per PMCEID0/1_EL0, wider than evtCount, more than
+ * CORE_MAX_COUNTERS - 2 events, or none when PMCR_EL0.N < 2. */
 int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, size_t n);
 /* Arm PMUv3 TopDown (topdown = on): add the Neoverse TopDown L1 events (pmu/core/arm_topdown.h)
- * the CPU implements and that are not there yet, while counters last. Those not programmed
- * (not implemented, or no counter left) go to s->left[] with why. */
+ * the CPU implements and that are not there yet (multiplexed when they need more groups), marked
+ * as TopDown inputs; core_mux_pack() then puts them in one group when they fit. Those not
+ * programmed (not implemented, too wide) go to s->left[] with why. */
 void armv8_pmuv3_add_topdown(struct core_set *s);
-/* Arm PMUv3 without `core_events`: fill the free event counters with the default set, in its
+/* Arm PMUv3 without `core_events`: fill the free event counters of the last group with the
+ * default set (never a group of its own: the defaults are not multiplexed), in its
  * priority order (armv8_pmuv3_default_events: L1D_CACHE_REFILL, L2D_CACHE_REFILL,
  * LL_CACHE_MISS_RD, STALL_FRONTEND, STALL_BACKEND, BR_MIS_PRED, MEM_ACCESS, ...); an event of
  * the list the CPU lacks, or that finds no counter, goes to s->left[] with why. Counters still

@@ -15,6 +15,7 @@
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/uncore/intel_cha_program.h"
 #include "arch/lib/fmt.h"
+#include "pmu/metrics.h"
 
 #include <string.h>
 
@@ -259,11 +260,7 @@ int cha_prepare(const struct hw *hw, uint32_t family, uint32_t model, const stru
 
 static uint64_t scale(uint64_t raw, uint64_t window, uint64_t ran, uint32_t ngroups)
 {
-	if (ngroups <= 1)
-		return raw;               /* counted the whole window: exact */
-	if (!ran)
-		return 0;
-	return (uint64_t)((unsigned __int128)raw * window / ran);
+	return ngroups <= 1 ? raw : metric_mux_scale(raw, window, ran);   /* one group: exact */
 }
 
 static void all_sockets(const struct hw *hw, const struct cha_request *req, struct cha_result *res,

@@ -29,3 +29,13 @@ void pmuv3_model(struct hw_model *m, const struct pmuv3_model_cfg *c)
 		r->en2_mask = PMCNTEN_P(k);
 	}
 }
+
+void pmuv3_model_enables(struct hw_model *m, uint8_t space, uint32_t id, uint64_t value)
+{
+	if (space != HWM_SYSREG || (id != SYSREG_PMCNTENSET_EL0 && id != SYSREG_PMCNTENCLR_EL0))
+		return;
+	struct hw_model_reg *set = hw_model_find(m, HWM_SYSREG, SYSREG_PMCNTENSET_EL0);
+	struct hw_model_reg *clr = hw_model_find(m, HWM_SYSREG, SYSREG_PMCNTENCLR_EL0);
+	uint64_t en = id == SYSREG_PMCNTENSET_EL0 ? clr->value | value : set->value & ~value;
+	set->value = clr->value = en;
+}

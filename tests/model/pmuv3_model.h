@@ -19,5 +19,8 @@ struct pmuv3_model_cfg {
 };
 
 void pmuv3_model(struct hw_model *m, const struct pmuv3_model_cfg *c);
+/* An hw_model on_write hook: PMCNTENSET_EL0 / PMCNTENCLR_EL0 as the hardware has them, write-1-to-
+ * set / -clear of the one enable mask both read (Arm ARM D23 PMCNTENSET_EL0, PMCNTENCLR_EL0). */
+void pmuv3_model_enables(struct hw_model *m, uint8_t space, uint32_t id, uint64_t value);
 
 #endif

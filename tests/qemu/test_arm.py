@@ -148,6 +148,63 @@ def test_arm_core_events(scratch, figure):
     figure("aarch64 core_events", "%s; %s" % (got, errs[0]))
 
 
+# Nine events for QEMU's six event counters (INST_RETIRED keeps counter 0): two groups of five and
+# four, each run in 2 rounds of copy windows; QEMU implements (PMCEID0/1_EL0) only SW_INCR,
+# INST_RETIRED, CPU_CYCLES, STALL_FRONTEND, STALL_BACKEND and STALL, so some repeat.
+MUX_EVENTS = "STALL_FRONTEND,STALL_BACKEND,STALL,SW_INCR,INST_RETIRED,CPU_CYCLES,INST_RETIRED,CPU_CYCLES,STALL"
+
+
+@aarch64
+def test_arm_multiplexed_core_events(scratch, figure):
+    d = scratch()
+    # two CPUs (PSCI): each multiplexes its own set around its kernel, the pass holds the boot CPU's
+    run = boot("aarch64", make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, core_events=MUX_EVENTS, cpus="all"))), d, smp=2)
+    run.expect_ok()
+    p = run.one("measurement")["passes"][0]
+    assert p["windows"] == 4 and [c["cpu"] for c in p["per_cpu"]] == [0, 1] and all(c["ns"] > 0 for c in p["per_cpu"]), p
+    cc = [r for r in run.of("core_counters") if r.get("kernel") == "copy"]
+    assert [r["cpu"] for r in cc] == [0, 1], "copy core_counters records %s" % cc
+    for r in [p] + cc:
+        check_multiplexed(r)
+    assert p["counters"] == cc[0]["counters"], "the pass's counters are the boot CPU's"
+    # the known loop's INST_RETIRED is still exact on each CPU
+    loop = run.one("loop")
+    assert loop["masked"]["counted"] == 2 * N + 2 and [c.get("counted") for c in loop["per_cpu"]] == [2 * N + 2] * 2, "loop %s" % loop
+    figure("aarch64 multiplexed core_events", "9 events on 2 CPUs, groups %s, INST_RETIRED %d, scaled per group %s" % (
+        [(len(g["events"]), g["fraction"]) for g in p["groups"]], p["counters"][1]["delta"],
+        [c["scaled"] for c in p["counters"][2:] if c["event"] == "INST_RETIRED"]))
+
+
+def check_multiplexed(p):
+    """One multiplexed set (a copy pass or a CPU's core_counters record) of MUX_EVENTS."""
+    ctrs = p["counters"]
+    want = MUX_EVENTS.split(",")
+    assert [c["event"] for c in ctrs] == ["CPU_CYCLES", "INST_RETIRED"] + want, "counters %s" % [c["event"] for c in ctrs]
+    assert p["multiplexed"] is True and p["rounds"] == 2 and p["not_programmed"] == [], p
+    # every event counted (SW_INCR counts only software writes: not-advancing) in some group
+    groups = p["groups"]
+    assert [len(g["events"]) for g in groups] == [5, 4], "groups %s" % groups
+    assert sorted(e for g in groups for e in g["events"]) == sorted(want), "groups %s" % groups
+    assert abs(sum(g["fraction"] for g in groups) - 1) <= 0.002, "fractions %s" % [g["fraction"] for g in groups]
+    assert sum(g["running_ns"] for g in groups) == p["window_ns"] and all(g["running_ns"] > 0 for g in groups), groups
+    for c in ctrs[2:]:
+        assert c["state"] in ("counted", "not-advancing") and c["group"] in (0, 1) and "raw" in c, "counter %s" % c
+        assert c["event"] in groups[c["group"]]["events"], "counter %s not in its group %s" % (c, groups[c["group"]])
+        if c["state"] == "counted":   # scaled = raw x window / running, as the record's own times say
+            run_ns = groups[c["group"]]["running_ns"]
+            assert c["scaled"] == c["delta"] == c["raw"] * p["window_ns"] // run_ns, "counter %s, %s" % (c, groups)
+    assert [c["state"] for c in ctrs if c["event"] == "SW_INCR"] == ["not-advancing"], ctrs
+    # INST_RETIRED on counter 0 counts every window (exact, raw = scaled); each group's scaled
+    # INST_RETIRED estimates it (-icount: the windows run the same instructions), and each group's
+    # CPU_CYCLES on an event counter the cycle counter's
+    total_inst, total_cyc = ctrs[1]["delta"], ctrs[0]["delta"]
+    assert ctrs[1]["raw"] == total_inst and ctrs[1]["state"] == "counted", ctrs[1]
+    for name, total in (("INST_RETIRED", total_inst), ("CPU_CYCLES", total_cyc)):
+        est = [c["scaled"] for c in ctrs[2:] if c["event"] == name]
+        assert len(est) == 2 and all(abs(e - total) * 50 <= total for e in est), "%s scaled %s vs %d" % (name, est, total)
+    assert p["restore"]["status"] == "ok" and p["event_set"] == "core_events", p
+
+
 @aarch64
 def test_arm_topdown_names_what_is_absent(scratch, figure):
     # QEMU -cpu max has no PMMIR_EL1.SLOTS and none of the STALL_SLOT*/OP_* events: every item

@@ -21,6 +21,7 @@
 #include "pmu/core/core_counters.h"
 #include "arch/regs/x86_amd_msr.h"
 #include "arch/regs/arm_sysreg.h"
+#include "tests/model/pmuv3_model.h"
 
 static struct hw_model *M;        /* the model of the scenario */
 static struct hw_model ref;       /* as initialised: what "as found" means */
@@ -104,23 +105,12 @@ static struct hw_model arm;
 static struct hw armh;
 #define ARM_CNTEN_ORIG 0x4ull   /* event counter 2 enabled by someone else */
 
-/* PMCNTENSET_EL0 / PMCNTENCLR_EL0: write-1-to-set / -clear of one enable mask both read. */
-static void arm_on_write(struct hw_model *mm, uint8_t space, uint32_t id, uint64_t value)
-{
-	if (space != HWM_SYSREG || (id != SYSREG_PMCNTENSET_EL0 && id != SYSREG_PMCNTENCLR_EL0))
-		return;
-	struct hw_model_reg *set = hw_model_find(mm, HWM_SYSREG, SYSREG_PMCNTENSET_EL0);
-	struct hw_model_reg *clr = hw_model_find(mm, HWM_SYSREG, SYSREG_PMCNTENCLR_EL0);
-	uint64_t en = id == SYSREG_PMCNTENSET_EL0 ? clr->value | value : set->value & ~value;
-	set->value = clr->value = en;
-}
-
 static void arm_init(void)
 {
 	hw_model_init(&arm);
 	armh = hw_model_hw(&arm);
 	M = &arm;
-	arm.on_write = arm_on_write;
+	arm.on_write = pmuv3_model_enables;
 	hw_model_reg(&arm, HWM_SYSREG, SYSREG_ID_AA64DFR0_EL1, HWM_READONLY,
 		     (uint64_t)PMUVer_V3P5 << ID_AA64DFR0_EL1_PMUVer_SHIFT);
 	hw_model_reg(&arm, HWM_SYSREG, SYSREG_PMCR_EL0, HWM_PLAIN, 6ull << PMCR_EL0_N_SHIFT);
