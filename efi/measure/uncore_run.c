@@ -284,12 +284,12 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 		return;
 	}
 	uint64_t rd, wr;
+	char ratio[24];
 	imc_free_socket_bytes(&free_run, s, &rd, &wr);
-	uint64_t r = metric_ratio_milli(rd + wr, prog);
+	fmt_milli(ratio, sizeof(ratio), metric_ratio_milli(rd + wr, prog));
 	rep_line("uncore:     %s uncore_imc free-running DDR counters, socket %u: read %llu, write %llu bytes; "
-		 "%llu.%03llu x the programmable counters' %llu", ip->name, s, (unsigned long long)rd,
-		 (unsigned long long)wr, (unsigned long long)(r / 1000), (unsigned long long)(r % 1000),
-		 (unsigned long long)prog);
+		 "%s x the programmable counters' %llu", ip->name, s, (unsigned long long)rd,
+		 (unsigned long long)wr, ratio, (unsigned long long)prog);
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
@@ -343,14 +343,14 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 			any |= req->socket[k] == s;
 		if (!any)
 			continue;
+		uint64_t prog = imc ? programmable_bytes(req, res, s) : 0;
 		struct json *j = rep_begin("uncore");
 		uncore_result_json(req, res, s, NULL, j);
 		if (imc)
-			uncore_free_running_json(&free_run, s, programmable_bytes(req, res, s),
-						 req->known_read_bytes + req->known_write_bytes, j);
+			uncore_free_running_json(&free_run, s, prog, req->known_read_bytes + req->known_write_bytes, j);
 		rep_end();
 		if (imc)
-			free_running_line(ip, s, programmable_bytes(req, res, s));
+			free_running_line(ip, s, prog);
 	}
 	int rc = box_summary(ip->name, b->pmu, req, res);
 	if (bx == INTEL_BOX_IIO) {

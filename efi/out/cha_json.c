@@ -145,9 +145,7 @@ void cha_result_json(const struct cha_request *req, const struct cha_result *res
 			if (req->ev[i].group == g)
 				json_str(j, NULL, event_label(&req->ev[i]));
 		json_close(j);
-		json_u64(j, "running_ns", res->group_ns[g]);
-		json_milli(j, "fraction", res->window_ns ? (uint64_t)(((unsigned __int128)res->group_ns[g] * 1000 +
-									res->window_ns / 2) / res->window_ns) : 0);
+		mux_group_time_json(j, res->group_ns[g], res->window_ns);
 		json_close(j);
 	}
 	json_close(j);

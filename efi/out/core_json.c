@@ -13,6 +13,12 @@
 #include "arch/regs/arm_sysreg.h"
 #include "pmu/metrics.h"
 
+void mux_group_time_json(struct json *j, uint64_t running_ns, uint64_t window_ns)
+{
+	json_u64(j, "running_ns", running_ns);
+	json_milli(j, "fraction", metric_ratio_milli(running_ns, window_ns));   /* 0 for a 0 window */
+}
+
 /* Multiplexed: each group's events, the time it ran and its share of the window. */
 static void groups_json(struct json *j, const struct core_set *s)
 {
@@ -28,8 +34,7 @@ static void groups_json(struct json *j, const struct core_set *s)
 			if (s->c[i].group == g)
 				json_str(j, NULL, s->c[i].event);
 		json_close(j);
-		json_u64(j, "running_ns", s->group_ns[g]);
-		json_milli(j, "fraction", s->window_ns ? metric_ratio_milli(s->group_ns[g], s->window_ns) : 0);
+		mux_group_time_json(j, s->group_ns[g], s->window_ns);
 		json_close(j);
 	}
 	json_close(j);

@@ -29,6 +29,11 @@ void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` 
  * mdcr_el2, restore. */
 void core_set_json(struct json *j, const struct core_set *s);
 
+/* The time members of one multiplexed group's entry in `groups` [{events, running_ns, fraction}]
+ * (the CHA record's and a core counter set's, efi/out/core_json.c): running_ns, and fraction =
+ * running_ns / window_ns in thousandths (0 when the window is 0), perf's enabled/running. */
+void mux_group_time_json(struct json *j, uint64_t running_ns, uint64_t window_ns);
+
 /* The `load_source` object of one window (efi/out/load_source_json.c). */
 void load_source_json(struct json *j, const struct ls_window *w);
 

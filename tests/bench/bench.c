@@ -644,11 +644,13 @@ static void goal_line(int rows, const double *ratio, const double *ours, double 
 		int nt_limit = kind == KERNEL_NTSTORE && lim > 0 && ours[kind] >= WRITE_LIMIT_SLACK * lim;
 		if (ratio[kind] >= 1.0 || nt_limit)
 			met++;
-		else if (k < sizeof(behind))
-			k += ratio[kind] < 0 ? (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s (no ratio)", k ? ", " : "",
-								kernel_kind_name((enum kernel_kind)kind))
-					     : (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s %.3f", k ? ", " : "",
-								kernel_kind_name((enum kernel_kind)kind), ratio[kind]);
+		else if (k < sizeof(behind)) {
+			char r[16] = "(no ratio)";
+			if (ratio[kind] >= 0)
+				snprintf(r, sizeof(r), "%.3f", ratio[kind]);
+			k += (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s %s", k ? ", " : "",
+					      kernel_kind_name((enum kernel_kind)kind), r);
+		}
 	}
 	printf("goal: %d of %d kernels at or above 1.00x likwid-bench (or, non-temporal store, within 2%% of the "
 	       "write limit)%s%s\n", met, rows, k ? "; behind: " : "", behind);

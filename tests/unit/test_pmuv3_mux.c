@@ -52,6 +52,17 @@ static uint64_t reg(uint32_t enc)
 	return hw_model_find(&m, HWM_SYSREG, enc)->value;
 }
 
+
+/* The five-event set on N = 3 (a fresh model), configured and packed: groups {L1D_CACHE_REFILL,
+ * L1D_CACHE}, {BR_MIS_PRED, MEM_ACCESS}, {BUS_ACCESS} on event counters 1 and 2. */
+static void five_events_n3(void)
+{
+	char err[160] = "";
+	model(PMCR_N3);
+	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS",
+					       err, sizeof(err)), 0);
+	core_mux_pack(&acc);
+}
 /* Slices k = 0..n-1 of acc, slice k running ticks[k] ticks (= ns); after each, every register as
  * found when check is set. */
 static void run(const unsigned *ticks, uint32_t n, int check)
@@ -100,11 +111,7 @@ static void test_scale_by_hand(void **state)
 static void test_five_events_on_two_counters(void **state)
 {
 	(void)state;
-	model(PMCR_N3);
-	char err[160] = "";
-	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS",
-					       err, sizeof(err)), 0);
-	core_mux_pack(&acc);
+	five_events_n3();
 	assert_int_equal(acc.ngroups, 3);
 	assert_int_equal(acc.td_groups, 0);
 	static const uint8_t group[] = { 0, 0, 1, 1, 2 }, ctr[] = { 1, 2, 1, 2, 1 };
@@ -261,11 +268,7 @@ static void test_nine_events_on_one_counter(void **state)
 static void test_keep_one_group(void **state)
 {
 	(void)state;
-	model(PMCR_N3);
-	char err[160] = "";
-	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS",
-					       err, sizeof(err)), 0);
-	core_mux_pack(&acc);
+	five_events_n3();
 	core_mux_keep_group(&acc, 1);
 	assert_int_equal(acc.n, 4);
 	assert_int_equal(acc.ngroups, 1);
@@ -280,6 +283,7 @@ static void test_keep_one_group(void **state)
 	assert_int_equal(pmu_armv8_pmuv3.stop(&h, &acc), HW_OK);
 	assert_int_equal(acc.c[3].delta, 12);   /* counter 2 steps 3 */
 	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &acc), HW_OK);
+	char err[160] = "";
 	assert_int_equal(armv8_pmuv3_configure(&acc, "BUS_ACCESS", err, sizeof(err)), 0);
 	assert_int_equal(acc.c[4].group, 1);
 	assert_int_equal(acc.ngroups, 2);
@@ -306,10 +310,7 @@ static void test_fault_at_every_access(void **state)
 {
 	(void)state;
 	static const unsigned ticks[] = { 10, 20, 30, 40, 50, 60 };
-	char err[160];
-	model(PMCR_N3);
-	assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS", err, sizeof(err)), 0);
-	core_mux_pack(&acc);
+	five_events_n3();
 	uint32_t first = m.naccess;
 	ref = m;
 	run(ticks, 6, 0);
@@ -318,10 +319,7 @@ static void test_fault_at_every_access(void **state)
 	unsigned runs = 0, named_regs = 0;
 	for (int sticky = 0; sticky <= 1; sticky++)
 		for (uint32_t k = first + 1; k <= n; k++) {
-			model(PMCR_N3);
-			assert_int_equal(armv8_pmuv3_configure(&acc, "L1D_CACHE_REFILL,L1D_CACHE,BR_MIS_PRED,MEM_ACCESS,BUS_ACCESS",
-							       err, sizeof(err)), 0);
-			core_mux_pack(&acc);
+			five_events_n3();
 			ref = m;
 			m.fail_at = k;
 			m.fail_sticky = (uint8_t)sticky;
