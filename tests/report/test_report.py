@@ -212,6 +212,18 @@ def test_make_report(tmp_path):
     p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "LOGS=%s" % a], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
+    # `make report` without LOGS: the logs under build/<arch>/logs/ (B, the build folder, pointed at
+    # tmp_path so that the logs of other tests' boots are not read), and none there: exit status 3
+    b = tmp_path / "b"
+    (b / "logs").mkdir(parents=True)
+    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "B=%s" % b], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode != 0 and "report: no logs in %s/logs" % b in p.stderr, p.stdout + p.stderr
+    synth.write(b / "logs" / "M3.jsonl", synth.records(serial="M3"))
+    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "report", "B=%s" % b], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0 and re.search(r"^PASS +serial=M3 ", p.stdout, re.M), p.stdout + p.stderr
+    assert (b / "report" / "M3.html").exists() and (b / "report" / "junit.xml").exists()
 
 
 def test_readme_commands(tmp_path):
@@ -225,5 +237,15 @@ def test_readme_commands(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     for f in ("html/R1.html", "fleet/fleet.html", "fleet/fleet.csv", "j.xml"):
         assert (tmp_path / f).stat().st_size > 0, f
+    # --quiet prints nothing but errors: silent on a passing log, still the exit status of a failing one
+    p = subprocess.run([REPORT, a, "--quiet"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout == "" and p.stderr == "", p.stdout + p.stderr
+    b = synth.write(tmp_path / "R2.jsonl", synth.records(serial="R2", triad=(1, 1, 1, 1)))
+    p = subprocess.run([REPORT, a, b, "--quiet"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and p.stdout == "", p.stdout + p.stderr
+    bad = tmp_path / "R3.jsonl"
+    bad.write_text("not json\n")
+    p = subprocess.run([REPORT, bad, "--quiet"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 3 and p.stdout == "" and "efiperf-report: invalid log: " in p.stderr, p.stdout + p.stderr
     p = subprocess.run([os.path.join(REPO, "boot", "deps.sh"), "report"], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr

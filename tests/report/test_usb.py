@@ -102,3 +102,32 @@ def test_make_usb(tmp_path):
     p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb"], capture_output=True, text=True, env=env,
                        timeout=600)
     assert p.returncode != 0 and "no device: make usb DEV=/dev/sdX" in p.stderr
+
+
+def test_make_usb_force(tmp_path):
+    """make usb DEV=... FORCE=1 as the README shows it: a stick sysfs calls not removable is
+    written (refused without FORCE=1), a mounted one still refused."""
+    dev, _, env = fake(tmp_path, removable=0, size_bytes=GIB)
+    img = os.path.join(REPO, "build", "x86_64", "efiperf.img")
+
+    def make_usb(*args):
+        return subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb", "DEV=%s" % dev] + list(args),
+                              capture_output=True, text=True, env=env, timeout=600)
+    p = make_usb()
+    assert p.returncode != 0 and "is not removable" in p.stderr, p.stdout + p.stderr
+    assert dev.read_bytes() == b"\xee" * (1 << 20), "written without FORCE=1"
+    p = make_usb("FORCE=1")
+    assert p.returncode == 0 and "FORCE=1 given" in p.stdout and "read back: identical" in p.stdout, p.stdout + p.stderr
+    with open(img, "rb") as f:
+        assert dev.read_bytes() == f.read()
+    (tmp_path / "mounts").write_text("%s /mnt vfat rw 0 0\n" % dev)
+    p = make_usb("FORCE=1")
+    assert p.returncode != 0 and "is mounted" in p.stderr, p.stdout + p.stderr
+
+
+def test_lsblk_columns():
+    """The README's way to find the stick, `lsblk -d -o NAME,SIZE,RM,MODEL`: those columns exist."""
+    p = subprocess.run(["lsblk", "-d", "-o", "NAME,SIZE,RM,MODEL"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr   # lsblk refuses an unknown column before listing anything
+    lines = p.stdout.splitlines()
+    assert not lines or lines[0].split() == ["NAME", "SIZE", "RM", "MODEL"], p.stdout   # nothing: no disks
