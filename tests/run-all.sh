@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # run-all.sh: every efiperf test, one total. Run from anywhere (`make test` runs it).
 #
-#   1. build: make image (x86_64), make image ARCH=aarch64         one test each
-#   2. unit:  make -C tests -f unit.mk run    ("unit: N passed, N failed", N = cmocka cases)
-#   3. fuzz:  make -C tests -f unit.mk fuzz-smoke   one test per "fuzz TARGET: ... N crashes"
+#   1. build: make, make image; make ARCH=aarch64, make image ARCH=aarch64   one test per arch
+#             (both must succeed, the image must hold what the README lists)
+#   2. unit:  make unit    ("unit: N passed, N failed", N = cmocka cases)
+#   3. fuzz:  make fuzz FUZZ_SECONDS=10   one test per "fuzz TARGET: ... N crashes"
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
 #   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
 #             nothing when all is there), `make events` (must list events of
@@ -61,16 +62,34 @@ count() {
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then fail "$label: exit status $rc although it reported 0 failed"; fi
 }
 
+# image_ok ARCH BOOTNAME: what the README says `make` and `make image` give: efiperf.efi a PE
+# image ("MZ"), efiperf.img a FAT volume holding the loader, the config, the logs folder and
+# startup.nsh (mdir -b -/ lists every path).
+image_ok() {
+	local b=build/$1 paths
+	[ "$(head -c 2 "$b/efiperf.efi" 2>/dev/null)" = MZ ] || { echo "run-all: $b/efiperf.efi is not a PE image"; return 1; }
+	paths=$(mdir -b -/ -i "$b/efiperf.img" ::/ 2>&1) || { echo "run-all: mdir $b/efiperf.img: $paths"; return 1; }
+	for p in "::/EFI/BOOT/$2" ::/efiperf/efiperf.cfg ::/efiperf/logs/ ::/startup.nsh; do
+		grep -qxF "$p" <<< "$paths" || { echo "run-all: $b/efiperf.img lacks $p"; return 1; }
+	done
+}
+
 if want build; then
 	for arch in x86_64 aarch64; do
-		run "build $arch" make --no-print-directory image ARCH=$arch
-		if [ "$rc" = 0 ]; then pass; else fail "build $arch: make image ARCH=$arch failed"; fi
+		# the README's commands as written: `make` / `make ARCH=aarch64`, then `make image [ARCH=...]`
+		args=(); boot=BOOTX64.EFI
+		[ $arch = x86_64 ] || { args=(ARCH=$arch); boot=BOOTAA64.EFI; }
+		run "build $arch" make --no-print-directory "${args[@]}"
+		made=$rc
+		run "image $arch" make --no-print-directory image ARCH=$arch
+		if [ "$made" = 0 ] && [ "$rc" = 0 ] && image_ok $arch $boot; then pass
+		else fail "build $arch: make ${args[*]} (exit $made), make image ARCH=$arch (exit $rc) or its image's layout"; fi
 	done
 fi
 
 if want unit; then
 	if [ -f tests/unit.mk ]; then
-		run unit make -j"$JOBS" --no-print-directory -C tests -f unit.mk run
+		run unit make -j"$JOBS" --no-print-directory unit
 		count unit "$rc"
 	else
 		fail "unit: tests/unit.mk does not exist (host unit tests not written yet)"
@@ -79,7 +98,7 @@ fi
 
 if want fuzz; then
 	if [ -f tests/unit.mk ]; then
-		run fuzz-smoke make -j"$JOBS" --no-print-directory -C tests -f unit.mk fuzz-smoke
+		run fuzz-smoke make -j"$JOBS" --no-print-directory fuzz FUZZ_SECONDS=10
 		lines=$(grep -E '^fuzz [^ ]+: .*[0-9]+ crashes' "$out" || true)
 		if [ -n "$lines" ]; then
 			bad=0
