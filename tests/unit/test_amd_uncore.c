@@ -70,6 +70,7 @@ static void test_encodings(void **state)
 	assert_int_equal(enc("Zen2", AMD_BOX_L3, "amd_l3/event=0x6,umask=0x1,slicemask=0x1/"), 0xFF01000000400106ull);
 	/* UMC: event [7:0], rdwrmask [9:8], enable bit 31 */
 	assert_int_equal(enc("Zen4", AMD_BOX_UMC, "umc_cas_cmd.rd"), 0x8000010A);
+	assert_int_equal(enc("Zen4", AMD_BOX_UMC, "amd_umc/event=0xa,rdwrmask=1/"), 0x8000010A);   /* the README's */
 	assert_int_equal(enc("Zen5", AMD_BOX_UMC, "amd_umc/event=0xa,rdwrmask=2/"), 0x8000020A);
 	/* a named event with a later field overriding it, as perf does */
 	assert_int_equal(enc("Zen5", AMD_BOX_DF, "amd_df/local_socket_upstream_read_data_beats_io_0,umask=0x7ff/"),

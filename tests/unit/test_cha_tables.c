@@ -207,6 +207,9 @@ static void test_published_encodings(void **state)
 	e = enc(icx, "cha/event=0x35,umask=0x4,umask_ext=0xC8F3FE/");
 	assert_int_equal(e.ctl, 0x00C8F3FE00400435ull);
 	assert_int_equal(e.uses, 0);
+	/* the README's cha_events examples name this event twice: raw above, by name here (perfmon
+	 * icelakex_uncore.json UNC_CHA_TOR_INSERTS.IO_MISS_PCIRDCUR: UMask 0xc8f3fe04) */
+	assert_int_equal(enc(icx, "cha/TOR_INSERTS.IO_MISS_PCIRDCUR/").ctl, 0x00C8F3FE00400435ull);
 	assert_int_equal(enc(spr, "cha/TOR_INSERTS.IO_HIT_PCIRDCUR/").ctl, 0x00C8F3FD00000435ull);
 	assert_int_equal(enc(spr, "cha/TOR_INSERTS.IA_MISS_WCILF/").ctl, 0x00C867FE00000135ull);
 	/* perfmon ICX/events/icelakex_uncore.json (intel/perfmon), read directly:

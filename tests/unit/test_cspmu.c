@@ -141,6 +141,25 @@ static void test_event_strings(void **state)
 	assert_int_equal(ev.filt, 0x1);
 	assert_int_equal(ev.filt2, 0x1F);
 	assert_int_equal(ev.use_filt2, 1);
+	/* the README's uncore_events examples: rd_bytes is event 0x0, wr_bytes 0x1 (Linux
+	 * pcie_v2_pmu_event_attrs, pcie_tgt_pmu_event_attrs); PCIE src_rp_mask config1:0-7 (PMEVFILTR),
+	 * PCIE-TGT dst_rp_mask the root ports of PMEVFILT2R[7:0], PMEVFILTR never written */
+	s = "nvidia_pcie_pmu_0_rc_1/rd_bytes,src_rp_mask=0x1/";
+	assert_int_equal(nv_cspmu_encode(pcie, "nvidia_pcie_pmu_0_rc_1", s, strlen(s), &ev, NULL, why, sizeof(why)), 0);
+	assert_int_equal(ev.type, 0x0);
+	assert_int_equal(ev.filt, 0x1);
+	s = "nvidia_pcie_tgt_pmu_0_rc_1/wr_bytes,dst_rp_mask=0x3/";
+	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x1070036B), "nvidia_pcie_tgt_pmu_0_rc_1", s, strlen(s), &ev, NULL,
+					 why, sizeof(why)), 0);
+	assert_int_equal(ev.type, 0x1);
+	assert_int_equal(ev.filt2 & 0xFF, 0x3);
+	assert_int_equal(ev.use_filt, 0);
+	/* any other implementer: arm_cspmu_<APMT id>, event=N alone */
+	s = "arm_cspmu_7/event=0x5/";
+	assert_int_equal(nv_cspmu_encode(nv_cspmu_match(0x0000043B), "arm_cspmu_7", s, strlen(s), &ev, NULL, why,
+					 sizeof(why)), 0);
+	assert_int_equal(ev.type, 0x5);
+	assert_int_equal(ev.cycles, 0);
 	s = "nvidia_pcie_pmu_0_rc_1/rd_req,src_bdf=0x2781,src_bdf_en=1,dst_loc_cmem=1/";
 	assert_int_equal(nv_cspmu_encode(pcie, "nvidia_pcie_pmu_0_rc_1", s, strlen(s), &ev, NULL, why, sizeof(why)), 0);
 	assert_int_equal(ev.type, 2);

@@ -76,6 +76,11 @@ static void test_encodings(void **state)
 	/* IMC CAS: SKX umask 0x03 / 0x0C, ICX 0x0F / 0x30 */
 	assert_int_equal(enc("SKX", INTEL_BOX_IMC, "CAS_COUNT.RD", NULL), 0x400304);
 	assert_int_equal(enc("SKX", INTEL_BOX_IMC, "CAS_COUNT.WR", NULL), 0x400C04);
+	/* the README's uncore_events example, uncore_imc[_N]/event=0x4,umask=0x3/: CAS_COUNT.RD raw */
+	assert_int_equal(enc("SKX", INTEL_BOX_IMC, "uncore_imc/event=0x4,umask=0x3/", &box), 0x400304);
+	assert_int_equal(box, -1);
+	assert_int_equal(enc("SKX", INTEL_BOX_IMC, "uncore_imc_1/event=0x4,umask=0x3/", &box), 0x400304);
+	assert_int_equal(box, 1);
 	assert_int_equal(enc("ICX", INTEL_BOX_IMC, "UNC_M_CAS_COUNT.RD", NULL), 0x400F04);
 	assert_int_equal(enc("ICX", INTEL_BOX_IMC, "uncore_imc_2/event=0x4,umask=0x30/", &box), 0x403004);
 	assert_int_equal(box, 2);
