@@ -3,7 +3,8 @@
  * README.md against efi/config, read from the README itself so that neither can drift:
  *  - the Configuration table lists every key of the code once and no other; a row's default,
  *    parsed, gives the code's default settings ("none": a check key, no check; "empty": empty
- *    text); every value the row shows in backticks parses, except the placeholders named below;
+ *    text); every value the row shows in backticks parses (for `check`, the examples of its what
+ *    column too), except the placeholders named below;
  *    an enum row lists exactly the key's choices; the range (A..B) and multiple it states are
  *    the ones --help states, compared as numbers (0x10 = 16, 4K = 4096);
  *  - every `key = value` (or `key=value`) setting written anywhere in the README parses;
@@ -202,6 +203,26 @@ static int other_arch_isa(int k, const char *t, size_t n)
 	return 1;
 }
 
+/* Every backticked value in cell[0..n) but the placeholders parses as a value of key k; returns
+ * how many did. */
+static int parse_values(int k, const char *cell, size_t n)
+{
+	int parsed = 0;
+	for (const char *p = cell, *end = cell + n; p < end; p++) {
+		if (*p != '`')
+			continue;
+		const char *t = p + 1, *e = memchr(t, '`', (size_t)(end - t));
+		assert_non_null(e);
+		p = e;
+		size_t tn = (size_t)(e - t);
+		if (is_placeholder(t, tn) || other_arch_isa(k, t, tn))
+			continue;
+		expect_parses(cfg_key_name(k), t, tn, "value");
+		parsed++;
+	}
+	return parsed;
+}
+
 /* The enum choices of key k, from the error a bad value gets ("... is not one of: a, b"). */
 static int enum_choices(int k, char *out, size_t n)
 {
@@ -253,22 +274,12 @@ static void check_row(const char *const cell[4], const size_t len[4], const char
 
 	/* the values: each parses; an enum lists exactly its choices */
 	char choices[256];
-	int is_enum = enum_choices(k, choices, sizeof(choices)), listed = 0, nchoices = 1;
+	int is_enum = enum_choices(k, choices, sizeof(choices)), listed, nchoices = 1;
 	for (const char *q = choices; is_enum && *q; q++)
 		nchoices += *q == ',';
-	for (const char *p = cell[1], *end = cell[1] + len[1]; p < end; p++) {
-		if (*p != '`')
-			continue;
-		const char *t = p + 1, *e = memchr(t, '`', (size_t)(end - t));
-		assert_non_null(e);
-		p = e;
-		size_t tn = (size_t)(e - t);
-		if (is_placeholder(t, tn) || other_arch_isa(k, t, tn))
-			continue;
-		expect_parses(name, t, tn, "value");
-		if (is_enum)
-			listed++;
-	}
+	listed = parse_values(k, cell[1], len[1]);
+	if (k == CFG_CHECK)   /* its examples stand in the what column */
+		assert_true(parse_values(k, cell[3], len[3]) >= 1);
 	if (is_enum && listed != nchoices)
 		fail_msg("README: %s lists %d values, the code has %d: %s", name, listed, nchoices, choices);
 
