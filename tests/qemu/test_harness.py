@@ -3,7 +3,8 @@
   - a boot that hangs (selftest/hung_boot.py under a short --timeout) is ended by pytest-timeout,
     reported as a failure that names the test and shows the console tail, its QEMU is killed,
     and the next test still runs (read back from that run's JUnit XML and terminal output);
-  - the pytest command lines of the README select tests, and the first runs them."""
+  - the pytest command lines of the README (and its `-k "..."` example) select tests, and the
+    first runs them; --keep keeps the hung boot's scratch image."""
 import os
 import re
 import shlex
@@ -42,7 +43,7 @@ def test_hung_boot_is_ended_by_pytest_timeout(scratch, figure):
     t0 = time.monotonic()
     # the path first: pytest finds tests/qemu/conftest.py (and its options) from it
     p = subprocess.run([sys.executable, "-m", "pytest", "qemu/selftest/hung_boot.py", "-o", "cache_dir=" + os.path.join(d, "cache"),
-                        "--no-build", "--qemu-work=" + work, "--timeout=%d" % TIMEOUT, "--junitxml=" + xml],
+                        "--no-build", "--keep", "--qemu-work=" + work, "--timeout=%d" % TIMEOUT, "--junitxml=" + xml],
                        cwd=TESTS, capture_output=True, text=True, timeout=TIMEOUT + 240)
     wall = time.monotonic() - t0
     out = p.stdout + p.stderr
@@ -67,20 +68,23 @@ def test_hung_boot_is_ended_by_pytest_timeout(scratch, figure):
     assert re.search(r"^FAILED qemu/selftest/hung_boot.py::%s\b" % HUNG, out, re.M), "pytest's summary does not name the failed test:\n%s" % out[-2000:]
     assert re.search(r"^=+ 1 failed, 1 passed in ", out, re.M), "inner pytest summary:\n%s" % out[-1000:]
     assert not _qemu_pids_of(os.path.join(img_dir, "efiperf.img")), "the hung boot's QEMU is still running"
+    assert os.path.exists(os.path.join(img_dir, "efiperf.img")), "--keep did not keep the scratch image beside its logs"
     assert wall < TIMEOUT + 60, "the inner run took %.0f s with a %d s timeout" % (wall, TIMEOUT)
     figure("hung boot", "ended by pytest-timeout after %d s, console tail in the report; inner run %.0f s" % (TIMEOUT, wall))
 
 
 def readme_pytest_commands():
+    """The README's pytest command lines, then its inline selection examples (`-k "..."`) on tests/qemu."""
     with open(os.path.join(REPO, "README.md")) as f:
         text = f.read()
-    return [shlex.split(m.group(1), comments=True) for m in re.finditer(r"^/usr/bin/python3 -m pytest (.*)$", text, re.M)]
+    return [shlex.split(m.group(1), comments=True) for m in re.finditer(r"^/usr/bin/python3 -m pytest (.*)$", text, re.M)] + \
+        [["tests/qemu"] + shlex.split(m.group(1)) for m in re.finditer(r"\(`(-k \"[^\"`]+\")`\)", text)]
 
 
 @pytest.mark.x86_64
 def test_readme_pytest_commands(scratch):
     cmds = readme_pytest_commands()
-    assert len(cmds) >= 3 and cmds[0] == ["tests/qemu", "-n", "2", "-k", "cpu_model"], "README pytest commands: %s" % cmds
+    assert len(cmds) >= 4 and cmds[0] == ["tests/qemu", "-n", "2", "-k", "cpu_model"], "README pytest commands: %s" % cmds
     d = scratch()
     for i, args in enumerate(cmds):
         own = ["--qemu-work=%s/work%d" % (d, i), "-o", "cache_dir=%s/cache" % d, "--no-build"]
