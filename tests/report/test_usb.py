@@ -4,6 +4,7 @@ in for the disk: never a real device. Sizes and flags are sysfs's (Linux
 Documentation/ABI/stable/sysfs-block: size in 512-byte sectors, removable 0/1)."""
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -11,6 +12,15 @@ from conftest import REPO
 
 USB = os.path.join(REPO, "boot", "usb.sh")
 GIB = 1 << 30
+
+
+def built_image_alone():
+    """The lock the QEMU tests hold while `make run` boots build/x86_64/efiperf.img in place (and
+    writes its logs into it): make usb reads that image, and the tests compare the stick with it."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "qemu"))
+    import efiperf_qemu
+    os.makedirs(efiperf_qemu.Settings.work, exist_ok=True)
+    return efiperf_qemu.base_image_lock(exclusive=True)
 
 
 def fake(tmp_path, name="sdz", removable=1, size_bytes=8 * GIB, mounts=""):
@@ -93,12 +103,13 @@ def test_make_usb(tmp_path):
     dev, _, env = fake(tmp_path, size_bytes=GIB)
     env["FORCE"] = "0"
     img = os.path.join(REPO, "build", "x86_64", "efiperf.img")
-    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb", "DEV=%s" % dev], capture_output=True,
-                       text=True, env=env, timeout=600)
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert "read back: identical" in p.stdout
-    with open(img, "rb") as f:
-        assert dev.read_bytes() == f.read()
+    with built_image_alone():
+        p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb", "DEV=%s" % dev], capture_output=True,
+                           text=True, env=env, timeout=600)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert "read back: identical" in p.stdout
+        with open(img, "rb") as f:
+            assert dev.read_bytes() == f.read()
     p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb"], capture_output=True, text=True, env=env,
                        timeout=600)
     assert p.returncode != 0 and "no device: make usb DEV=/dev/sdX" in p.stderr
@@ -116,10 +127,11 @@ def test_make_usb_force(tmp_path):
     p = make_usb()
     assert p.returncode != 0 and "is not removable" in p.stderr, p.stdout + p.stderr
     assert dev.read_bytes() == b"\xee" * (1 << 20), "written without FORCE=1"
-    p = make_usb("FORCE=1")
-    assert p.returncode == 0 and "FORCE=1 given" in p.stdout and "read back: identical" in p.stdout, p.stdout + p.stderr
-    with open(img, "rb") as f:
-        assert dev.read_bytes() == f.read()
+    with built_image_alone():
+        p = make_usb("FORCE=1")
+        assert p.returncode == 0 and "FORCE=1 given" in p.stdout and "read back: identical" in p.stdout, p.stdout + p.stderr
+        with open(img, "rb") as f:
+            assert dev.read_bytes() == f.read()
     (tmp_path / "mounts").write_text("%s /mnt vfat rw 0 0\n" % dev)
     p = make_usb("FORCE=1")
     assert p.returncode != 0 and "is mounted" in p.stderr, p.stdout + p.stderr
