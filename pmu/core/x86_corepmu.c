@@ -65,7 +65,10 @@ static const uint8_t spr_models[] = { 0x8F, 0xCF, 0xAD, 0xAE };
 /* Alder Lake, Raptor Lake (hybrid): PERF_CAPABILITIES[15] is not reliable, P-cores have the
  * metrics (Linux arch/x86/events/intel/core.c, adl setup) */
 static const uint8_t hybrid_models[] = { 0x97, 0x9A, 0xB7, 0xBA, 0xBF };
-/* Meteor Lake (hybrid, Redwood Cove P-cores) */
+/* Meteor Lake (hybrid, Redwood Cove P-cores). Its events are Golden Cove's; its TopDown is not in
+ * td_rows: level 1 by IA32_PERF_CAPABILITIES[15] alone, where Linux (arch/x86/events/intel/core.c,
+ * intel_pmu_init_glc) gives its P-cores level 2 - no level-2 window has been checked on it
+ * (tests/unit/test_topdown_oracle.c prints the difference). */
 static const uint8_t mtl_models[] = { 0xAA, 0xAC };
 
 #define LIST(a) a, sizeof(a)
