@@ -4,7 +4,8 @@
  * (github.com/ARM-software/data, pmu/<name>.json; extract and provenance in tests/oracle/arm-data/).
  *   - every row of the common-event table (pmu/events/arm_common_events.c), which efiperf uses
  *     on every Arm core whatever its MIDR_EL1, has the same number in common_armv8.json and
- *     common_armv9.json (the Arm ARM's common events as Arm publishes them);
+ *     common_armv9.json (the Arm ARM's common events as Arm publishes them), and so has every
+ *     Arm row of the load-source table (pmu/events/load_source_events.c ls_arm);
  *   - for every Neoverse core Arm publishes an event file for (neoverse-*.json, "cpuid" =
  *     implementer << 12 | PartNum), at revisions r0p0, r0p3 and r1p0: the TopDown row
  *     arm_td_formula_for() picks for its MIDR_EL1 is that core's (the file's "cpu" name), uses
@@ -24,6 +25,7 @@
 
 #include "pmu/core/arm_topdown.h"
 #include "pmu/events/arm_common_events.h"
+#include "pmu/core/load_source.h"
 
 struct row { char file[40], kind[8], name[48]; unsigned long code; };
 static struct row rows[512];
@@ -83,9 +85,18 @@ static void test_common_table_equals_arm_data(void **state)
 			compared++;
 		}
 	}
-	printf("Arm data: %u common events, %d comparisons, %d mismatches\n", arm_ncommon_events, compared, bad);
+	/* the load-source table's Arm rows (programmed by name; the number is the record's) */
+	for (int i = 0; i < ls_arm.n; i++)
+		for (int k = 0; k < 2; k++, compared++)
+			if (code_in(files[k], ls_arm.ev[i].name) != ls_arm.ev[i].event) {
+				printf("load-source %s: efiperf 0x%04x, Arm data %s 0x%04lx\n", ls_arm.ev[i].name, ls_arm.ev[i].event,
+				       files[k], (unsigned long)code_in(files[k], ls_arm.ev[i].name));
+				bad++;
+			}
+	printf("Arm data: %u common events and %d load-source rows, %d comparisons, %d mismatches\n", arm_ncommon_events,
+	       ls_arm.n, compared, bad);
 	assert_int_equal(bad, 0);
-	assert_int_equal(compared, 2 * 75);
+	assert_int_equal(compared, 2 * (75 + 5));
 }
 
 #define MIDR(impl, rv, part) ((uint32_t)(impl) << 24 | (uint32_t)((rv) >> 4) << 20 | 0xFu << 16 | (uint32_t)(part) << 4 | ((rv) & 0xFu))
