@@ -12,7 +12,10 @@
  *     only events the core lists, with the common table's numbers, uses STALL_FRONTEND_FLUSH
  *     exactly where the core lists it, and is the "no TopDown L1" row exactly where the core
  *     lists no STALL_SLOT. A core with no row of its own gets the generic (Arm SBSA) form,
- *     printed with what it lacks: at run time PMCEID0/1_EL0 decide and the items name it.
+ *     printed with what it lacks: at run time PMCEID0/1_EL0 decide and the items name it;
+ *   - that generic form, served to every core without a row of its own, against Linux's
+ *     tools/perf/pmu-events/arch/arm64/sbsa.json (the Arm SBSA 7.0 platform design document
+ *     D37-38) MetricExpr, typed here as C expressions and evaluated in double precision.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,11 +211,47 @@ static void test_oracle_can_fail(void **state)
 	fail_msg("no neoverse-n1.json in the extract");
 }
 
+/* sbsa.json: frontend_bound 100 * (stall_slot_frontend / (#slots * cpu_cycles)); backend_bound
+ * 100 * (stall_slot_backend / (#slots * cpu_cycles)); retiring 100 * (op_retired / op_spec *
+ * (1 - stall_slot / (#slots * cpu_cycles))); bad_speculation 100 * ((1 - op_retired / op_spec) *
+ * (1 - stall_slot / (#slots * cpu_cycles))). */
+static void test_generic_form_equals_sbsa(void **state)
+{
+	(void)state;
+	static const struct { double S, cyc, ssf, ssb, ss, ore, os; } w[] = {
+		{ 8, 1e6, 2e6, 3e6, 5e6, 2.4e6, 3e6 }, { 4, 1000, 600, 1000, 1800, 700, 1000 },
+		{ 6, 123457, 211111, 98765, 333333, 400001, 512345 },
+	};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		double sc = w[i].S * w[i].cyc;
+		const double want[ATD_NITEM] = {
+			[ATD_FRONTEND] = 100 * (w[i].ssf / sc), [ATD_BACKEND] = 100 * (w[i].ssb / sc),
+			[ATD_RETIRING] = 100 * (w[i].ore / w[i].os * (1 - w[i].ss / sc)),
+			[ATD_BAD_SPEC] = 100 * ((1 - w[i].ore / w[i].os) * (1 - w[i].ss / sc)),
+		};
+		struct arm_td_in in = { .slots = (uint32_t)w[i].S, .have = (1u << ATD_NINPUT) - 1, .f = arm_td_formula_for(0x510fd4f0u),
+					.count = { [ATD_CPU_CYCLES] = (uint64_t)w[i].cyc, [ATD_STALL_SLOT_FRONTEND] = (uint64_t)w[i].ssf,
+						   [ATD_STALL_SLOT_BACKEND] = (uint64_t)w[i].ssb, [ATD_STALL_SLOT] = (uint64_t)w[i].ss,
+						   [ATD_OP_RETIRED] = (uint64_t)w[i].ore, [ATD_OP_SPEC] = (uint64_t)w[i].os,
+						   [ATD_BR_MIS_PRED] = 99999, [ATD_STALL_FRONTEND_FLUSH] = 77777 } };
+		assert_string_equal(in.f->core, GENERIC);
+		struct arm_td_out o;
+		arm_topdown(&in, &o);
+		for (int k = 0; k < ATD_NITEM; k++) {
+			double d = (double)o.milli_pct[k] - want[k] * 1000;
+			if (!o.valid[k] || d > 0.5 || d < -0.5)
+				fail_msg("window %zu %s: efiperf %lld milli-%%, sbsa.json %.3f %%", i, arm_td_item_name[k],
+					 (long long)o.milli_pct[k], want[k]);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_common_table_equals_arm_data),
 		cmocka_unit_test(test_per_core_rows_match_core_files),
+		cmocka_unit_test(test_generic_form_equals_sbsa),
 		cmocka_unit_test(test_oracle_can_fail),
 	};
 	return cmocka_run_group_tests(tests, load, NULL);
