@@ -52,6 +52,12 @@ HELPERS_test_intel_uncore_oracle := $(PERFMON_ORACLE)
 HELPERS_test_core_perfmon := $(PERFMON_ORACLE)
 $(B)/test_cha_perfmon $(B)/test_intel_uncore_oracle $(B)/test_core_perfmon: $(PERFMON_ORACLE)
 -include $(PERFMON_ORACLE:.o=.d)
+LINUX_MAPFILE := $(B)/obj/tests/unit/linux_mapfile.o
+HELPERS_test_load_source_oracle := $(LINUX_MAPFILE)
+HELPERS_test_amd_uncore_oracle := $(LINUX_MAPFILE)
+HELPERS_test_core_pfm := $(LINUX_MAPFILE)
+$(B)/test_load_source_oracle $(B)/test_amd_uncore_oracle $(B)/test_core_pfm: $(LINUX_MAPFILE)
+-include $(LINUX_MAPFILE:.o=.d)
 
 $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
 	@mkdir -p $(dir $@)

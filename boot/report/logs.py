@@ -30,7 +30,8 @@ def known_schemas():
 
 _validators = {}
 # definitions that are parts of records, not record types
-HELPERS = ("u64", "num", "nnum", "hex", "bdf", "restore", "window", "counter", "self_check", "cha_metrics")
+HELPERS = ("u64", "num", "nnum", "hex", "bdf", "restore", "window", "counter", "mux_groups", "load_source", "self_check",
+           "cha_metrics", "iio_part", "cha_tor_latency")
 
 
 def validators(version):

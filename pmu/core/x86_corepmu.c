@@ -28,8 +28,30 @@ static const struct corepmu_row {
 	/* Zen 5: no named events until an oracle covers them (libpfm4 4.13 has no Fam1Ah table) */
 	{ "AuthenticAMD", 0x1A, 0x1A, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core" },
 	{ "AuthenticAMD", 0x0F, 0x16, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core" },             /* K8 .. Fam16h */
-	{ "HygonGenuine", 0x18, 0x18, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN1, "amd-core" },   /* Zen-based */
+	/* Hygon Dhyana (Zen-based: Linux arch/x86/events/core.c gives X86_VENDOR_HYGON amd_pmu_init).
+	 * Why the Zen 1 table without an oracle of its own: no public event list serves Hygon -
+	 * libpfm4 detects AuthenticAMD only (lib/pfmlib_amd64.c pfm_amd64_detect) and Linux
+	 * tools/perf/pmu-events/arch/x86/mapfile.csv has no HygonGenuine row. The rows are the Zen 1
+	 * rows libpfm4's amd64_fam17h_zen1 checks (tests/unit/test_core_pfm.c). */
+	{ "HygonGenuine", 0x18, 0x18, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN1, "amd-core" },
 };
+
+static const struct corepmu_row *backend_row(const char *vendor, uint32_t family, uint32_t model)
+{
+	for (unsigned i = 0; i < sizeof(corepmu_rows) / sizeof(corepmu_rows[0]); i++) {
+		const struct corepmu_row *b = &corepmu_rows[i];
+		if (!strcmp(b->vendor, vendor) && family >= b->fam_lo && family <= b->fam_hi && model >= b->mod_lo &&
+		    model <= b->mod_hi)
+			return b;
+	}
+	return NULL;
+}
+
+uint8_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model)
+{
+	const struct corepmu_row *b = backend_row(vendor, family, model);
+	return b ? b->gens : 0;
+}
 
 /* Family 6 model lists (Linux arch/x86/include/asm/intel-family.h numbers; the perfmon
  * mapfile.csv of github.com/intel/perfmon maps the same numbers to the event files the unit
@@ -43,7 +65,10 @@ static const uint8_t spr_models[] = { 0x8F, 0xCF, 0xAD, 0xAE };
 /* Alder Lake, Raptor Lake (hybrid): PERF_CAPABILITIES[15] is not reliable, P-cores have the
  * metrics (Linux arch/x86/events/intel/core.c, adl setup) */
 static const uint8_t hybrid_models[] = { 0x97, 0x9A, 0xB7, 0xBA, 0xBF };
-/* Meteor Lake (hybrid, Redwood Cove P-cores) */
+/* Meteor Lake (hybrid, Redwood Cove P-cores). Its events are Golden Cove's; its TopDown is not in
+ * td_rows: level 1 by IA32_PERF_CAPABILITIES[15] alone, where Linux (arch/x86/events/intel/core.c,
+ * intel_pmu_init_glc) gives its P-cores level 2 - no level-2 window has been checked on it
+ * (tests/unit/test_topdown_oracle.c prints the difference). */
 static const uint8_t mtl_models[] = { 0xAA, 0xAC };
 
 #define LIST(a) a, sizeof(a)
@@ -183,15 +208,11 @@ int corepmu_probe(const struct hw *hw, struct corepmu *cp)
 	memcpy(cp->vendor + 4, &r.edx, 4);
 	memcpy(cp->vendor + 8, &r.ecx, 4);
 	identify(hw, cp);
-	for (unsigned i = 0; i < sizeof(corepmu_rows) / sizeof(corepmu_rows[0]); i++) {
-		const struct corepmu_row *b = &corepmu_rows[i];
-		if (!strcmp(b->vendor, cp->vendor) && cp->family >= b->fam_lo && cp->family <= b->fam_hi &&
-		    cp->model >= b->mod_lo && cp->model <= b->mod_hi) {
-			cp->backend = b->backend;
-			cp->backend_name = b->name;
-			cp->caps.gens = b->gens;
-			break;
-		}
+	const struct corepmu_row *b = backend_row(cp->vendor, cp->family, cp->model);
+	if (b) {
+		cp->backend = b->backend;
+		cp->backend_name = b->name;
+		cp->caps.gens = b->gens;
 	}
 	cp->caps.vendor = cp->backend == CP_AMD_CORE ? X86_EV_AMD : X86_EV_INTEL;
 	if (cp->backend == CP_INTEL_ARCH)

@@ -80,6 +80,10 @@ int corepmu_probe(const struct hw *hw, struct corepmu *cp);
 /* X86_GEN_* model-specific event tables of Intel family 6 `model` (0: none, architectural
  * events only); ecore: a hybrid part's E-core. */
 uint8_t corepmu_intel_gens(uint32_t model, int ecore);
+/* X86_GEN_* named-event generation of the backend row vendor ("AuthenticAMD", 12 characters
+ * of CPUID leaf 0) / family / model gets, as corepmu_probe() chooses it (0: none; Intel family
+ * 6 adds corepmu_intel_gens()). */
+uint8_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);

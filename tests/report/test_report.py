@@ -111,6 +111,11 @@ def test_schema_violations(tmp_path, report):
         (lambda r: r.insert(3, {"type": "no_such_record"}), "record type 'no_such_record' is not in schema 1"),
         (lambda r: r[-2]["checks"][0].update(result="MAYBE"), "verdict record, checks/0/result"),
         (lambda r: r[0].pop("config"), "run record, (record): 'config' is a required property"),
+        # a shape records share is no record type
+        (lambda r: r.insert(3, {"type": "load_source", "table": "x"}), "record type 'load_source' is not in schema 1"),
+        # run, incomplete, hw, error, aml, vector_state and end list every member: another one is refused
+        (lambda r: r[0].update(colour=1), "run record, (record): Additional properties are not allowed ('colour' was unexpected)"),
+        (lambda r: r[-1].update(colour=1), "end record, (record): Additional properties are not allowed ('colour' was unexpected)"),
     ]
     for edit, message in cases:
         recs = synth.records()

@@ -2,7 +2,8 @@
 /*
  * Reader of the Intel perfmon uncore extracts, tests/oracle/perfmon/<platform>_cha.json and
  * <platform>_imc_iio.json (written by tests/tools/perfmon_*_extract.py; one event per line,
- * Intel's values as text). Shared by test_cha_perfmon and test_intel_uncore_oracle; linked into
+ * Intel's values as text), and of the uncore rows of Intel's mapfile.csv (which file serves which
+ * model). Shared by test_cha_perfmon and test_intel_uncore_oracle; linked into
  * them by tests/unit.mk (HELPERS_test_<name>). A malformed line fails the calling cmocka test.
  */
 #ifndef EFIPERF_TEST_PERFMON_ORACLE_H
@@ -45,5 +46,22 @@ uint8_t perfmon_counter_mask(const char *s);
  * rows[0..PERFMON_ORACLE_MAX_ROWS); returns how many. Fails the test when the file is missing, a
  * numeric key is absent from an event line, or the rows overflow. */
 unsigned perfmon_oracle_load(const char *plat, const char *suffix, unsigned flags, struct perfmon_row *rows);
+
+/* The platform folders Intel's mapfile.csv serves family-6 `model` with for EventType uncore
+ * (tests/oracle/perfmon/mapfile_uncore.csv, its uncore rows), over steppings 0-F, lower-cased
+ * ("skx", "clx") into dirs[0..max), each once; returns how many (0: none). A row whose
+ * Family-model has a stepping ("GenuineIntel-6-55-[01234]") is matched against
+ * "GenuineIntel-6-<model>-<stepping>", the others against "GenuineIntel-6-<model>", whole, with
+ * POSIX regexec; the first matching row wins. Fails the test when the file is missing. */
+unsigned perfmon_uncore_dirs(unsigned model, char dirs[][8], unsigned max);
+
+/* Which table serves which model, against Intel's mapfile.csv: for every family-6 model 00h-FFh
+ * table_of(model) names an efiperf table for (NULL: none), every folder Intel serves the model
+ * with (perfmon_uncore_dirs) must be one the calling test compares with that same table
+ * (compared_with(folder) names the table, NULL: the folder is compared with none). Fails the test
+ * naming the model, the folder and the tables otherwise; what ("CHA") goes in the messages.
+ * Returns the (model, folder) pairs checked and the models served in *served. */
+unsigned perfmon_check_served_models(const char *what, const char *(*table_of)(unsigned model),
+				     const char *(*compared_with)(const char *folder), unsigned *served);
 
 #endif

@@ -9,6 +9,8 @@
  * FILTER1 value, the CHAFilter0[26:17] state field, the counters the box table's constraints
  * allow against Intel's "Counter" field (TOR_OCCUPANCY: "0"), and no port or FC mask. An event Intel's
  * files do not have is listed, and its table row must cite a source other than perfmon.
+ * Which table serves which CPU model is checked against Intel's mapfile.csv: every model a table
+ * serves must be served by Intel with a file that is compared with that same table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,10 +139,43 @@ static void test_occupancy_counter_zero(void **state)
 	}
 }
 
+#define NPLATS (sizeof(plats) / sizeof(plats[0]))
+
+static const char *cha_table_of(unsigned model)
+{
+	const struct cha_platform *p = cha_platform_for_cpu(6, model);
+	return p ? p->name : NULL;
+}
+
+static const char *cha_compared_with(const char *folder)
+{
+	for (size_t k = 0; k < NPLATS; k++)
+		if (!strcmp(plats[k].file, folder))
+			return plats[k].table;
+	return NULL;
+}
+
+/* For every family-6 model a CHA table serves (cha_platform_for_cpu), each perfmon file Intel's
+ * mapfile.csv serves that model with (any stepping) is one test_tables_against_perfmon compares
+ * with that very table: no table serves a model its events were never compared for. */
+static void test_every_served_model_compared(void **state)
+{
+	(void)state;
+	unsigned served, pairs = perfmon_check_served_models("CHA", cha_table_of, cha_compared_with, &served);
+	assert_int_equal(served, 7);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE */
+	assert_int_equal(pairs, 8);    /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
+	/* the check can fail: Sierra Forest (0xAF) has Intel files no test compares */
+	char dirs[4][8];
+	assert_int_equal(perfmon_uncore_dirs(0xAF, dirs, 4), 1);
+	assert_string_equal(dirs[0], "srf");
+	assert_null(cha_platform_for_cpu(6, 0xAF));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_occupancy_counter_zero),
+		cmocka_unit_test(test_every_served_model_compared),
 		cmocka_unit_test(test_tables_against_perfmon),
 		cmocka_unit_test(test_oracle_catches_a_wrong_value),
 	};

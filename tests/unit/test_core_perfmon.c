@@ -25,6 +25,7 @@
 
 #include "pmu/core/x86_event.h"
 #include "pmu/core/x86_corepmu.h"
+#include "pmu/core/load_source.h"
 
 #define MAX_FILES 32
 #define MAX_EVENTS 64
@@ -205,9 +206,38 @@ static void test_icl_table_on_spr_is_caught(void **state)
 	fail_msg("no spr_core.json extract");
 }
 
+/* The load-source table's Intel rows (pmu/events/load_source_events.c ls_intel, programmed by name
+ * on every Intel CPU; their event and umask are the record's): equal to every perfmon file that
+ * lists them, and listed by the files of every model whose generation has MEM_LOAD_RETIRED. */
+static void test_load_source_rows_equal_perfmon(void **state)
+{
+	(void)state;
+	int compared = 0;
+	for (unsigned k = 0; k < nfiles; k++)
+		for (int i = 0; i < ls_intel.n; i++) {
+			const struct ls_event *r = &ls_intel.ev[i];
+			const struct pm_event *e = find(&files[k], r->name);
+			uint8_t gens = corepmu_intel_gens(files[k].models[0], 0);
+			int named = x86_named_lookup(X86_EV_INTEL, gens, r->name, strlen(r->name)) != NULL;
+			if (!e) {
+				if (named)
+					fail_msg("%s: efiperf offers %s on model 0x%02X, the file lacks it", files[k].path, r->name,
+						 files[k].models[0]);
+				continue;
+			}
+			if (e->code != r->event || e->umask != r->umask)
+				fail_msg("load-source %s: efiperf 0x%x/0x%x, perfmon %s 0x%x/0x%x", r->name, r->event, r->umask,
+					 files[k].path, e->code, e->umask);
+			compared++;
+		}
+	printf("perfmon oracle: %d load-source row encodings compared\n", compared);
+	assert_int_equal(compared, 12 * 4);   /* Skylake .. Meteor Lake files: 12 of the 21 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_source_rows_equal_perfmon),
 		cmocka_unit_test(test_tables_equal_perfmon),
 		cmocka_unit_test(test_every_mapped_model_has_an_oracle),
 		cmocka_unit_test(test_icl_table_on_spr_is_caught),

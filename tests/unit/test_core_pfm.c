@@ -13,6 +13,11 @@
  * those models are checked against Intel's perfmon files (test_core_perfmon.c), and Zen 5 gets
  * no named events. An event libpfm4 does not know on one of its PMUs is listed and must carry
  * a `cite` of its own.
+ *
+ * Which AMD generation serves which model is checked model by model
+ * (test_amd_generation_per_model): Linux perf's mapfile.csv (tests/unit/linux_mapfile.h) names
+ * each family 17h/19h/1Ah model's directory; that directory's libpfm4 PMU must be one the
+ * generation efiperf gives the model is compared against here.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +30,9 @@
 #include <perfmon/pfmlib.h>
 
 #include "pmu/core/x86_event.h"
+#include "pmu/core/x86_corepmu.h"
 #include "arch/regs/x86_msr.h"
+#include "tests/unit/linux_mapfile.h"
 
 #define MAX_PMUS 8
 /* libpfm4 PMU models per generation (lib/pfmlib_intel_*.c, lib/pfmlib_amd64_*.c model lists). */
@@ -61,7 +68,7 @@ static int setup(void **state)
 {
 	(void)state;
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);  /* encode for PMUs this host does not have */
-	return pfm_initialize() == PFM_SUCCESS ? 0 : -1;
+	return pfm_initialize() == PFM_SUCCESS && linux_mapfile_load() ? 0 : -1;
 }
 
 /* efiperf's value for `text` on a CPU of gens, as programmed (fields | USR | OS | EN). */
@@ -213,10 +220,60 @@ static void test_snb_all_branches_disagreement(void **state)
 	assert_int_equal(ours(X86_EV_INTEL, X86_GEN_SNB, "BR_INST_RETIRED.ALL_BRANCHES") & 0xFFFF, 0x00C4);
 }
 
+/* Linux perf's AMD directories and libpfm4's PMU of the same generation (libpfm4
+ * lib/pfmlib_amd64.c amd64_get_revision: Family 17h models 30h+ zen2; Family 19h 00h-0Fh and
+ * 20h-5Fh zen3, the others zen4). amdzen5: no libpfm4 table, so no named events. */
+static const struct { const char *dir, *pmu; } dir_pmu[] = {
+	{ "amdzen1", "amd64_fam17h_zen1" }, { "amdzen2", "amd64_fam17h_zen2" },
+	{ "amdzen3", "amd64_fam19h_zen3" }, { "amdzen4", "amd64_fam19h_zen4" }, { "amdzen5", NULL },
+};
+
+static int gen_has_pmu(uint8_t gens, const char *pmu)
+{
+	for (unsigned g = 0; g < sizeof(gen_pmus) / sizeof(gen_pmus[0]); g++)
+		for (int p = 0; (gens & gen_pmus[g].gen) && p < MAX_PMUS && gen_pmus[g].pmus[p]; p++)
+			if (!strcmp(gen_pmus[g].pmus[p], pmu))
+				return 1;
+	return 0;
+}
+
+/* Every AMD model efiperf gives named events: the generation's rows were compared with the
+ * libpfm4 PMU of the directory Linux serves that model with. A model of a directory libpfm4
+ * has no table for (amdzen5) or of no directory gets none. */
+static void test_amd_generation_per_model(void **state)
+{
+	(void)state;
+	static const unsigned fams[] = { 0x17, 0x19, 0x1A, 0x1B };
+	int bad = 0, served = 0;
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
+		for (unsigned m = 0; m <= 0xFF; m++) {
+			uint8_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], m);
+			const char *dir = linux_mapfile_dir(fams[f], m), *pmu = NULL;
+			for (unsigned k = 0; dir && k < sizeof(dir_pmu) / sizeof(dir_pmu[0]); k++)
+				if (!strcmp(dir_pmu[k].dir, dir))
+					pmu = dir_pmu[k].pmu;
+			int ok = pmu ? gen_has_pmu(gens, pmu) : gens == 0;
+			if (!ok && bad++ < 8)
+				printf("AuthenticAMD family 0x%x model 0x%02x: efiperf generations 0x%x, perf mapfile.csv %s, "
+				       "libpfm4 %s\n", fams[f], m, gens, dir ? dir : "none", pmu ? pmu : "none");
+			served += gens != 0;
+		}
+	printf("libpfm4/mapfile: %d AMD family/models get named events, each compared with its own libpfm4 PMU\n",
+	       served);
+	assert_int_equal(bad, 0);
+	assert_int_equal(served, 0x100 + 0x100);   /* all of 17h and 19h; 1Ah (amdzen5) none */
+	/* the check can fail: Zen 1's table on a Zen 2 part, Zen 3's PMU for a Genoa */
+	assert_false(gen_has_pmu(X86_GEN_ZEN1, "amd64_fam17h_zen2"));
+	assert_string_equal(linux_mapfile_dir(25, 0x11), "amdzen4");
+	assert_int_equal(corepmu_x86_gens("AuthenticAMD", 0x17, 0x31), X86_GEN_ZEN);
+	assert_int_equal(corepmu_x86_gens("AuthenticAMD", 0x17, 0x01), X86_GEN_ZEN1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named_events_equal_libpfm4),
+		cmocka_unit_test(test_amd_generation_per_model),
 		cmocka_unit_test(test_event_features_equal_libpfm4),
 		cmocka_unit_test(test_out_of_range_rejected_by_both),
 		cmocka_unit_test(test_snb_all_branches_disagreement),

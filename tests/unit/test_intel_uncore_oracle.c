@@ -10,7 +10,9 @@
  * 44 on SKX/CLX and 48 on ICX, SPR, EMR, GNR; EN bit 22). Where Intel's row also gives UMaskExt
  * (SPR and later: the CTL's bits 63:32 as the generic PMON counter control holds them), the
  * CTL's high half must equal it: a second, layout-free check of where ch_mask and fc_mask go.
- * Every table event must be in Intel's file.
+ * Every table event must be in Intel's file. Which table serves which CPU model is checked
+ * against Intel's mapfile.csv (tests/oracle/perfmon/mapfile_uncore.csv): every model a table
+ * serves must be served by Intel with a file that is compared with that same table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,56 +74,63 @@ static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 	return checked;
 }
 
-static void test_skx(void **state)
+/* Every extract and the table it is compared with; rows compared; rows whose UMaskExt was
+ * compared (-1: not counted). SPR, EMR: 4 IMC + 33 IIO rows; the 8 DATA_REQ_BY_CPU.MEM_READ rows
+ * carry UMaskExt. GNR: 7 IMC (two subchannels) + 33 IIO; every DATA_REQ row carries UMaskExt. */
+static const struct { const char *file, *table; unsigned fc_shift, rows; int ext; } cases[] = {
+	{ "skx", "SKX", 44, 21, -1 }, { "clx", "SKX", 44, 21, -1 }, { "icx", "ICX", 48, 37, -1 },
+	{ "spr", "SPR", 48, 37, 8 },  { "emr", "EMR", 48, 37, 8 },  { "gnr", "GNR", 48, 40, 32 },
+};
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void test_every_extract(void **state)
 {
 	(void)state;
-	assert_int_equal(compare("skx", "SKX", 44), 21);
+	for (size_t k = 0; k < NCASES; k++) {
+		assert_int_equal(compare(cases[k].file, cases[k].table, cases[k].fc_shift), cases[k].rows);
+		if (cases[k].ext >= 0)
+			assert_int_equal(ext, (unsigned)cases[k].ext);
+		printf("perfmon %s: %u IMC/IIO rows of efiperf's %s table compared\n", cases[k].file, cases[k].rows,
+		       cases[k].table);
+	}
 }
 
-static void test_clx(void **state)
+static const char *unc_table_of(unsigned model)
 {
-	(void)state;
-	assert_int_equal(compare("clx", "SKX", 44), 21);
+	const struct intel_uncore_platform *p = intel_uncore_platform_for(6, model);
+	return p ? p->name : NULL;
 }
 
-static void test_icx(void **state)
+static const char *unc_compared_with(const char *folder)
 {
-	(void)state;
-	assert_int_equal(compare("icx", "ICX", 48), 37);
+	for (size_t k = 0; k < NCASES; k++)
+		if (!strcmp(cases[k].file, folder))
+			return cases[k].table;
+	return NULL;
 }
 
-/* SPR, EMR: 4 IMC + 33 IIO rows; the 8 DATA_REQ_BY_CPU.MEM_READ rows carry UMaskExt. GNR: 7 IMC
- * (two subchannels) + 33 IIO; every DATA_REQ row carries UMaskExt. */
-static void test_spr(void **state)
+/* For every family-6 model an IMC/IIO table serves (intel_uncore_platform_for), each perfmon
+ * file Intel's mapfile.csv serves that model with (any stepping) is compared above with that
+ * very table: no table serves a model its events were never compared for. */
+static void test_every_served_model_compared(void **state)
 {
 	(void)state;
-	assert_int_equal(compare("spr", "SPR", 48), 37);
-	assert_int_equal(ext, 8);
-}
-
-static void test_emr(void **state)
-{
-	(void)state;
-	assert_int_equal(compare("emr", "EMR", 48), 37);
-	assert_int_equal(ext, 8);
-}
-
-static void test_gnr(void **state)
-{
-	(void)state;
-	assert_int_equal(compare("gnr", "GNR", 48), 40);
-	assert_int_equal(ext, 32);
+	unsigned served, pairs = perfmon_check_served_models("IMC/IIO", unc_table_of, unc_compared_with, &served);
+	printf("perfmon mapfile: %u models served by an IMC/IIO table, %u (model, file) pairs, each compared\n", served,
+	       pairs);
+	assert_int_equal(served, 7);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE */
+	assert_int_equal(pairs, 8);    /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
+	/* the check can fail: Emerald Rapids' model is Intel's EMR file, not SPR's */
+	char dirs[4][8];
+	assert_int_equal(perfmon_uncore_dirs(0xCF, dirs, 4), 1);
+	assert_string_equal(dirs[0], "emr");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_skx),
-		cmocka_unit_test(test_clx),
-		cmocka_unit_test(test_icx),
-		cmocka_unit_test(test_spr),
-		cmocka_unit_test(test_emr),
-		cmocka_unit_test(test_gnr),
+		cmocka_unit_test(test_every_extract),
+		cmocka_unit_test(test_every_served_model_compared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,16 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <regex.h>
 #include <cmocka.h>
 
 #include "pmu/core/load_source.h"
+#include "tests/unit/linux_mapfile.h"
 
 struct row { char dir[96], name[96]; unsigned long code, mask; };
 static struct row rows[128];
 static int nrows;
-static struct { char re[96], dir[96]; } maps[16];
-static int nmaps;
 
 static int load(void **state)
 {
@@ -44,11 +42,7 @@ static int load(void **state)
 		if (line[0] == '#')
 			continue;
 		int n = sscanf(line, "%95s %95s %95s %31s %31s", a, b, c, code, mask);
-		if (n == 3 && !strcmp(a, "mapfile") && nmaps < 16) {
-			snprintf(maps[nmaps].re, sizeof(maps[0].re), "%s", b);
-			snprintf(maps[nmaps].dir, sizeof(maps[0].dir), "%s", c);
-			nmaps++;
-		} else if (n == 5 && nrows < 128) {
+		if (n == 5 && nrows < 128) {
 			struct row *r = &rows[nrows++];
 			snprintf(r->dir, sizeof(r->dir), "%s", a);
 			snprintf(r->name, sizeof(r->name), "%s", c);
@@ -57,7 +51,7 @@ static int load(void **state)
 		}
 	}
 	fclose(f);
-	return nrows && nmaps ? 0 : -1;
+	return nrows && linux_mapfile_load() ? 0 : -1;
 }
 
 static const struct row *find(const char *dir, const char *name, size_t len)
@@ -115,23 +109,6 @@ static void test_every_amd_event_matches_perf_json(void **state)
 	assert_int_equal(n, 24);
 }
 
-/* perf's choice of event directory for an AMD family/model, NULL when no row matches. */
-static const char *perf_dir(unsigned family, unsigned model)
-{
-	char id[48];
-	snprintf(id, sizeof(id), "AuthenticAMD-%u-%X", family, model);
-	for (int i = 0; i < nmaps; i++) {
-		regex_t re;
-		regmatch_t m;
-		assert_int_equal(regcomp(&re, maps[i].re, REG_EXTENDED), 0);
-		int hit = regexec(&re, id, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
-		regfree(&re);
-		if (hit)
-			return maps[i].dir;
-	}
-	return NULL;
-}
-
 static void test_generation_matches_mapfile(void **state)
 {
 	(void)state;
@@ -139,7 +116,7 @@ static void test_generation_matches_mapfile(void **state)
 	int bad = 0, tables = 0;
 	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
 		for (unsigned m = 0; m <= 0xFF; m++) {
-			const char *want = perf_dir(fams[f], m);
+			const char *want = linux_mapfile_dir(fams[f], m);
 			const struct ls_table *t = load_source_amd(fams[f], m);
 			const char *got = t ? t->oracle_dir : NULL;
 			if (want && !strcmp(want, "amdzen1"))
@@ -155,9 +132,9 @@ static void test_generation_matches_mapfile(void **state)
 	assert_int_equal(bad, 0);
 	assert_int_equal(tables, 0xD0 + 0x100 + 0x100);   /* 17h 30h-FFh, all of 19h and 1Ah */
 	/* the oracle distinguishes: Milan and Genoa differ, Naples has none */
-	assert_string_equal(perf_dir(25, 0x01), "amdzen3");
-	assert_string_equal(perf_dir(25, 0x11), "amdzen4");
-	assert_string_equal(perf_dir(23, 0x01), "amdzen1");
+	assert_string_equal(linux_mapfile_dir(25, 0x01), "amdzen3");
+	assert_string_equal(linux_mapfile_dir(25, 0x11), "amdzen4");
+	assert_string_equal(linux_mapfile_dir(23, 0x01), "amdzen1");
 }
 
 /* A wrong row must fail. */
