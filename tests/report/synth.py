@@ -74,7 +74,7 @@ def records(serial="S1", triad=(6000, 6100, 5900, 3000), verdict="PASS"):
              "slots_by_category": {"retiring": 400, "bad_speculation": 100, "frontend_bound": 200, "backend_bound": 300}},
             # CHA on ICX: PCIe read = 64 x PCIRDCUR (hit + miss), write = 64 x (ITOM + ITOMCACHENEAR)
             {"type": "cha", "kernel": "dma", "platform": "ICX", "status": "ok", "window_ns": 1000000,
-             "events": [], "sockets": [{"socket": 0, "counts": [
+             "events": [], "sockets": [{"socket": 0, "cpu": 0, "cha_count": 40, "cha_count_source": "test", "counts": [
                  {"event": "TOR_INSERTS.IO_HIT_PCIRDCUR", "raw": 1000, "scaled": 1000},
                  {"event": "TOR_INSERTS.IO_MISS_PCIRDCUR", "raw": 24, "scaled": 24},
                  {"event": "TOR_INSERTS.IO_ITOM", "raw": 10, "scaled": 10},
