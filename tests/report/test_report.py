@@ -113,14 +113,59 @@ def test_schema_violations(tmp_path, report):
         (lambda r: r[0].pop("config"), "run record, (record): 'config' is a required property"),
         # a shape records share is no record type
         (lambda r: r.insert(3, {"type": "load_source", "table": "x"}), "record type 'load_source' is not in schema 1"),
-        # run, incomplete, hw, error, aml, vector_state and end list every member: another one is refused
+        # every record type lists every member its writers produce: another one is refused
         (lambda r: r[0].update(colour=1), "run record, (record): Additional properties are not allowed ('colour' was unexpected)"),
         (lambda r: r[-1].update(colour=1), "end record, (record): Additional properties are not allowed ('colour' was unexpected)"),
+        # nested objects whose writer is read whole are closed too
+        (lambda r: r[8]["passes"][0].update(colour=1), "measurement record, passes/0: Additional properties are not allowed ('colour' was unexpected)"),
+        (lambda r: r[15]["link_limit"].update(colour=1), "nvme record, link_limit: Additional properties are not allowed ('colour' was unexpected)"),
     ]
+    # every other record type lists every member its writers produce: an unknown one is refused
+    # (the synthetic log's own records, and a small valid record of each type it lacks)
+    own = {"platform": 1, "smbios": 2, "pcie": 3, "measurement": 8, "stream": 9, "latency": 11, "nvme": 12,
+           "topdown": 16, "cha": 17, "verdict": -2}
+    for rtype, i in own.items():
+        cases.append((lambda r, i=i: r[i].update(colour=1),
+                      "%s record, (record): Additional properties are not allowed ('colour' was unexpected)" % rtype))
+    self_check = {"state": "absent", "expected_read_bytes": 0, "expected_write_bytes": 4096, "counted_read_bytes": None,
+                  "counted_write_bytes": None, "ratio_read": None, "ratio_write": None, "tolerance": 0.1, "why": "cha = off"}
+    link_limit = {"status": "absent", "why": "0000:00:1f.2 sits on a root bus", "path": [], "links": [], "bottleneck": None,
+                  "raw_gbps": None, "mps": None, "mrrs": None, "effective_read_gbps": None, "effective_write_gbps": None,
+                  "direction": None, "effective_gbps": None, "fraction": None}
+    small = {
+        "acpi": {"error": "no ACPI RSDP in the EFI configuration table"},
+        "cpus": {"setting": "all", "count": 1, "package_source": "PPTT", "selected": [{"cpu": 0, "node": None}]},
+        "corepmu": {"backend": "amd-core", "vendor": "AuthenticAMD", "family": 25, "model": 1, "smt": True,
+                    "topdown": {"method": None, "why": "TopDown: Intel only"}, "lacks": []},
+        "pcie_scan": {"method": "ECAM (MCFG)", "ranges": [], "functions": 0, "overflow": 0, "read_errors": 0, "nvidia_map_lines": 0},
+        "core_counters": {"kernel": "copy", "pass": 0, "cpu": 0, "backend": "Arm PMUv3", "counters": []},
+        "ibs": {"kernel": "copy", "pass": 0, "cpu": 0, "mode": "off", "present": False, "why": "ibs = off"},
+        "loop": {"counter": "instructions retired", "iterations": 10, "valid": False, "why": "no core PMU"},
+        "uncore": {"pmu": "uncore_imc", "platform": "ICX", "status": "off", "why": "uncore = off"},
+        "uncore_iio_map": {"pmu": "uncore_iio", "platform": "ICX", "socket": 0, "status": "absent", "map_source": "none",
+                           "why": "no map"},
+        "nvme_controller": {"bdf": "0000:01:00.0", "path": "own-queues", "bound_before": True, "given_back": "reconnected",
+                            "blockio_after": "present"},
+        "c2c": {"median_ns": [], "min_ns": [], "cpus": []},
+        "numa_matrix": {"nodes": []},
+        "cache_bw": {"level": "L1", "kernels": []},
+        "loaded_latency": {"points": []},
+        "ddio": {"point": 0, "buffer_bytes": 4096, "self_check": self_check, "link_limit": link_limit,
+                 "io_llc_hit_ratio": {"state": "absent", "hits": 0, "misses": 0, "ratio": None, "why": "cha = off"}},
+        "dma_cpu_traffic": {"dma": {}, "stream": {}, "self_check": self_check, "link_limit": link_limit},
+    }
+    for rtype, rec in small.items():
+        rec = dict(rec, type=rtype)
+        cases.append((lambda r, rec=rec: r.insert(3, dict(rec)), None))   # valid as it is
+        cases.append((lambda r, rec=rec: r.insert(3, dict(rec, colour=1)),
+                      "%s record, (record): Additional properties are not allowed ('colour' was unexpected)" % rtype))
     for edit, message in cases:
         recs = synth.records()
         edit(recs)
         p = report(synth.write(tmp_path / "s.jsonl", recs))
+        if message is None:
+            assert p.returncode != 3, p.stderr
+            continue
         assert p.returncode == 3 and message in p.stderr, (message, p.stderr)
 
 
