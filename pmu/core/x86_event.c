@@ -88,7 +88,7 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	const struct x86_named_event *e = x86_named_lookup(caps->vendor, caps->gens, name, len);
 	if (!e) {
 		/* An event of other generations only: the event list of this CPU's generation lacks it */
-		const struct x86_named_event *other = x86_named_lookup(caps->vendor, 0xFF, name, len);
+		const struct x86_named_event *other = x86_named_lookup(caps->vendor, X86_GEN_ALL, name, len);
 		fmt_snprintf(err, n, "unknown event '%.*s' for this CPU, %s: %s (or %s/event=..../)", (int)len, name,
 			     x86_gen_name(caps->gens), other ? "not an event of its generation" : "not a named event",
 			     g->pmu[0]);

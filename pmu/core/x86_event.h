@@ -32,6 +32,7 @@ enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 #define X86_GEN_GLC  0x20u  /* Intel Golden Cove / Raptor Cove / Redwood Cove P-cores: SPR, EMR, GNR, ADL, RPL, MTL */
 #define X86_GEN_ZEN1 0x40u  /* AMD Zen, Zen+: Family 17h models 00h-2Fh, Hygon Family 18h */
 #define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah (Linux tools/perf/pmu-events/arch/x86/amdzen5) */
+#define X86_GEN_ALL  0xFFu  /* every generation: is the name an event anywhere? */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */
