@@ -56,7 +56,8 @@ LINUX_MAPFILE := $(B)/obj/tests/unit/linux_mapfile.o
 HELPERS_test_load_source_oracle := $(LINUX_MAPFILE)
 HELPERS_test_amd_uncore_oracle := $(LINUX_MAPFILE)
 HELPERS_test_core_pfm := $(LINUX_MAPFILE)
-$(B)/test_load_source_oracle $(B)/test_amd_uncore_oracle $(B)/test_core_pfm: $(LINUX_MAPFILE)
+HELPERS_test_core_linux_zen5 := $(LINUX_MAPFILE)
+$(B)/test_load_source_oracle $(B)/test_amd_uncore_oracle $(B)/test_core_pfm $(B)/test_core_linux_zen5: $(LINUX_MAPFILE)
 -include $(LINUX_MAPFILE:.o=.d)
 
 $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)

@@ -189,7 +189,7 @@ void corepmu_json_ibs(struct json *j, const struct corepmu *cp)
 	/* Work per sample: cycles counted by ls_not_halted_cyc over samples (cycle mode only). */
 	uint64_t cyc = 0;
 	const char *cyc_name = "ls_not_halted_cyc";
-	const struct x86_named_event *ce = x86_named_lookup(X86_EV_AMD, X86_GEN_ZEN, cyc_name, strlen(cyc_name));
+	const struct x86_named_event *ce = x86_named_lookup(X86_EV_AMD, cp->caps.gens, cyc_name, strlen(cyc_name));
 	for (int i = 0; ce && i < cp->ac.nused; i++)
 		if (cp->ac.c[i].config == x86_named_config(X86_EV_AMD, ce) && cp->ac.c[i].state == CTR_COUNTED)
 			cyc = cp->ac.c[i].acc;

@@ -13,7 +13,9 @@
 #include <string.h>
 
 /* Backend by vendor, family and model range; named-event generation of AMD parts (libpfm4's
- * amd64_fam17h_zen1 table serves Family 17h models 00h-2Fh, zen2 from 30h: lib/pfmlib_amd64.c). */
+ * amd64_fam17h_zen1 table serves Family 17h models 00h-2Fh, zen2 from 30h: lib/pfmlib_amd64.c;
+ * Linux tools/perf/pmu-events/arch/x86/mapfile.csv serves every Family 1Ah model, regex
+ * AuthenticAMD-26-[[:xdigit:]]+, with amdzen5). */
 static const struct corepmu_row {
 	const char *vendor;
 	uint32_t fam_lo, fam_hi, mod_lo, mod_hi;
@@ -25,8 +27,9 @@ static const struct corepmu_row {
 	{ "AuthenticAMD", 0x17, 0x17, 0x00, 0x2F, CP_AMD_CORE, X86_GEN_ZEN1, "amd-core" },   /* Zen, Zen+ */
 	{ "AuthenticAMD", 0x17, 0x17, 0x30, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 2 */
 	{ "AuthenticAMD", 0x19, 0x19, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 3, Zen 4 */
-	/* Zen 5: no named events until an oracle covers them (libpfm4 4.13 has no Fam1Ah table) */
-	{ "AuthenticAMD", 0x1A, 0x1A, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core" },
+	/* Zen 5: rows checked against Linux amdzen5/execution.json and load-store.json (libpfm4 4.13
+	 * has no Family 1Ah table; tests/unit/test_core_linux_zen5.c) */
+	{ "AuthenticAMD", 0x1A, 0x1A, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN5, "amd-core" },
 	{ "AuthenticAMD", 0x0F, 0x16, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core" },             /* K8 .. Fam16h */
 	/* Hygon Dhyana (Zen-based: Linux arch/x86/events/core.c gives X86_VENDOR_HYGON amd_pmu_init).
 	 * Why the Zen 1 table without an oracle of its own: no public event list serves Hygon -

@@ -22,7 +22,7 @@ static int add_events(struct corepmu *cp, const char *list, char *err, size_t er
 		if (q == p)
 			break;
 		struct x86_event ev;
-		char e2[160];
+		char e2[192];
 		n++;
 		if (x86_event_parse(p, (size_t)(q - p), &cp->caps, &ev, e2, sizeof(e2))) {
 			fmt_snprintf(err, errlen, "core_events: event %d: %s", n, e2);

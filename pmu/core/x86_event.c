@@ -37,6 +37,26 @@ static const struct ev_field amd_fields[] = {
 	{ .name = "host", .shift = AMD_EVTSEL_HOSTONLY_SHIFT, .bits = 1 },
 };
 
+/* The CPUs of each generation bit, as the model map rows give them (pmu/core/x86_corepmu.c). */
+static const struct { uint8_t gen; const char *name; } gen_names[] = {
+	{ X86_GEN_SNB, "Intel Sandy Bridge..Broadwell" },
+	{ X86_GEN_SKL, "Intel Skylake..Comet Lake" },
+	{ X86_GEN_ICL, "Intel Ice/Tiger/Rocket Lake" },
+	{ X86_GEN_GLC, "Intel Golden/Raptor/Redwood Cove P-core" },
+	{ X86_GEN_ARCH, "Intel, architectural events only" },
+	{ X86_GEN_ZEN1, "AMD Zen/Zen+ (Family 17h 00h-2Fh, Hygon 18h)" },
+	{ X86_GEN_ZEN, "AMD Zen 2-4 (Family 17h 30h+, 19h)" },
+	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah)" },
+};
+
+const char *x86_gen_name(uint8_t gens)
+{
+	for (unsigned i = 0; i < sizeof(gen_names) / sizeof(gen_names[0]); i++)
+		if (gens & gen_names[i].gen)
+			return gen_names[i].name;
+	return "no named-event table";
+}
+
 const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint8_t gens, const char *name, size_t len)
 {
 	const struct x86_named_event *t = vendor == X86_EV_AMD ? amd_core_events : intel_core_events;
@@ -67,8 +87,11 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	const struct x86_event_caps *caps = g->ctx;
 	const struct x86_named_event *e = x86_named_lookup(caps->vendor, caps->gens, name, len);
 	if (!e) {
-		fmt_snprintf(err, n, "unknown event '%.*s' for this CPU (%s named events of its generation, or %s/event=..../)",
-			     (int)len, name, g->what, g->pmu[0]);
+		/* An event of other generations only: the event list of this CPU's generation lacks it */
+		const struct x86_named_event *other = x86_named_lookup(caps->vendor, X86_GEN_ALL, name, len);
+		fmt_snprintf(err, n, "unknown event '%.*s' for this CPU, %s: %s (or %s/event=..../)", (int)len, name,
+			     x86_gen_name(caps->gens), other ? "not an event of its generation" : "not a named event",
+			     g->pmu[0]);
 		return NULL;
 	}
 	if (e->arch_bit >= 0 && (uint8_t)e->arch_bit < caps->arch_len && (caps->arch_unavail >> e->arch_bit) & 1) {

@@ -31,6 +31,8 @@ enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 #define X86_GEN_ZEN  0x10u  /* AMD Zen 2 .. Zen 4: Family 17h models 30h+, Family 19h */
 #define X86_GEN_GLC  0x20u  /* Intel Golden Cove / Raptor Cove / Redwood Cove P-cores: SPR, EMR, GNR, ADL, RPL, MTL */
 #define X86_GEN_ZEN1 0x40u  /* AMD Zen, Zen+: Family 17h models 00h-2Fh, Hygon Family 18h */
+#define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah (Linux tools/perf/pmu-events/arch/x86/amdzen5) */
+#define X86_GEN_ALL  0xFFu  /* every generation: is the name an event anywhere? */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */
@@ -67,6 +69,10 @@ struct x86_event {
 /* Parse one event string. 0 on success; -1 with err naming the field or the name. */
 int x86_event_parse(const char *s, size_t len, const struct x86_event_caps *caps,
 		    struct x86_event *out, char *err, size_t errlen);
+
+/* Which CPUs a generation bit names ("AMD Zen 5 (Family 1Ah)"), for errors; gens 0: "no named-event
+ * table". The first bit set in gens that has a name wins. */
+const char *x86_gen_name(uint8_t gens);
 
 /* Named event by exact name valid for gens (first match), or NULL. */
 const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint8_t gens, const char *name,

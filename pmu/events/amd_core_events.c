@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Named AMD Zen core events (Family 17h, 19h): the spellings of Linux
- * tools/perf/pmu-events/arch/x86/amdzen{1,2,3,4}/core.json, with libpfm4's name of the same event.
+ * Named AMD Zen core events (Family 17h, 19h, 1Ah): the spellings of Linux
+ * tools/perf/pmu-events/arch/x86/amdzen{1,2,3,4,5}/, with libpfm4's name of the same event.
  * tests/unit/test_core_pfm.c encodes every row with libpfm4's amd64_fam17h_zen1 (X86_GEN_ZEN1)
  * or amd64_fam17h_zen2, amd64_fam19h_zen3 and amd64_fam19h_zen4 (X86_GEN_ZEN) and requires the
  * same PERF_CTL value. Event codes above 0xFF (0x1CF, 0x1D0) exercise EventSelect[11:8] in
  * PERF_CTL[35:32] (AMD APM Vol.2, section 13.2.1 "PerfEvtSeln"). Retired fused instructions
  * (0x1D0) is a Zen 2+ event: libpfm4's zen1 table and Linux amdzen1/core.json lack it.
+ *
+ * Zen 5 (X86_GEN_ZEN5, Family 1Ah; libpfm4 4.13 has no table for it): a row carries the bit
+ * only where Linux tools/perf/pmu-events/arch/x86/amdzen5/execution.json (ex_*) or
+ * amdzen5/load-store.json (ls_*) has the same EventName with the same EventCode and UMask;
+ * tests/unit/test_core_linux_zen5.c checks every row against those files, both ways (a Zen 2-4
+ * name the Zen 5 files lack must not carry the bit). All of them do today; an event whose
+ * encoding differs on Zen 5 gets a row of its own with X86_GEN_ZEN5 and the generic row loses
+ * the bit (the first row valid for the CPU's generation wins, pmu/core/x86_event.c).
  */
 #include "pmu/core/x86_event.h"
 
-#define ZEN (X86_GEN_ZEN1 | X86_GEN_ZEN)
-#define ZEN2 X86_GEN_ZEN   /* Zen 2 and later */
+#define ZEN (X86_GEN_ZEN1 | X86_GEN_ZEN | X86_GEN_ZEN5)
+#define ZEN2 (X86_GEN_ZEN | X86_GEN_ZEN5)   /* Zen 2 and later */
 
 const struct x86_named_event amd_core_events[] = {
 	/* name                          ev     umask cmask inv edge any gens arch pfm, pfm on zen2 */

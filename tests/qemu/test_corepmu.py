@@ -31,6 +31,7 @@ from efiperf_qemu import boot, cfg_text, make_image
 x86_64 = pytest.mark.x86_64
 
 
+ZEN5 = "EPYC-Milan,family=26,model=2"
 CORE_CFG = {"copy_size": "4M", "copy_passes": "1", "loop_iterations": "1000", "topdown": "on",
             "ibs": "op", "ibs_period": "0x10000"}
 # Intel: CPUID.0AH version 0 under TCG. AMD: no IBS in CPUID; legacy or PerfCtrExtCore counters.
@@ -44,7 +45,12 @@ MODELS = {
     "EPYC-Rome": ("amd-core", "ex_ret_instr core/event=0xC0,umask=0x0,cmask=1,inv=1,edge=1,host=1/",
                   ("no IBS",), "8000_0001:ECX[10]"),
     "EPYC-Milan": ("amd-core", "ex_ret_instr ls_not_halted_cyc", ("no IBS",), "8000_0001:ECX[10]"),
+    # A Zen 5 signature (Family 1Ah model 02h, as QEMU's family=/model= properties set CPUID 1):
+    # the named events of Linux amdzen5/execution.json and load-store.json are accepted there.
+    ZEN5: ("amd-core", "ex_ret_instr ls_not_halted_cyc ex_ret_fused_instr ex_tagged_ibs_ops.ibs_tagged_ops",
+           ("no IBS",), "8000_0001:ECX[10]"),
 }
+FAMILY_MODEL = {ZEN5: (0x1A, 0x02)}
 
 
 # The latency curve's load source on the AMD models, in the same boot (README "Caches and
@@ -83,6 +89,9 @@ def test_corepmu_backend(model, scratch, figure):
     assert probes, "no corepmu record"
     p = probes[0]
     assert p.get("backend") == backend, "%s: backend %r, expected %r" % (model, p.get("backend"), backend)
+    if model in FAMILY_MODEL:
+        assert (p.get("family"), p.get("model")) == FAMILY_MODEL[model], "%s: family/model %r/%r" % (
+            model, p.get("family"), p.get("model"))
     lacks = p.get("lacks") or []
     for w in lack_words:
         assert any(w in l for l in lacks), "%s: lacks %s does not mention %r" % (model, lacks, w)

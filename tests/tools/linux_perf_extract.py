@@ -4,12 +4,15 @@
 
 usage: linux_perf_extract.py KERNEL_TREE > amd_uncore.txt
        linux_perf_extract.py --core KERNEL_TREE > amd_core.txt
+       linux_perf_extract.py --named KERNEL_TREE   (the event lines of amd_core_named.txt)
 
 For amdzen2..amdzen5 under tools/perf/pmu-events/arch/x86/, every row whose Unit is DFPMC,
 L3PMC or UMCPMC: <dir> <file> <Unit> <EventName> <EventCode> <UMask|RdWrMask|-> [extra fields].
 With --core: the core events of EventCode 0x29, 0x43 and 0x44 (ls_dispatch, demand and any
 data-cache fills by source): <dir> <file> <EventName> <EventCode> <UMask|->, then the AMD rows
 of mapfile.csv as `mapfile <regex> <dir>` (amd_core.txt's format).
+With --named: the amdzen5 rows of NAMED (efiperf's Zen core event names and the neighbours
+amd_core_named.txt keeps) in the same <dir> <file> <EventName> <EventCode> <UMask|-> format.
 """
 import json
 import os
@@ -58,14 +61,29 @@ def core_rows(tree):
                 yield "mapfile %s %s" % (cols[0], cols[2])
 
 
+NAMED = (
+    "ex_ret_instr", "ex_ret_ops", "ex_ret_brn", "ex_ret_brn_misp", "ex_ret_brn_tkn", "ex_ret_brn_tkn_misp",
+    "ex_ret_brn_ind_misp", "ex_ret_cond", "ex_div_busy", "ex_div_count", "ex_tagged_ibs_ops.ibs_tagged_ops",
+    "ex_tagged_ibs_ops.ibs_tagged_ops_ret", "ex_tagged_ibs_ops.ibs_count_rollover", "ex_ret_fused_instr",
+    "ls_dispatch.ld_dispatch", "ls_dispatch.store_dispatch", "ls_dispatch.ld_st_dispatch", "ls_not_halted_cyc",
+    "ls_not_halted_p0_cyc.p0_freq_cyc",
+)
+
+
+def named_rows(tree):
+    for d, f, e in events(tree):
+        if d == "amdzen5" and e.get("EventName") in NAMED:
+            yield " ".join((d, f, e["EventName"], e["EventCode"], e.get("UMask", "-")))
+
+
 def main():
     args = sys.argv[1:]
-    core = args[:1] == ["--core"]
-    if core:
+    mode = {"--core": core_rows, "--named": named_rows}.get(args[0] if args else "")
+    if mode:
         args = args[1:]
     if len(args) != 1:
         sys.exit(__doc__)
-    for r in (core_rows if core else rows)(args[0]):
+    for r in (mode or rows)(args[0]):
         print(r)
 
 

@@ -16,13 +16,21 @@
 static struct { char re[96], dir[96]; } maps[MAX_MAPS];
 static int nmaps;
 
+FILE *linux_perf_open(const char *file)
+{
+	static const char *const dirs[] = { "oracle/linux-perf/", "tests/oracle/linux-perf/", "../tests/oracle/linux-perf/" };
+	FILE *f = NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
+		char path[256];
+		snprintf(path, sizeof(path), "%s%s", dirs[i], file);
+		f = fopen(path, "r");
+	}
+	return f;
+}
+
 int linux_mapfile_load(void)
 {
-	static const char *const paths[] = { "oracle/linux-perf/amd_core.txt", "tests/oracle/linux-perf/amd_core.txt",
-					     "../tests/oracle/linux-perf/amd_core.txt" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f; i++)
-		f = fopen(paths[i], "r");
+	FILE *f = linux_perf_open("amd_core.txt");
 	if (!f)
 		return 0;
 	char line[512], a[96], b[96], c[96];

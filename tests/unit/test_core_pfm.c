@@ -10,14 +10,15 @@
  * host, guest) are compared the same way against libpfm4's modifiers (:c= :i= :e= :t= :h= :g=).
  *
  * libpfm4 4.13 has no Alder Lake Golden Cove (adl_glc), Emerald/Granite Rapids or Zen 5 table:
- * those models are checked against Intel's perfmon files (test_core_perfmon.c), and Zen 5 gets
- * no named events. An event libpfm4 does not know on one of its PMUs is listed and must carry
- * a `cite` of its own.
+ * those models are checked against Intel's perfmon files (test_core_perfmon.c), and Zen 5's rows
+ * (X86_GEN_ZEN5) against Linux amdzen5 JSON (test_core_linux_zen5.c). An event libpfm4 does
+ * not know on one of its PMUs is listed and must carry a `cite` of its own.
  *
  * Which AMD generation serves which model is checked model by model
  * (test_amd_generation_per_model): Linux perf's mapfile.csv (tests/unit/linux_mapfile.h) names
  * each family 17h/19h/1Ah model's directory; that directory's libpfm4 PMU must be one the
- * generation efiperf gives the model is compared against here.
+ * generation efiperf gives the model is compared against here (amdzen5, which libpfm4 lacks: the
+ * generation must be X86_GEN_ZEN5, compared with Linux's JSON in test_core_linux_zen5.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,10 +223,12 @@ static void test_snb_all_branches_disagreement(void **state)
 
 /* Linux perf's AMD directories and libpfm4's PMU of the same generation (libpfm4
  * lib/pfmlib_amd64.c amd64_get_revision: Family 17h models 30h+ zen2; Family 19h 00h-0Fh and
- * 20h-5Fh zen3, the others zen4). amdzen5: no libpfm4 table, so no named events. */
-static const struct { const char *dir, *pmu; } dir_pmu[] = {
-	{ "amdzen1", "amd64_fam17h_zen1" }, { "amdzen2", "amd64_fam17h_zen2" },
-	{ "amdzen3", "amd64_fam19h_zen3" }, { "amdzen4", "amd64_fam19h_zen4" }, { "amdzen5", NULL },
+ * 20h-5Fh zen3, the others zen4). amdzen5: no libpfm4 table; its generation's rows are compared
+ * with the Linux JSON itself (json_gen, test_core_linux_zen5.c). */
+static const struct { const char *dir, *pmu; uint8_t json_gen; } dir_pmu[] = {
+	{ "amdzen1", "amd64_fam17h_zen1", 0 }, { "amdzen2", "amd64_fam17h_zen2", 0 },
+	{ "amdzen3", "amd64_fam19h_zen3", 0 }, { "amdzen4", "amd64_fam19h_zen4", 0 },
+	{ "amdzen5", NULL, X86_GEN_ZEN5 },
 };
 
 static int gen_has_pmu(uint8_t gens, const char *pmu)
@@ -238,8 +241,8 @@ static int gen_has_pmu(uint8_t gens, const char *pmu)
 }
 
 /* Every AMD model efiperf gives named events: the generation's rows were compared with the
- * libpfm4 PMU of the directory Linux serves that model with. A model of a directory libpfm4
- * has no table for (amdzen5) or of no directory gets none. */
+ * libpfm4 PMU of the directory Linux serves that model with, or (amdzen5) the generation is the
+ * one compared with that directory's JSON. A model of no directory gets none. */
 static void test_amd_generation_per_model(void **state)
 {
 	(void)state;
@@ -249,19 +252,22 @@ static void test_amd_generation_per_model(void **state)
 		for (unsigned m = 0; m <= 0xFF; m++) {
 			uint8_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], m);
 			const char *dir = linux_mapfile_dir(fams[f], m), *pmu = NULL;
+			uint8_t json_gen = 0;
 			for (unsigned k = 0; dir && k < sizeof(dir_pmu) / sizeof(dir_pmu[0]); k++)
-				if (!strcmp(dir_pmu[k].dir, dir))
+				if (!strcmp(dir_pmu[k].dir, dir)) {
 					pmu = dir_pmu[k].pmu;
-			int ok = pmu ? gen_has_pmu(gens, pmu) : gens == 0;
+					json_gen = dir_pmu[k].json_gen;
+				}
+			int ok = pmu ? gen_has_pmu(gens, pmu) : gens == json_gen;
 			if (!ok && bad++ < 8)
 				printf("AuthenticAMD family 0x%x model 0x%02x: efiperf generations 0x%x, perf mapfile.csv %s, "
 				       "libpfm4 %s\n", fams[f], m, gens, dir ? dir : "none", pmu ? pmu : "none");
 			served += gens != 0;
 		}
-	printf("libpfm4/mapfile: %d AMD family/models get named events, each compared with its own libpfm4 PMU\n",
-	       served);
+	printf("libpfm4/mapfile: %d AMD family/models get named events, each compared with its own libpfm4 PMU "
+	       "(1Ah: Linux amdzen5 JSON)\n", served);
 	assert_int_equal(bad, 0);
-	assert_int_equal(served, 0x100 + 0x100);   /* all of 17h and 19h; 1Ah (amdzen5) none */
+	assert_int_equal(served, 0x100 + 0x100 + 0x100);   /* all of 17h, 19h and 1Ah (amdzen5) */
 	/* the check can fail: Zen 1's table on a Zen 2 part, Zen 3's PMU for a Genoa */
 	assert_false(gen_has_pmu(X86_GEN_ZEN1, "amd64_fam17h_zen2"));
 	assert_string_equal(linux_mapfile_dir(25, 0x11), "amdzen4");
