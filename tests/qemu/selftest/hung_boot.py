@@ -22,6 +22,6 @@ def test_boot_that_never_powers_off(scratch):
 def test_the_next_test_still_runs():
     # the smallest log the schema (boot/report/schema/v1.json) takes: a run record and an end
     records = parse_jsonl(b'{"type":"run","schema":1,"tool":"efiperf","version":"x","arch":"x86_64","started":"s",'
-                          b'"log":null,"config":{"exit":"return","origin":{}}}\n{"type":"end","status":"ok","exit":"return"}\n',
+                          b'"log":null,"config":{"exit":"return","origin":{}}}\n{"type":"end","status":"ok","faults_recovered":0,"exit":"return"}\n',
                           "two.jsonl")
     assert [r["type"] for r in records] == ["run", "end"], records
