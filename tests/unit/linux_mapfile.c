@@ -10,27 +10,16 @@
 #include <cmocka.h>
 
 #include "tests/unit/linux_mapfile.h"
+#include "tests/unit/oracle_file.h"
 
 #define MAX_MAPS 16
 
 static struct { char re[96], dir[96]; } maps[MAX_MAPS];
 static int nmaps;
 
-FILE *linux_perf_open(const char *file)
-{
-	static const char *const dirs[] = { "oracle/linux-perf/", "tests/oracle/linux-perf/", "../tests/oracle/linux-perf/" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
-		char path[256];
-		snprintf(path, sizeof(path), "%s%s", dirs[i], file);
-		f = fopen(path, "r");
-	}
-	return f;
-}
-
 int linux_mapfile_load(void)
 {
-	FILE *f = linux_perf_open("amd_core.txt");
+	FILE *f = oracle_open("linux-perf/amd_core.txt");
 	if (!f)
 		return 0;
 	char line[512], a[96], b[96], c[96];

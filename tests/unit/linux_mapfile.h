@@ -11,12 +11,6 @@
 #ifndef EFIPERF_TEST_LINUX_MAPFILE_H
 #define EFIPERF_TEST_LINUX_MAPFILE_H
 
-#include <stdio.h>
-
-/* Opens tests/oracle/linux-perf/<file> from the repository root, tests/ or a build folder below
- * it; NULL when not found. */
-FILE *linux_perf_open(const char *file);
-
 /* Reads the mapfile lines; returns how many (0: no extract found, or no such line). */
 int linux_mapfile_load(void);
 

@@ -16,13 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/oracle_file.h"
 
 #include "pmu/uncore/amd_uncore.h"
 #include "tests/unit/linux_mapfile.h"
 
-#ifndef ORACLE_DIR
-#define ORACLE_DIR "../tests/oracle/linux-perf"
-#endif
 
 struct row { char dir[16], file[32], unit[8], name[96]; unsigned long code, mask; };
 static struct row rows[256];
@@ -31,11 +29,7 @@ static int nrows;
 static int load(void **state)
 {
 	(void)state;
-	const char *paths[] = { ORACLE_DIR "/amd_uncore.txt", "tests/oracle/linux-perf/amd_uncore.txt",
-				"../../tests/oracle/linux-perf/amd_uncore.txt" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < 3 && !f; i++)
-		f = fopen(paths[i], "r");
+	FILE *f = oracle_open("linux-perf/amd_uncore.txt");
 	if (!f)
 		return -1;
 	char line[512], code[32], mask[32];

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/oracle_file.h"
 
 #include "pmu/core/arm_topdown.h"
 #include "pmu/events/arm_common_events.h"
@@ -37,11 +38,7 @@ static int nrows;
 static int load(void **state)
 {
 	(void)state;
-	static const char *const paths[] = { "oracle/arm-data/arm_pmu.txt", "tests/oracle/arm-data/arm_pmu.txt",
-					     "../tests/oracle/arm-data/arm_pmu.txt" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && !f; i++)
-		f = fopen(paths[i], "r");
+	FILE *f = oracle_open("arm-data/arm_pmu.txt");
 	if (!f)
 		return -1;
 	char line[256], code[32];

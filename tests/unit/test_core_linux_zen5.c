@@ -29,6 +29,7 @@
 #include "pmu/core/x86_corepmu.h"
 #include "tests/model/hw_model.h"
 #include "tests/unit/linux_mapfile.h"
+#include "tests/unit/oracle_file.h"
 
 #define MAX_ROWS 64
 
@@ -37,7 +38,7 @@ static int njs;
 
 static int load_named(void)
 {
-	FILE *f = linux_perf_open("amd_core_named.txt");
+	FILE *f = oracle_open("linux-perf/amd_core_named.txt");
 	if (!f)
 		return 0;
 	char line[256], dir[32], file[64], name[96], code[16], umask[16];

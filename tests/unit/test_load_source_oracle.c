@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/oracle_file.h"
 
 #include "pmu/core/load_source.h"
 #include "tests/unit/linux_mapfile.h"
@@ -30,11 +31,7 @@ static int nrows;
 static int load(void **state)
 {
 	(void)state;
-	const char *paths[] = { "oracle/linux-perf/amd_core.txt", "tests/oracle/linux-perf/amd_core.txt",
-				"../tests/oracle/linux-perf/amd_core.txt" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < 3 && !f; i++)
-		f = fopen(paths[i], "r");
+	FILE *f = oracle_open("linux-perf/amd_core.txt");
 	if (!f)
 		return -1;
 	char line[512], a[96], b[96], c[96], code[32], mask[32];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/oracle_file.h"
 
 #include "pmu/uncore/nv_acpi_pmu.h"
 #include "pmu/uncore/nvidia_cspmu.h"
@@ -31,11 +32,7 @@ static int nrows;
 static int load(void **state)
 {
 	(void)state;
-	const char *paths[] = { "oracle/linux-nvidia/nvidia_pmu.txt", "tests/oracle/linux-nvidia/nvidia_pmu.txt",
-				"../tests/oracle/linux-nvidia/nvidia_pmu.txt" };
-	FILE *f = NULL;
-	for (size_t i = 0; i < 3 && !f; i++)
-		f = fopen(paths[i], "r");
+	FILE *f = oracle_open("linux-nvidia/nvidia_pmu.txt");
 	if (!f)
 		return -1;
 	char line[400];
