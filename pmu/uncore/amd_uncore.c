@@ -88,6 +88,15 @@ static const struct amd_piece umc_pieces[] = { { 1, 0, 8, 0 }, { 2, 0, 2, 8 } };
 	{ .pmu = pmu_, .type = ty, .fields = fl, .nfields = N8(fl), .pieces = pc, .npieces = N8(pc), \
 	  .ctl_default = def, .events = ev, .nevents = nev, .cpuid_ecx_bit = bit, .bytes = 64, .source = src }
 
+/* One generation's boxes, shared by its model ranges. */
+#define ZEN3_BOXES \
+	BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24, "amdzen3/data-fabric.json"), \
+	BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen3, 6, 28, "amdzen3/cache.json"),
+#define ZEN4_BOXES \
+	BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen4, 32, 24, "amdzen4/data-fabric.json"), \
+	BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen4, 17, 28, "amdzen4/cache.json"), \
+	BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen4/memory-controller.json"),
+
 const struct amd_uncore_family amd_uncore_families[] = {
 	{ "Zen2", "EPYC 7002 (Rome), Ryzen 3000/4000", 0x17, 0x30, 0xFF, {
 		BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24,
@@ -96,27 +105,20 @@ const struct amd_uncore_family amd_uncore_families[] = {
 		    "amdzen2/cache.json"),
 	} },
 	{ "Zen3", "EPYC 7003 (Milan, Milan-X), Threadripper 5000", 0x19, 0x00, 0x0F, {
-		BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24, "amdzen3/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen3, 6, 28, "amdzen3/cache.json"),
+		ZEN3_BOXES
 	} },
 	/* 30h-3Fh: none (perf's mapfile.csv says amdzen4, amd.c Zen 3; see the top of this file) */
 	{ "Zen3", "Ryzen 5000 (Vermeer)", 0x19, 0x20, 0x2F, {
-		BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24, "amdzen3/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen3, 6, 28, "amdzen3/cache.json"),
+		ZEN3_BOXES
 	} },
 	{ "Zen3", "Ryzen 5000/6000 (Cezanne, Rembrandt)", 0x19, 0x40, 0x5F, {
-		BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24, "amdzen3/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen3, 6, 28, "amdzen3/cache.json"),
+		ZEN3_BOXES
 	} },
 	{ "Zen4", "EPYC 9004 (Genoa, Bergamo), Ryzen 7000", 0x19, 0x10, 0x1F, {
-		BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen4, 32, 24, "amdzen4/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen4, 17, 28, "amdzen4/cache.json"),
-		BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen4/memory-controller.json"),
+		ZEN4_BOXES
 	} },
 	{ "Zen4", "Ryzen 7000/8000 (Raphael, Phoenix), EPYC 8004 (Siena)", 0x19, 0x60, 0xAF, {
-		BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen4, 32, 24, "amdzen4/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen4, 17, 28, "amdzen4/cache.json"),
-		BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen4/memory-controller.json"),
+		ZEN4_BOXES
 	} },
 	{ "Zen5", "EPYC 9005 (Turin), Ryzen 9000", 0x1A, 0x00, 0xFF, {
 		BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen5, 40, 24, "amdzen5/data-fabric.json"),
