@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "efi/config/config.h"
-#include "json_check.h"
+#include "tests/unit/cfg_json.h"
 
 #define FNAME "efiperf.cfg"
 #define MAX_ARGS 16
@@ -153,15 +153,7 @@ static void test_split_cmdline(void **state)
 
 static void to_json(char *buf, size_t n)
 {
-	struct strbuf sb;
-	struct json j;
-	sb_init(&sb, buf, n);
-	json_begin(&j, &sb);
-	cfg_to_json(&cfg, &j);
-	json_end(&j);
-	assert_false(j.error);
-	assert_false(sb.overflow);
-	assert_true(json_check_object(buf, sb.len));
+	assert_true(cfg_json_record(&cfg, buf, n));
 }
 
 static void test_json(void **state)

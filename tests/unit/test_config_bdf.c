@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "efi/config/config.h"
+#include "tests/unit/cfg_json.h"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;
@@ -64,14 +65,9 @@ static void test_rejects(void **state)
 static void test_json_and_help(void **state)
 {
 	(void)state;
-	char buf[2048];
-	struct strbuf sb;
-	struct json j;
+	char buf[8192];   /* the whole config object: 2048 bytes cut it short */
 	parse("mmio_bdf = 0000:00:04.0\n");
-	sb_init(&sb, buf, sizeof(buf));
-	json_begin(&j, &sb);
-	cfg_to_json(&cfg, &j);
-	json_end(&j);
+	assert_true(cfg_json_record(&cfg, buf, sizeof(buf)));
 	assert_non_null(strstr(buf, "\"mmio_bdf\":\"0000:00:04.0\""));
 	assert_non_null(strstr(buf, "\"dma_engine\":null"));
 }

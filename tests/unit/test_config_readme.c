@@ -21,6 +21,7 @@
 
 #include "arch/kernel.h"
 #include "efi/config/config.h"
+#include "tests/unit/cfg_json.h"
 
 #define TABLE_HEAD "\n| key | values | default | what |\n"
 #define SHELL_EXAMPLE "`fs0:\\EFI\\BOOT\\BOOTX64.EFI "
@@ -77,13 +78,7 @@ static int key_id(const char *name, size_t n)
 /* The settings as JSON without their origins. */
 static void settings_json(const struct efiperf_config *c, char *buf, size_t n)
 {
-	struct strbuf sb;
-	struct json j;
-	sb_init(&sb, buf, n);
-	json_begin(&j, &sb);
-	cfg_to_json(c, &j);
-	json_end(&j);
-	assert_false(sb.overflow);
+	assert_true(cfg_json_record(c, buf, n));
 	char *o = strstr(buf, ",\"origin\":");
 	assert_non_null(o);
 	*o = 0;

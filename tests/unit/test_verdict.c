@@ -18,7 +18,7 @@
 #include "efi/verdict/check.h"
 #include "efi/verdict/jsonget.h"
 #include "efi/verdict/verdict.h"
-#include "json_check.h"
+#include "tests/unit/cfg_json.h"
 
 static struct efiperf_config cfg;
 static struct cfg_errors errs;
@@ -190,8 +190,6 @@ static void test_args_and_json(void **state)
 {
 	char *argv[] = { "expect_cpus=8", "check=platform.cpu.family==6", "expect_link=00:02.0 2.5 x1" };
 	char buf[8192];
-	struct strbuf sb;
-	struct json j;
 	(void)state;
 	parse_ok("expect_cpus = 4\ncheck = stream.copy.best_rate_mbps >= 1\n");
 	assert_int_equal(cfg_parse_args(&cfg, 3, argv, NULL, &errs), 0);
@@ -201,11 +199,7 @@ static void test_args_and_json(void **state)
 	assert_string_equal(milli(cfg.checks[1].threshold.num), "8");
 	assert_string_equal(cfg.checks[1].where, "argument 1");
 	assert_string_equal(cfg.checks[2].src, "platform.cpu.family==6");
-	sb_init(&sb, buf, sizeof(buf));
-	json_begin(&j, &sb);
-	cfg_to_json(&cfg, &j);
-	json_end(&j);
-	assert_true(json_check_object(buf, sb.len));
+	assert_true(cfg_json_record(&cfg, buf, sizeof(buf)));
 	assert_non_null(strstr(buf, "\"check\":[\"stream.copy.best_rate_mbps >= 1\",\"platform.cpu.family==6\"]"));
 	assert_non_null(strstr(buf, "\"expect_link\":[\"00:02.0 2.5 x1\"]"));
 	assert_non_null(strstr(buf, "\"expect_cpus\":[\"8\"]"));
