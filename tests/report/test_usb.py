@@ -97,6 +97,12 @@ def test_not_a_disk(tmp_path):
     assert dev.read_bytes() == b"\xee" * (1 << 20)
 
 
+def make_usb(env, *args):
+    """`make usb` with the given arguments (DEV=..., FORCE=1) in the fake stick's environment."""
+    return subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb"] + list(args), capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
 def test_make_usb(tmp_path):
     """make usb DEV=... as the README shows it (the built image onto a fake 1 GiB stick), and
     make usb without DEV."""
@@ -104,14 +110,12 @@ def test_make_usb(tmp_path):
     env["FORCE"] = "0"
     img = os.path.join(REPO, "build", "x86_64", "efiperf.img")
     with built_image_alone():
-        p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb", "DEV=%s" % dev], capture_output=True,
-                           text=True, env=env, timeout=600)
+        p = make_usb(env, "DEV=%s" % dev)
         assert p.returncode == 0, p.stdout + p.stderr
         assert "read back: identical" in p.stdout
         with open(img, "rb") as f:
             assert dev.read_bytes() == f.read()
-    p = subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb"], capture_output=True, text=True, env=env,
-                       timeout=600)
+    p = make_usb(env)
     assert p.returncode != 0 and "no device: make usb DEV=/dev/sdX" in p.stderr
 
 
@@ -120,20 +124,16 @@ def test_make_usb_force(tmp_path):
     written (refused without FORCE=1), a mounted one still refused."""
     dev, _, env = fake(tmp_path, removable=0, size_bytes=GIB)
     img = os.path.join(REPO, "build", "x86_64", "efiperf.img")
-
-    def make_usb(*args):
-        return subprocess.run(["make", "--no-print-directory", "-C", REPO, "usb", "DEV=%s" % dev] + list(args),
-                              capture_output=True, text=True, env=env, timeout=600)
-    p = make_usb()
+    p = make_usb(env, "DEV=%s" % dev)
     assert p.returncode != 0 and "is not removable" in p.stderr, p.stdout + p.stderr
     assert dev.read_bytes() == b"\xee" * (1 << 20), "written without FORCE=1"
     with built_image_alone():
-        p = make_usb("FORCE=1")
+        p = make_usb(env, "DEV=%s" % dev, "FORCE=1")
         assert p.returncode == 0 and "FORCE=1 given" in p.stdout and "read back: identical" in p.stdout, p.stdout + p.stderr
         with open(img, "rb") as f:
             assert dev.read_bytes() == f.read()
     (tmp_path / "mounts").write_text("%s /mnt vfat rw 0 0\n" % dev)
-    p = make_usb("FORCE=1")
+    p = make_usb(env, "DEV=%s" % dev, "FORCE=1")
     assert p.returncode != 0 and "is mounted" in p.stderr, p.stdout + p.stderr
 
 
