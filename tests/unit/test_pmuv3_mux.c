@@ -21,6 +21,8 @@
 #include "pmu/core/core_mux.h"
 #include "pmu/metrics.h"
 #include "arch/regs/arm_sysreg.h"
+#include "efi/out/pmu_json.h"
+#include "tests/unit/json_check.h"
 
 /* PMCR_EL0 with IMP 0x41 and N (bits [15:11], Arm ARM D23 PMCR_EL0) = 1, 2, 3, 6 and 7. */
 #define PMCR_N1 0x41000800u
@@ -353,6 +355,45 @@ static void test_default_set_multiplexed(void **state)
 	run_three_groups(ticks, &x);
 }
 
+/* The record of that multiplexed default set (efi/out/core_json.c) has the fields of a
+ * multiplexed core_events set: event_set "default" (main.c names it), multiplexed, rounds,
+ * window_ns, groups with running_ns and fraction (14 / 56 = 0.250, 18 / 56 = 0.321, 24 / 56 =
+ * 0.429 rounded), each event's group, raw and scaled (= delta) and no before/after;
+ * event_counters_used is N = 3, and the defaults the CPU lacks are in not_programmed. */
+static void test_default_set_record(void **state)
+{
+	(void)state;
+	static const unsigned ticks[] = { 3, 5, 7, 11, 13, 17 };
+	default_set_n3();
+	acc.event_set = "default";
+	run(ticks, 6, 1);
+	static char buf[8192];
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	core_set_json(&j, &acc);
+	json_end(&j);
+	assert_false(j.error);
+	assert_false(sb.overflow);
+	assert_true(json_check_object(buf, sb.len));
+	static const char *const want[] = {
+		"{\"event\":\"CPU_CYCLES\",\"unit\":\"cycles\",\"state\":\"counted\",\"raw\":392,\"scaled\":392,\"delta\":392}",
+		"{\"event\":\"INST_RETIRED\",\"unit\":\"instructions\",\"state\":\"counted\",\"raw\":56,\"scaled\":56,\"delta\":56}",
+		"{\"event\":\"STALL_FRONTEND\",\"unit\":\"events\",\"state\":\"counted\",\"group\":0,\"raw\":42,\"scaled\":168,\"delta\":168}",
+		"{\"event\":\"MEM_ACCESS\",\"unit\":\"events\",\"state\":\"counted\",\"group\":2,\"raw\":48,\"scaled\":112,\"delta\":112}",
+		"\"event_set\":\"default\",\"event_counters\":3,\"event_counters_used\":3,\"multiplexed\":true,\"rounds\":2,"
+		"\"window_ns\":56,\"topdown_groups\":0,\"groups\":[{\"events\":[\"L1D_CACHE_REFILL\",\"STALL_FRONTEND\"],"
+		"\"running_ns\":14,\"fraction\":0.250},{\"events\":[\"STALL_BACKEND\",\"BR_MIS_PRED\"],\"running_ns\":18,"
+		"\"fraction\":0.321},{\"events\":[\"MEM_ACCESS\",\"CPU_CYCLES\"],\"running_ns\":24,\"fraction\":0.429}],"
+		"\"not_programmed\":[{\"event\":\"L2D_CACHE_REFILL\",\"why\":\"not implemented (PMCEID0/1_EL0)\"},",
+	};
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("record lacks %s:\n%s", want[i], buf);
+	assert_null(strstr(buf, "\"before\""));
+}
+
 /* A one-window user of the configured set (the load-source evidence) keeps one group: group 1
  * of the N = 3 set is BR_MIS_PRED (0x10) and MEM_ACCESS (0x13) on counters 1 and 2, now group 0;
  * an event added then needs a new group (1), which such a user refuses. */
@@ -456,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_keep_one_group),
 		cmocka_unit_test(test_nine_events_on_one_counter),
 		cmocka_unit_test(test_default_set_multiplexed),
+		cmocka_unit_test(test_default_set_record),
 		cmocka_unit_test(test_fault_at_every_access),
 		cmocka_unit_test(test_fault_default_set),
 	};
