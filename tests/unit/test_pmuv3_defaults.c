@@ -136,6 +136,26 @@ static void test_n6(void **state)
 	assert_int_equal(pmu_armv8_pmuv3.restore(&h, &s), HW_OK);
 }
 
+/* N = 6 and every common event 0x00-0x3F implemented: the 16 of the list in groups of 5, 5, 5 and
+ * 1, the last group's four free counters taking L1I_TLB_REFILL (0x02), LD_RETIRED (0x06),
+ * ST_RETIRED (0x07) and EXC_TAKEN (0x09): four groups (README: 8 copy windows a pass). */
+static void test_whole_list_n6(void **state)
+{
+	(void)state;
+	model(PMCR_N6, 0xffffffffull, 0xffffffffull);
+	armv8_pmuv3_add_defaults(&s);
+	assert_int_equal(s.n, 22);
+	assert_int_equal(s.nleft, 0);
+	for (int i = 0; i < 16; i++)
+		assert_string_equal(s.c[2 + i].event, list[i]);
+	static const char *const fill[] = { "L1I_TLB_REFILL", "LD_RETIRED", "ST_RETIRED", "EXC_TAKEN" };
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(s.c[18 + i].event, fill[i]);
+	static const uint8_t group[] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3 };
+	static const uint8_t ctr[] = { 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5 };
+	expect_groups(group, ctr, 20, 4);
+}
+
 /* What QEMU 7.2 -cpu max reports fits N = 6 as before: INST_RETIRED, the two defaults it has,
  * then fillers CPU_CYCLES (0x11) and STALL (0x3C) in event-number order; one group, nothing
  * multiplexed, the other 14 defaults named as not implemented. */
@@ -297,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_list_is_documented_one),
 		cmocka_unit_test(test_n6),
 		cmocka_unit_test(test_fits_one_group),
+		cmocka_unit_test(test_whole_list_n6),
 		cmocka_unit_test(test_n2_and_topdown_first),
 		cmocka_unit_test(test_fillers),
 		cmocka_unit_test(test_fault_at_each_step),
