@@ -402,7 +402,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		rep_error("config", "%s: %s", cfg.origin[CFG_CORE_EVENTS], arm_err);
 		return finish();
 	}
-	if (plat.core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the defaults fill */
+	if (plat.core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the default set */
 		int user = cfg.core_events[0] != 0;
 		if (cfg.topdown)
 			armv8_pmuv3_add_topdown(&plat.core);
@@ -410,7 +410,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			armv8_pmuv3_add_defaults(&plat.core);
 		plat.core.event_set = user ? (cfg.topdown ? "core_events + topdown" : "core_events")
 					   : (cfg.topdown ? "topdown + default" : "default");
-		core_mux_pack(&plat.core);   /* more events than counters: TopDown's inputs in one group */
+		core_mux_pack(&plat.core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
 	}
 	if (cfg.pcie) {
 		discovery_pcie(&hw, &disc);

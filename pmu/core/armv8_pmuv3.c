@@ -6,7 +6,7 @@
  *   c[1] INST_RETIRED (event 0x08) on event counter 0 (PMEVTYPER0_EL0 / PMEVCNTR0_EL0),
  *        64 bits with FEAT_PMUv3p5 (PMCR_EL0.LP = 1), else 32.
  *   c[2..] the event set of pmu/core/armv8_pmuv3_events.c (core_events, TopDown inputs, or the
- *        default set filling every other of the PMCR_EL0.N event counters) on event counters 1...;
+ *        default set and fillers for the rest of the PMCR_EL0.N event counters) on event counters 1...;
  *        each c[i] on PMEVCNTR<c[i].ctr>_EL0. With more events than counters they are split into
  *        groups (pmu/core/core_mux.h) and start() programs only s->group's (plus c[0], c[1]).
  * arch/aarch64/known_loop.S relies on INST_RETIRED being on event counter 0.

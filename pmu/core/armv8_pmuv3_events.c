@@ -8,11 +8,12 @@
  * Events outside those two ranges (STALL_FRONTEND_FLUSH 0x8162) have no PMCEID bit (Linux's
  * armv8pmu_event_attr_is_visible() shows none of them either): TopDown programs one only on a
  * core whose telemetry specification uses it (pmu/core/arm_topdown.h), saying so in its why.
- * More core_events or TopDown inputs than the N - 1 event counters besides INST_RETIRED's go to
- * further groups, counted in turn (pmu/core/core_mux.h); the default set only fills the last
- * group's free counters. A wanted event that is not programmed (not implemented, no PMCEID bit
- * and no core that uses it, wider than evtCount, or a default with no counter left in the last
- * group) is listed in s->left[] with why: never dropped silently.
+ * More core_events, TopDown inputs or events of the default list than the N - 1 event counters
+ * besides INST_RETIRED's go to further groups, counted in turn (pmu/core/core_mux.h); only the
+ * fillers after the default list (other implemented common events) open no group: they take the
+ * last group's free counters. A wanted event that is not programmed (not implemented, no PMCEID
+ * bit and no core that uses it, wider than evtCount, or no event counter at all) is listed in
+ * s->left[] with why: never dropped silently.
  */
 #include "pmu/core/core_counters.h"
 #include "arch/regs/arm_sysreg.h"
@@ -34,8 +35,8 @@ static int room(const struct core_set *s)
 	return s->n < CORE_MAX_COUNTERS && per_group(s) > 0;
 }
 
-/* The default set's room: a free event counter in the last group (defaults open no group). */
-static int room_default(const struct core_set *s)
+/* The fillers' room: a free event counter in the last group (fillers open no group). */
+static int room_in_last_group(const struct core_set *s)
 {
 	uint32_t e = (uint32_t)(s->n - ARMV8_C_INST - 1);
 	return room(s) && (e == 0 || e % per_group(s) != 0);
@@ -155,8 +156,8 @@ static void left_out(struct core_set *s, const char *event, const char *why)
 
 /* Add common event e unless it is there already; else list it as left out. An event with no
  * PMCEID0/1_EL0 bit is programmed only when `user` names the core whose published event list
- * has it (its counter's why says so), else left out. td: a TopDown input (may open a new
- * multiplexed group, and is marked); else a default (fills the last group only). */
+ * has it (its counter's why says so), else left out. td: a TopDown input (marked), else an event
+ * of the default set; either opens a new multiplexed group when the last one is full. */
 static void want(struct core_set *s, const struct arm_common_event *e, const char *user, int td)
 {
 	for (int k = ARMV8_C_INST + 1; k < s->n; k++)
@@ -174,9 +175,8 @@ static void want(struct core_set *s, const struct arm_common_event *e, const cha
 		left_out(s, e->name, "no PMCEID0/1_EL0 bit and no TopDown formula of this core uses it");
 	else if (e->code & ~evmask)
 		left_out(s, e->name, "wider than evtCount (10 bits before PMUv3p1)");
-	else if (td ? !room(s) : !room_default(s))
-		left_out(s, e->name, td ? "no event counter left (PMCR_EL0.N < 2, or more events than efiperf multiplexes)"
-				     : "no event counter left in the last group (PMCR_EL0.N; the default set is not multiplexed)");
+	else if (!room(s))
+		left_out(s, e->name, "no event counter left (PMCR_EL0.N < 2, or more events than efiperf multiplexes)");
 	else {
 		struct core_counter *c = add(s, e->name, e->code);
 		c->topdown = (uint8_t)td;
@@ -215,7 +215,8 @@ static const char *const defaults[] = {
 const char *const *const armv8_pmuv3_default_events = defaults;
 const unsigned armv8_pmuv3_ndefault_events = sizeof(defaults) / sizeof(defaults[0]);
 
-/* Fillers for counters the list leaves free: neither SW_INCR (counts only software writes) nor
+/* Fillers for the counters the list leaves free in its last group (they open no group of their
+ * own, so they add no multiplexed window): neither SW_INCR (counts only software writes) nor
  * CHAIN (pairs an odd counter with the even one below it). */
 #define EV_SW_INCR 0x0000
 #define EV_CHAIN   0x001E
@@ -224,7 +225,7 @@ void armv8_pmuv3_add_defaults(struct core_set *s)
 {
 	for (unsigned i = 0; i < armv8_pmuv3_ndefault_events; i++)
 		want_named(s, defaults[i], NULL, 0);
-	for (unsigned i = 0; i < arm_ncommon_events && room_default(s); i++) {
+	for (unsigned i = 0; i < arm_ncommon_events && room_in_last_group(s); i++) {
 		const struct arm_common_event *e = &arm_common_events[i];
 		if (e->code != EV_SW_INCR && e->code != EV_CHAIN && implemented(s, e->code) == 1)
 			want(s, e, NULL, 0);

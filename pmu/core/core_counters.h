@@ -106,13 +106,15 @@ int armv8_pmuv3_configure(struct core_set *s, const char *events, char *err, siz
  * as TopDown inputs; core_mux_pack() then puts them in one group when they fit. Those not
  * programmed (not implemented, too wide) go to s->left[] with why. */
 void armv8_pmuv3_add_topdown(struct core_set *s);
-/* Arm PMUv3 without `core_events`: fill the free event counters of the last group with the
- * default set (never a group of its own: the defaults are not multiplexed), in its
- * priority order (armv8_pmuv3_default_events: L1D_CACHE_REFILL, L2D_CACHE_REFILL,
- * LL_CACHE_MISS_RD, STALL_FRONTEND, STALL_BACKEND, BR_MIS_PRED, MEM_ACCESS, ...); an event of
- * the list the CPU lacks, or that finds no counter, goes to s->left[] with why. Counters still
- * free then take the other common events PMCEID0/1_EL0 report, in event-number order (not
- * SW_INCR or CHAIN), so every one of the PMCR_EL0.N counters counts something. */
+/* Arm PMUv3 without `core_events`: add the default set after whatever s holds (the TopDown
+ * inputs with topdown = on), in its priority order (armv8_pmuv3_default_events:
+ * L1D_CACHE_REFILL, L2D_CACHE_REFILL, LL_CACHE_MISS_RD, STALL_FRONTEND, STALL_BACKEND,
+ * BR_MIS_PRED, MEM_ACCESS, ...), on the free event counters and, when they are not enough, in
+ * further groups of N - 1, multiplexed like core_events (pmu/core/core_mux.h); an event of the
+ * list the CPU lacks (PMCEID0/1_EL0), or with no event counter at all (PMCR_EL0.N < 2), goes to
+ * s->left[] with why. Counters still free in the last group then take the other common events
+ * PMCEID0/1_EL0 report, in event-number order (not SW_INCR or CHAIN), so every one of the
+ * PMCR_EL0.N counters counts something; those fillers open no group. */
 void armv8_pmuv3_add_defaults(struct core_set *s);
 extern const char *const *const armv8_pmuv3_default_events;
 extern const unsigned armv8_pmuv3_ndefault_events;

@@ -39,6 +39,7 @@ def check_all_cpus(recs, el, conduit_fadt_key="psci_conduit"):
     assert all(c["ns"] > 0 for c in per), "a CPU without a time: %s" % per
     ctr = meas["passes"][0]
     assert ctr.get("current_el") == el, "copy counters current_el %r, expected %d" % (ctr.get("current_el"), el)
+    check_default_fits(ctr, "copy pass")
     # each CPU started and stopped its own PMUv3 counters around its kernel, and they were put back
     cc = [r for r in by.get("core_counters", []) if r.get("kernel") == "copy"]
     assert sorted(r["cpu"] for r in cc) == [0, 1, 2, 3], "copy core_counters records for CPUs %s" % [r["cpu"] for r in cc]
@@ -55,6 +56,7 @@ def check_all_cpus(recs, el, conduit_fadt_key="psci_conduit"):
         assert r["event_counters_used"] == len(events) - 1 and {"STALL_FRONTEND", "STALL_BACKEND"} <= set(events), "CPU %s counters %s" % (r["cpu"], events)
         assert left.get("L1D_CACHE_REFILL") == "not implemented (PMCEID0/1_EL0)" and not set(left) & set(events), "CPU %s left out %s" % (r["cpu"], left)
         assert all(w.startswith("not implemented") for w in left.values()), "CPU %s left out %s" % (r["cpu"], left)
+        check_default_fits(r, "CPU %s" % r["cpu"])
     loop = by["loop"][0]["per_cpu"]
     assert [(c["cpu"], c.get("counted")) for c in loop] == [(k, 2 * N + 2) for k in range(4)], "per-CPU loop %s" % loop
     # a read of write-only PMSWINC_EL0 is UNDEFINED: on every CPU, APs included, the exception
@@ -146,6 +148,18 @@ def test_arm_core_events(scratch, figure):
     assert run.rc == 1 and errs and "efiperf.cfg:%d" % line in errs[0] and "STALL_SLOT_BACKEND (0x3d) is not implemented" in errs[0], "errors %s" % run.of("error")
     assert not run.of("measurement"), "measured after a core_events error"
     figure("aarch64 core_events", "%s; %s" % (got, errs[0]))
+
+
+def check_default_fits(r, who):
+    """The default set as QEMU 7.2 -cpu max has it: the two events of the list it implements and the
+    fillers CPU_CYCLES and STALL fit its five event counters beside INST_RETIRED's, so the default set
+    is one group, not multiplexed (QEMU 7.2 has no option to lower PMCR_EL0.N, so its split into
+    groups is shown by the unit tests): one window, counters with before/after and no group/raw/scaled."""
+    events = [c["event"] for c in r["counters"]]
+    assert events == ["CPU_CYCLES", "INST_RETIRED", "STALL_FRONTEND", "STALL_BACKEND", "CPU_CYCLES", "STALL"], "%s counters %s" % (who, events)
+    assert "multiplexed" not in r and "groups" not in r and "windows" not in r, "%s: the default set multiplexed: %s" % (who, r)
+    for c in r["counters"]:
+        assert not {"group", "raw", "scaled"} & set(c) and ("before" in c) == (c["state"] in ("counted", "not-advancing")), "%s counter %s" % (who, c)
 
 
 # Nine events for QEMU's six event counters (INST_RETIRED keeps counter 0): two groups of five and
