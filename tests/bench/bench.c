@@ -449,8 +449,8 @@ static double write_limit(uint32_t isa, int have_likwid, const char **who)
 				w = t;
 			}
 	}
-	printf("write limit: %u of our write-only variants%s ran once; the %d fastest, %d runs each in turn:\n", nours,
-	       have_likwid ? " and likwid's store kernels" : "", WRITE_LIMIT_FINALISTS, opt.reps);
+	printf("write limit: %u of our write-only variants%s ran once; the %d fastest, %d run%s each in turn:\n", nours,
+	       have_likwid ? " and likwid's store kernels" : "", WRITE_LIMIT_FINALISTS, opt.reps, opt.reps == 1 ? "" : "s");
 	double v[WRITE_LIMIT_FINALISTS][99], best = 0;
 	for (int r = 0; r < opt.reps; r++)
 		for (int j = 0; j < WRITE_LIMIT_FINALISTS; j++)
