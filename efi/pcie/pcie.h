@@ -167,7 +167,8 @@ const char *pcie_dvsec_name(uint16_t vendor, uint16_t id);
  * nvidia-tegra410-pmu.rst: "0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00".
  * Returns the number of lines written (0 when f has no NVIDIA DVSEC ID 4). */
 int pcie_nvidia_map_line(const struct pcie_func *f, char *buf, size_t n);
-/* The root port at a for the NVIDIA PCIE / PCIE-TGT PMU root-port filter: probes the function
+/* ---- the NVIDIA root-port lookup (efi/pcie/pcie_nvidia_rp.c) ---------------------------------
+ * The root port at a for the NVIDIA PCIE / PCIE-TGT PMU root-port filter: probes the function
  * and returns its NVIDIA DVSEC ID 4 map entry (socket, RC#, RP#) in *m. -1 with why when
  * nothing answers there, the function is not a PCI Express Root Port, has no NVIDIA RC-map
  * DVSEC (not an NVIDIA root port), or the map places it at another segment and bus than its

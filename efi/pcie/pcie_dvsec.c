@@ -109,33 +109,3 @@ int pcie_nvidia_map_line(const struct pcie_func *f, char *buf, size_t n)
 		buf[0] = '\0';
 	return 0;
 }
-
-int pcie_nvidia_rp_lookup(const struct hw *h, struct hw_pci_addr a, struct pcie_func *f, struct pcie_nvidia_map *m,
-			  char *why, size_t n)
-{
-	char bdf[16];
-	pcie_bdf_str(a, bdf, sizeof(bdf));
-	if (pcie_probe_func(h, a, f) != HW_OK || f->vendor == 0xFFFFu || f->vendor == 0) {
-		fmt_snprintf(why, n, "%s: no PCI function there", bdf);
-		return -1;
-	}
-	if (!f->exp.present || f->exp.port_type != PCI_EXP_TYPE_ROOT_PORT) {
-		fmt_snprintf(why, n, "%s (%04x:%04x) is not a PCI Express Root Port", bdf, f->vendor, f->device);
-		return -1;
-	}
-	for (int i = 0; i < f->ndvsec && i < PCIE_MAX_DVSEC; i++) {
-		const struct pcie_dvsec *d = &f->dvsec[i];
-		if (!d->has_nvidia)
-			continue;
-		if (d->nv.segment != (uint8_t)a.segment || d->nv.bus != a.bus) {
-			fmt_snprintf(why, n, "%s: its NVIDIA RC map says segment %02x bus %02x: the map does not describe it",
-				     bdf, d->nv.segment, d->nv.bus);
-			return -1;
-		}
-		*m = d->nv;
-		return 0;
-	}
-	fmt_snprintf(why, n, "%s (%04x:%04x) is not an NVIDIA root port: no DVSEC vendor 0x10de ID 0x4 (RC map)", bdf,
-		     f->vendor, f->device);
-	return -1;
-}
