@@ -153,7 +153,7 @@ static void test_named_events_equal_libpfm4(void **state)
 		for (int p = 0; p < MAX_PMUS && gen_pmus[g].pmus[p]; p++) {
 			char s[64];
 			snprintf(s, sizeof(s), "%s::%s", gen_pmus[g].pmus[p],
-				 gen_pmus[g].gen & (X86_GEN_ZEN | X86_GEN_ZEN1) ? "RETIRED_INSTRUCTIONS" : "INST_RETIRED:ANY_P");
+				 gen_pmus[g].gen & (X86_GEN_ZEN | X86_GEN_ZEN1 | X86_GEN_ZEN4) ? "RETIRED_INSTRUCTIONS" : "INST_RETIRED:ANY_P");
 			assert_int_equal(pfm_find_event(s) >= 0, 1);
 		}
 }
