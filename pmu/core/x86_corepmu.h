@@ -4,7 +4,8 @@
  *
  *   corepmu_probe(hw, cp)            CPUID (+ IA32_PERF_CAPABILITIES): vendor, family/model,
  *                                    backend chosen from a table (Intel architectural perfmon
- *                                    with its TopDown variant, or AMD core counters + IBS), and
+ *                                    with its TopDown variant, or AMD core counters + IBS and,
+ *                                    on Zen 4/5, the pipeline-utilization row), and
  *                                    cp->lacks[]: what this CPU does not have, one line each.
  *   corepmu_configure(cp, cfg, err)  event strings, topdown, ibs: syntax/range errors name the
  *                                    key and field; features the CPU lacks are not errors, they

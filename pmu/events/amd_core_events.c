@@ -9,8 +9,9 @@
  * (0x1D0) is a Zen 2+ event: libpfm4's zen1 table and Linux amdzen1/core.json lack it.
  *
  * Zen 5 (X86_GEN_ZEN5, Family 1Ah; libpfm4 4.13 has no table for it): a row carries the bit
- * only where Linux tools/perf/pmu-events/arch/x86/amdzen5/execution.json (ex_*) or
- * amdzen5/load-store.json (ls_*) has the same EventName with the same EventCode and UMask;
+ * only where Linux tools/perf/pmu-events/arch/x86/amdzen5/execution.json (ex_*),
+ * amdzen5/load-store.json (ls_*) or amdzen5/decode.json (de_*) has the same EventName with the
+ * same EventCode and UMask;
  * tests/unit/test_core_linux_zen5.c checks every row against those files, both ways (a Zen 2-4
  * name the Zen 5 files lack must not carry the bit). All of them do today; an event whose
  * encoding differs on Zen 5 gets a row of its own with X86_GEN_ZEN5 and the generic row loses

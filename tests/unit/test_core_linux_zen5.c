@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Outside oracle for AMD Zen 5 (Family 1Ah) named core events: Linux perf's
- * tools/perf/pmu-events/arch/x86/amdzen5/execution.json and load-store.json, as
+ * tools/perf/pmu-events/arch/x86/amdzen5/execution.json, load-store.json and decode.json, as
  * tests/oracle/linux-perf/amd_core_named.txt holds them (EventName, EventCode, UMask; provenance
  * in that folder's README.md). libpfm4 4.13 has no Family 1Ah table, so test_core_pfm.c cannot
  * check these rows.
