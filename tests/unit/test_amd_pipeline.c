@@ -28,6 +28,8 @@
 #include "tests/model/hw_model.h"
 #include "tests/unit/linux_mapfile.h"
 #include "tests/unit/oracle_file.h"
+#include "tests/unit/json_check.h"
+#include "efi/out/pmu_json.h"
 
 #define MAX_LINES 64
 static struct line { char dir[16], file[32], kind[8], name[64], group[48], rest[200]; } ln[MAX_LINES];
@@ -320,6 +322,20 @@ static uint64_t first_ctl_write(uint32_t i)
 	return ~0ull;
 }
 
+/* The `topdown` record of the last window, checked to be one JSON object. */
+static const char *record(void)
+{
+	static char buf[2048];
+	struct strbuf sb;
+	struct json j;
+	sb_init(&sb, buf, sizeof(buf));
+	json_begin(&j, &sb);
+	corepmu_json_topdown(&j, &cp);
+	json_end(&j);
+	assert_true(json_check_object(buf, strlen(buf)));
+	return buf;
+}
+
 static void check_window(unsigned family, unsigned model_no, const char *dir, const int64_t want[APL_NCAT])
 {
 	model(family, model_no, hand);
@@ -350,7 +366,23 @@ static void test_window_zen4_zen5(void **state)
 	const int64_t z4[APL_NCAT] = { 20000, 6667, 25000, 5000, 35000 };
 	const int64_t z5[APL_NCAT] = { 15000, 5000, 18750, 3750, 26250 };
 	check_window(0x19, 0x11, "amdzen4", z4);
+	const char *r = record();
+	static const char *const z4_text[] = {
+		"\"method\":\"amd-pipeline\",\"pmu\":\"amd_core\",\"valid\":true,\"level\":1,",
+		"\"formula\":\"Zen 4\"", "\"dispatch_width\":6,\"slots\":6000,",
+		"\"counts\":{\"ls_not_halted_cyc\":1000,\"de_no_dispatch_per_slot.no_ops_from_frontend\":1200,"
+		"\"de_no_dispatch_per_slot.backend_stalls\":1500,\"de_no_dispatch_per_slot.smt_contention\":300,"
+		"\"de_src_op_disp.all\":2500,\"ex_ret_ops\":2100}",
+		"\"frontend_bound\":{\"milli_pct\":20000,\"pct\":20.000}", "\"bad_speculation\":{\"milli_pct\":6667,\"pct\":6.667}",
+		"\"smt_contention\":{\"milli_pct\":5000,\"pct\":5.000}", "\"retiring\":{\"milli_pct\":35000,\"pct\":35.000}",
+	};
+	for (unsigned i = 0; i < sizeof(z4_text) / sizeof(z4_text[0]); i++)
+		if (!strstr(r, z4_text[i]))
+			fail_msg("record lacks %s: %s", z4_text[i], r);
 	check_window(0x1A, 0x02, "amdzen5", z5);
+	r = record();
+	assert_non_null(strstr(r, "\"formula\":\"Zen 5\""));
+	assert_non_null(strstr(r, "\"backend_bound\":{\"milli_pct\":18750,\"pct\":18.750}"));
 }
 
 /* A Zen 3 gets no row and says why; QEMU TCG's counters read 0: "no cycles counted". */
@@ -364,11 +396,17 @@ static void test_zen3_and_silent_counters(void **state)
 	assert_false(cp.apl.valid);
 	assert_non_null(strstr(cp.apl.why, "Zen 4/5 only"));
 	assert_non_null(strstr(cp.apl.why, "family 0x19 model 0x1"));
+	const char *r = record();
+	assert_non_null(strstr(r, "\"method\":null,\"pmu\":\"amd_core\",\"valid\":false,\"why\":\"AMD pipeline utilization: Zen 4/5 only"));
+	assert_null(strstr(r, "retiring"));
 	const uint64_t none[6] = { 0 };
 	model(0x19, 0x11, none);
 	window(1);
 	assert_false(cp.apl.valid);
 	assert_string_equal(cp.apl.why, "ls_not_halted_cyc counted 0: no cycles counted");
+	r = record();
+	assert_non_null(strstr(r, "\"slots\":null,\"slots_why\":\"ls_not_halted_cyc counted 0: no cycles counted\""));
+	assert_non_null(strstr(r, "\"retiring\":{\"why\":\"ls_not_halted_cyc counted 0: no cycles counted\"}"));
 	/* 4 legacy counters (QEMU TCG's EPYC: no PerfCtrExtCore, no PerfMonV2): none programmed, why */
 	model(0x19, 0x11, hand);
 	hw_model_cpuid(&m, 0x80000001, 0, 0, 0, 0, 0);
