@@ -11,6 +11,9 @@ rounding the log's format allows was changed or written by a broken build.
                   the total is the sum over sockets
     TopDown     = each category's slots / the sum of the level-1 categories (Linux
                   tools/perf/Documentation/topdown.txt), 3 decimals
+    AMD pipeline utilization (topdown, pmu amd_core) = each category's numerator over
+                  dispatch_width x ls_not_halted_cyc in 1/1000 % (Linux tools/perf/pmu-events/
+                  arch/x86/amdzen4/pipeline.json, amdzen5/pipeline.json, PipelineL1), rounded
     self-check  = counted bytes / expected bytes
 """
 import re
@@ -21,6 +24,29 @@ MILLI = 0.0015
 
 def _close(have, want, tol):
     return have is not None and want is not None and abs(have - want) <= tol
+
+
+# PipelineL1 numerators (event, sign) of Linux's amdzen4/amdzen5 pipeline.json; the denominator
+# is total_dispatch_slots = dispatch_width * ls_not_halted_cyc.
+AMD_PIPELINE = {
+    "frontend_bound": (("de_no_dispatch_per_slot.no_ops_from_frontend", 1),),
+    "bad_speculation": (("de_src_op_disp.all", 1), ("ex_ret_ops", -1)),
+    "backend_bound": (("de_no_dispatch_per_slot.backend_stalls", 1),),
+    "smt_contention": (("de_no_dispatch_per_slot.smt_contention", 1),),
+    "retiring": (("ex_ret_ops", 1),),
+}
+
+
+def _amd_pipeline(cmp, r):
+    c, where = r.get("counts") or {}, "topdown %s cpu %s" % (r.get("kernel"), r.get("cpu"))
+    if c.get("ls_not_halted_cyc") is None or not r.get("dispatch_width"):
+        return
+    slots = r["dispatch_width"] * c["ls_not_halted_cyc"]
+    cmp(where + " slots", r.get("slots"), slots, 0)
+    for k, terms in AMD_PIPELINE.items():
+        if slots and all(c.get(e) is not None for e, _ in terms):
+            cmp("%s %s milli_pct" % (where, k), (r.get(k) or {}).get("milli_pct"),
+                100000.0 * sum(sign * c[e] for e, sign in terms) / slots, 0.5)
 
 
 def _gbps(nbytes, ns):
@@ -104,7 +130,9 @@ def check(log):
     for r in log.of("cha"):
         _cha(cmp, r)
     for r in log.of("topdown"):
-        if r.get("valid"):
+        if r.get("valid") and r.get("pmu") == "amd_core":
+            _amd_pipeline(cmp, r)
+        elif r.get("valid"):
             cats = r.get("slots_by_category") or {}
             l1 = sum(cats.get(k, 0) for k in ("retiring", "bad_speculation", "frontend_bound", "backend_bound"))
             for k, v in (r.get("ratio") or {}).items():

@@ -158,7 +158,7 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },
 	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on", onoff_names,
 			  0, 0, 0, 0, FIELD(topdown),
-			  "Intel TopDown level 1 (and 2 where the CPU has it)", NULL, NULL },
+			  "TopDown: Intel (level 2 where the CPU has it), AMD Zen 4/5 pipeline utilization, Arm Neoverse L1", NULL, NULL },
 	[CFG_IBS] = { "ibs", CFG_T_ENUM, "off|fetch|op", ibs_names,
 		      0, 0, 0, 0, FIELD(ibs),
 		      "AMD IBS sampling, polled", NULL, NULL },

@@ -68,16 +68,8 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 		else
 			json_null(j, arm_td_input_name[k]);
 	json_close(j);
-	for (int k = 0; k < ATD_NITEM; k++) {
-		json_obj(j, arm_td_item_name[k]);
-		if (o.valid[k]) {
-			json_i64(j, "milli_pct", o.milli_pct[k]);   /* 1/1000 % of slots; may be < 0 */
-			if (o.milli_pct[k] >= 0)
-				json_milli(j, "pct", (uint64_t)o.milli_pct[k]);
-		} else
-			json_str(j, "why", o.why[k]);
-		json_close(j);
-	}
+	for (int k = 0; k < ATD_NITEM; k++)
+		td_item_json(j, arm_td_item_name[k], o.valid[k], o.milli_pct[k], o.why[k]);
 	rep_end();
 }
 

@@ -62,7 +62,7 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp)
 	}
 	json_obj(j, "topdown");
 	static const char *const kind_name[] = { NULL, "general-counters", "general-counters", "perf-metrics" };
-	json_str(j, "method", cp->td_rule ? kind_name[cp->td_kind] : NULL);
+	json_str(j, "method", !cp->td_rule ? NULL : cp->backend == CP_AMD_CORE ? AMD_PIPELINE_METHOD : kind_name[cp->td_kind]);
 	if (cp->td_rule) {
 		json_u64(j, "level", cp->td_level2 ? 2 : 1);
 		json_str(j, "rule", cp->td_rule);
@@ -118,6 +118,10 @@ void corepmu_json_counters(struct json *j, const struct corepmu *cp)
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp)
 {
 	const struct intel_topdown *td = &cp->td;
+	if (cp->backend == CP_AMD_CORE) {
+		amd_pipeline_json(j, cp);
+		return;
+	}
 	json_str(j, "method", td->variant);
 	json_bool(j, "valid", td->valid);
 	if (!td->valid) {

@@ -3,6 +3,7 @@
  * Records of the PMU drivers' result structs: pmu/ returns structs, efi/out/ writes JSON.
  *   efi/out/cha_json.c:      the `cha` record (Intel uncore CHA)
  *   efi/out/corepmu_json.c:  `corepmu`, `core_counters`, `topdown`, `ibs` (x86 core PMU)
+ *   efi/out/amd_pipeline_json.c: `topdown` on AMD Zen 4/5 (pipeline utilization)
  *   efi/out/load_source_json.c: a latency point's `load_source` object (Intel, AMD, Arm)
  *   efi/out/core_json.c:     a core counter set's counters (x86 fixed counters, Arm PMUv3)
  * The caller opens the record (rep_begin) and closes it; these write its members.
@@ -25,6 +26,14 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp);     /* object
 void corepmu_json_counters(struct json *j, const struct corepmu *cp);  /* `core_counters` */
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdown` */
 void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
+/* `topdown` on AMD (efi/out/amd_pipeline_json.c): method AMD_PIPELINE_METHOD, pmu "amd_core",
+ * valid (else why), level 1, level2_why, formula, formula_source, dispatch_width, slots (or null)
+ * and slots_source, counts {input event: delta or null}, each category a td_item_json(). */
+#define AMD_PIPELINE_METHOD "amd-pipeline"
+void amd_pipeline_json(struct json *j, const struct corepmu *cp);
+/* One TopDown category object: {milli_pct (1/1000 % of slots, may be < 0), pct when >= 0} or
+ * {why} (the Arm and AMD `topdown` records). */
+void td_item_json(struct json *j, const char *name, int valid, int64_t milli_pct, const char *why);
 /* A core counter set's members (efi/out/core_json.c): counters[], Arm exception levels,
  * mdcr_el2, restore. */
 void core_set_json(struct json *j, const struct core_set *s);

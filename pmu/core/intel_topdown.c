@@ -9,7 +9,7 @@
 #include "arch/lib/fmt.h"
 #include <string.h>
 
-static int8_t add_named(struct intel_core *ic, uint8_t gens, const char *name)
+static int8_t add_named(struct intel_core *ic, uint16_t gens, const char *name)
 {
 	const struct x86_named_event *e = x86_named_lookup(X86_EV_INTEL, gens, name, strlen(name));
 	if (!e)

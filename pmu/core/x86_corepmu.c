@@ -19,14 +19,21 @@
 static const struct corepmu_row {
 	const char *vendor;
 	uint32_t fam_lo, fam_hi, mod_lo, mod_hi;
-	uint8_t backend, gens;
+	uint8_t backend;
+	uint16_t gens;
 	const char *name;
 } corepmu_rows[] = {
 	{ "GenuineIntel", 0x06, 0x06, 0x00, 0xFF, CP_INTEL_ARCH, X86_GEN_ARCH, "intel-arch-perfmon" },
 	{ "GenuineIntel", 0x0F, 0xFF, 0x00, 0xFF, CP_INTEL_ARCH, X86_GEN_ARCH, "intel-arch-perfmon" },
 	{ "AuthenticAMD", 0x17, 0x17, 0x00, 0x2F, CP_AMD_CORE, X86_GEN_ZEN1, "amd-core" },   /* Zen, Zen+ */
 	{ "AuthenticAMD", 0x17, 0x17, 0x30, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 2 */
-	{ "AuthenticAMD", 0x19, 0x19, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 3, Zen 4 */
+	/* Zen 4: the Family 19h models mapfile.csv gives amdzen4 (regex AuthenticAMD-25-[[:xdigit:]]+
+	 * after the amdzen3 row AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]]): 10h-1Fh, 30h-3Fh,
+	 * 60h-FFh) add X86_GEN_ZEN4 (tests/unit/test_amd_pipeline.c checks every model) */
+	{ "AuthenticAMD", 0x19, 0x19, 0x10, 0x1F, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
+	{ "AuthenticAMD", 0x19, 0x19, 0x30, 0x3F, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
+	{ "AuthenticAMD", 0x19, 0x19, 0x60, 0xFF, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
+	{ "AuthenticAMD", 0x19, 0x19, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 3 */
 	/* Zen 5: rows checked against Linux amdzen5/execution.json and load-store.json (libpfm4 4.13
 	 * has no Family 1Ah table; tests/unit/test_core_linux_zen5.c) */
 	{ "AuthenticAMD", 0x1A, 0x1A, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN5, "amd-core" },
@@ -50,7 +57,7 @@ static const struct corepmu_row *backend_row(const char *vendor, uint32_t family
 	return NULL;
 }
 
-uint8_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model)
+uint16_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model)
 {
 	const struct corepmu_row *b = backend_row(vendor, family, model);
 	return b ? b->gens : 0;
@@ -195,7 +202,12 @@ static void probe_amd(const struct hw *hw, struct corepmu *cp)
 		lack(cp, "PerfMonV2: CPUID 8000_0022:EAX[0] = 0");
 	if (!cp->ibs.present)
 		lack(cp, "%s", cp->ibs.why);
-	fmt_snprintf(cp->td_why, CP_LACK_LEN, "TopDown: Intel only (no AMD method implemented)");
+	cp->apl_gen = amd_pipeline_for(cp->caps.gens);
+	if (cp->apl_gen)
+		cp->td_rule = cp->apl_gen->source;
+	else
+		fmt_snprintf(cp->td_why, CP_LACK_LEN, "%s; family 0x%x model 0x%x", amd_pipeline_no_row, cp->family,
+			     cp->model);
 }
 
 int corepmu_probe(const struct hw *hw, struct corepmu *cp)

@@ -4,7 +4,8 @@
  *
  *   corepmu_probe(hw, cp)            CPUID (+ IA32_PERF_CAPABILITIES): vendor, family/model,
  *                                    backend chosen from a table (Intel architectural perfmon
- *                                    with its TopDown variant, or AMD core counters + IBS), and
+ *                                    with its TopDown variant, or AMD core counters + IBS and,
+ *                                    on Zen 4/5, the pipeline-utilization row), and
  *                                    cp->lacks[]: what this CPU does not have, one line each.
  *   corepmu_configure(cp, cfg, err)  event strings, topdown, ibs: syntax/range errors name the
  *                                    key and field; features the CPU lacks are not errors, they
@@ -29,6 +30,7 @@
 
 #include "pmu/core/intel_topdown.h"
 #include "pmu/core/amd_core.h"
+#include "pmu/core/amd_pipeline.h"
 #include "pmu/core/amd_ibs.h"
 #include "pmu/core/x86_event.h"
 
@@ -65,6 +67,11 @@ struct corepmu {
 	struct intel_topdown td;
 	struct amd_core ac;
 	struct amd_ibs ibs;
+	/* AMD pipeline utilization (topdown = on, Zen 4/5): the row, each input's ac.c[] index
+	 * (-1: not added), the result of the last window */
+	const struct amd_pipeline_gen *apl_gen;
+	int8_t apl_idx[APL_NINPUT];
+	struct amd_pipeline_out apl;
 	int topdown_on;
 	struct saveset sv;          /* every register the window writes (pmu/saveset.h) */
 	struct saved_reg sv_e[X86_SAVE_MAX];
@@ -83,7 +90,7 @@ uint8_t corepmu_intel_gens(uint32_t model, int ecore);
 /* X86_GEN_* named-event generation of the backend row vendor ("AuthenticAMD", 12 characters
  * of CPUID leaf 0) / family / model gets, as corepmu_probe() chooses it (0: none; Intel family
  * 6 adds corepmu_intel_gens()). */
-uint8_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
+uint16_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);

@@ -9,6 +9,52 @@
 #include "arch/lib/fmt.h"
 #include <string.h>
 
+/* AMD pipeline utilization inputs (pmu/core/amd_pipeline.h) as named events of this CPU. */
+static void apl_plan(struct corepmu *cp, int on)
+{
+	memset(cp->apl_idx, -1, sizeof(cp->apl_idx));
+	memset(&cp->apl, 0, sizeof(cp->apl));
+	fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "%s", !on ? "topdown = off" : cp->apl_gen ? "not measured" : cp->td_why);
+	if (!on || !cp->apl_gen)
+		return;
+	if (cp->ac.ncounters < APL_NINPUT) {   /* all six in one window, or none: user events keep the counters */
+		fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "pipeline utilization needs %d core counters at once, "
+			     "this CPU has %u (%s)", APL_NINPUT, cp->ac.ncounters, cp->ac.layout ? cp->ac.layout : "none");
+		return;
+	}
+	for (int i = 0; i < APL_NINPUT; i++) {
+		const char *name = cp->apl_gen->event[i];
+		const struct x86_named_event *e = x86_named_lookup(X86_EV_AMD, cp->caps.gens, name, strlen(name));
+		if (e)
+			cp->apl_idx[i] = (int8_t)amd_core_add(&cp->ac, name, x86_named_config(X86_EV_AMD, e));
+	}
+}
+
+/* The inputs were added by apl_plan() (topdown = on, a Zen 4/5 row, six counters). */
+static int apl_planned(const struct corepmu *cp)
+{
+	return cp->topdown_on && cp->apl_gen && cp->apl_idx[APL_CYCLES] >= 0;
+}
+
+/* After amd_core_stop: the inputs' deltas (or why each is missing) through amd_pipeline(). */
+static void apl_finish(struct corepmu *cp)
+{
+	if (!apl_planned(cp))
+		return;
+	uint64_t count[APL_NINPUT] = { 0 };
+	const char *whys[APL_NINPUT] = { 0 };
+	uint32_t have = 0;
+	for (int i = 0; i < APL_NINPUT; i++) {
+		const struct x86_ctr *c = cp->apl_idx[i] >= 0 ? &cp->ac.c[cp->apl_idx[i]] : NULL;
+		whys[i] = !c ? "not a named event of this CPU" : c->why;
+		if (c && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING)) {
+			count[i] = c->acc;
+			have |= 1u << i;
+		}
+	}
+	amd_pipeline(cp->apl_gen, count, have, whys, &cp->apl);
+}
+
 static int add_events(struct corepmu *cp, const char *list, char *err, size_t errlen)
 {
 	const char *p = list ? list : "";
@@ -63,8 +109,8 @@ int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char
 	if (cp->backend == CP_AMD_CORE) {
 		cp->ac.nused = cp->ac.nhw = 0;
 		memset(&cp->td, 0, sizeof(cp->td));
-		if (cfg->topdown)
-			fmt_snprintf(cp->td.why, sizeof(cp->td.why), "%s", cp->td_why);
+		/* pipeline utilization first: its six inputs take the first core counters */
+		apl_plan(cp, cfg->topdown);
 		if (add_events(cp, cfg->core_events, err, errlen))
 			return -1;
 		return amd_ibs_config(&cp->ibs, cfg->ibs, cfg->ibs_period, cfg->ibs_count, err, errlen);
@@ -91,6 +137,10 @@ hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, u
 		note(cp, td_start(hw, &cp->td, &cp->ic, &cp->sv));
 		note(cp, intel_core_unfreeze(hw, &cp->ic));
 	} else if (cp->backend == CP_AMD_CORE) {
+		if (apl_planned(cp)) {   /* no result of an earlier window */
+			memset(&cp->apl, 0, sizeof(cp->apl));
+			fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "not measured: the window did not stop");
+		}
 		note(cp, amd_core_start(hw, &cp->ac, &cp->sv));
 		note(cp, amd_ibs_start(hw, &cp->ibs, &cp->sv));
 	}
@@ -148,6 +198,7 @@ hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now)
 		st = amd_ibs_stop(hw, &cp->ibs);
 		hw_status s2 = amd_core_stop(hw, &cp->ac, &cp->sv);
 		st = st != HW_OK ? st : s2;
+		apl_finish(cp);
 	}
 	cp->started = 0;
 	note(cp, st);

@@ -38,18 +38,19 @@ static const struct ev_field amd_fields[] = {
 };
 
 /* The CPUs of each generation bit, as the model map rows give them (pmu/core/x86_corepmu.c). */
-static const struct { uint8_t gen; const char *name; } gen_names[] = {
+static const struct { uint16_t gen; const char *name; } gen_names[] = {
 	{ X86_GEN_SNB, "Intel Sandy Bridge..Broadwell" },
 	{ X86_GEN_SKL, "Intel Skylake..Comet Lake" },
 	{ X86_GEN_ICL, "Intel Ice/Tiger/Rocket Lake" },
 	{ X86_GEN_GLC, "Intel Golden/Raptor/Redwood Cove P-core" },
 	{ X86_GEN_ARCH, "Intel, architectural events only" },
 	{ X86_GEN_ZEN1, "AMD Zen/Zen+ (Family 17h 00h-2Fh, Hygon 18h)" },
+	{ X86_GEN_ZEN4, "AMD Zen 4 (Family 19h, amdzen4 models)" },
 	{ X86_GEN_ZEN, "AMD Zen 2-4 (Family 17h 30h+, 19h)" },
 	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah)" },
 };
 
-const char *x86_gen_name(uint8_t gens)
+const char *x86_gen_name(uint16_t gens)
 {
 	for (unsigned i = 0; i < sizeof(gen_names) / sizeof(gen_names[0]); i++)
 		if (gens & gen_names[i].gen)
@@ -57,7 +58,7 @@ const char *x86_gen_name(uint8_t gens)
 	return "no named-event table";
 }
 
-const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint8_t gens, const char *name, size_t len)
+const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint16_t gens, const char *name, size_t len)
 {
 	const struct x86_named_event *t = vendor == X86_EV_AMD ? amd_core_events : intel_core_events;
 	unsigned n = vendor == X86_EV_AMD ? amd_core_nevents : intel_core_nevents;

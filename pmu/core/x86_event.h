@@ -32,13 +32,15 @@ enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 #define X86_GEN_GLC  0x20u  /* Intel Golden Cove / Raptor Cove / Redwood Cove P-cores: SPR, EMR, GNR, ADL, RPL, MTL */
 #define X86_GEN_ZEN1 0x40u  /* AMD Zen, Zen+: Family 17h models 00h-2Fh, Hygon Family 18h */
 #define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah (Linux tools/perf/pmu-events/arch/x86/amdzen5) */
-#define X86_GEN_ALL  0xFFu  /* every generation: is the name an event anywhere? */
+#define X86_GEN_ZEN4 0x100u /* AMD Zen 4 alone: the Family 19h models Linux tools/perf/pmu-events/arch/x86/mapfile.csv
+                             * gives amdzen4 (they also carry X86_GEN_ZEN) */
+#define X86_GEN_ALL  0x1FFu /* every generation: is the name an event anywhere? */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */
 	uint16_t event;       /* Intel [7:0]; AMD [11:0] */
 	uint8_t umask, cmask, inv, edge, any;
-	uint8_t gens;         /* X86_GEN_* it is defined for */
+	uint16_t gens;        /* X86_GEN_* it is defined for */
 	int8_t arch_bit;      /* CPUID.0AH:EBX bit that marks it unavailable, -1 none */
 	const char *pfm;      /* libpfm4 spelling: source and the unit test's oracle */
 	const char *pfm_alt;  /* libpfm4 spelling on older PMU tables, or NULL */
@@ -53,7 +55,7 @@ extern const unsigned amd_core_nevents;
 /* What the CPU allows; fills from the probe (pmu/x86_corepmu.c). */
 struct x86_event_caps {
 	uint8_t vendor;        /* enum x86_ev_vendor */
-	uint8_t gens;          /* X86_GEN_* of this CPU (named events of other gens are errors) */
+	uint16_t gens;         /* X86_GEN_* of this CPU (named events of other gens are errors) */
 	uint8_t any_ok;        /* Intel AnyThread: perfmon v3+ and not deprecated */
 	uint8_t arch_len;      /* CPUID.0AH:EAX[31:24] EBX vector length */
 	uint32_t arch_unavail; /* CPUID.0AH:EBX */
@@ -72,10 +74,10 @@ int x86_event_parse(const char *s, size_t len, const struct x86_event_caps *caps
 
 /* Which CPUs a generation bit names ("AMD Zen 5 (Family 1Ah)"), for errors; gens 0: "no named-event
  * table". The first bit set in gens that has a name wins. */
-const char *x86_gen_name(uint8_t gens);
+const char *x86_gen_name(uint16_t gens);
 
 /* Named event by exact name valid for gens (first match), or NULL. */
-const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint8_t gens, const char *name,
+const struct x86_named_event *x86_named_lookup(uint8_t vendor, uint16_t gens, const char *name,
 					       size_t len);
 
 /* Field bits of a named event (no USR/OS/EN). */

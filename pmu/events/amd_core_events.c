@@ -9,17 +9,26 @@
  * (0x1D0) is a Zen 2+ event: libpfm4's zen1 table and Linux amdzen1/core.json lack it.
  *
  * Zen 5 (X86_GEN_ZEN5, Family 1Ah; libpfm4 4.13 has no table for it): a row carries the bit
- * only where Linux tools/perf/pmu-events/arch/x86/amdzen5/execution.json (ex_*) or
- * amdzen5/load-store.json (ls_*) has the same EventName with the same EventCode and UMask;
+ * only where Linux tools/perf/pmu-events/arch/x86/amdzen5/execution.json (ex_*),
+ * amdzen5/load-store.json (ls_*) or amdzen5/decode.json (de_*) has the same EventName with the
+ * same EventCode and UMask;
  * tests/unit/test_core_linux_zen5.c checks every row against those files, both ways (a Zen 2-4
  * name the Zen 5 files lack must not carry the bit). All of them do today; an event whose
  * encoding differs on Zen 5 gets a row of its own with X86_GEN_ZEN5 and the generic row loses
  * the bit (the first row valid for the CPU's generation wins, pmu/core/x86_event.c).
+ *
+ * Zen 4 and Zen 5 only (X86_GEN_ZEN4 | X86_GEN_ZEN5): the inputs of AMD's pipeline utilization
+ * (pmu/core/amd_pipeline.h), PMCx1A0 de_no_dispatch_per_slot and PMCx0AA de_src_op_disp.all, as
+ * Linux tools/perf/pmu-events/arch/x86/amdzen4/other.json and amdzen5/decode.json spell them;
+ * amdzen1-3 have no PMCx1A0. tests/unit/test_amd_pipeline.c checks them against
+ * tests/oracle/linux-perf/amd_pipeline.txt for both directories, test_core_pfm.c against libpfm4's
+ * amd64_fam19h_zen4 (DISPATCH_STALLS_1, OPS_SOURCE_DISPATCHED_FROM_DECODER).
  */
 #include "pmu/core/x86_event.h"
 
 #define ZEN (X86_GEN_ZEN1 | X86_GEN_ZEN | X86_GEN_ZEN5)
 #define ZEN2 (X86_GEN_ZEN | X86_GEN_ZEN5)   /* Zen 2 and later */
+#define ZEN4 (X86_GEN_ZEN4 | X86_GEN_ZEN5)  /* Zen 4 and Zen 5 */
 
 const struct x86_named_event amd_core_events[] = {
 	/* name                          ev     umask cmask inv edge any gens arch pfm, pfm on zen2 */
@@ -37,5 +46,9 @@ const struct x86_named_event amd_core_events[] = {
 	{ "ex_tagged_ibs_ops.ibs_tagged_ops",     0x1CF, 0x01, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_TAGGED_OPS", NULL, NULL },
 	{ "ex_tagged_ibs_ops.ibs_count_rollover", 0x1CF, 0x04, 0, 0, 0, 0, ZEN, -1, "TAGGED_IBS_OPS:IBS_COUNT_ROLLOVER", NULL, NULL },
 	{ "ex_ret_fused_instr",          0x1D0, 0x00, 0, 0, 0, 0, ZEN2, -1, "RETIRED_FUSED_INSTRUCTIONS", NULL, NULL },
+	{ "de_no_dispatch_per_slot.no_ops_from_frontend", 0x1A0, 0x01, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:FE_NO_OPS", NULL, NULL },
+	{ "de_no_dispatch_per_slot.backend_stalls",       0x1A0, 0x1E, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:BE_STALLS", NULL, NULL },
+	{ "de_no_dispatch_per_slot.smt_contention",       0x1A0, 0x60, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:SMT_CONTENTION", NULL, NULL },
+	{ "de_src_op_disp.all",          0x0AA, 0x07, 0, 0, 0, 0, ZEN4, -1, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", NULL, NULL },
 };
 const unsigned amd_core_nevents = sizeof(amd_core_events) / sizeof(amd_core_events[0]);

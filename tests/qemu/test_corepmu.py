@@ -21,7 +21,9 @@ Records (one per measured CPU and window; `cpu` = MP services processor number):
   `core_counters`  cpu, kernel + corepmu_json_counters(): {backend, ticks, counters[{event,
                    config, state, before, after, reads, delta | why}]}
   `topdown`        cpu, kernel + corepmu_json_topdown(): {method, valid, why | level, slots,
-                   ratio{...}, slots_by_category{...}, raw{read_path, ...}}
+                   ratio{...}, slots_by_category{...}, raw{read_path, ...}}; AMD (pmu amd_core):
+                   {method amd-pipeline, formula, dispatch_width, counts{...}, slots, one object
+                   per category}
   `ibs`            cpu, kernel + corepmu_json_ibs(): {mode, present, why | period, count, ...}
 """
 import pytest
@@ -115,12 +117,48 @@ def test_corepmu_backend(model, scratch, figure):
             assert c.get("why"), "%s %s without why" % (c.get("event"), st)
     tds = run.of("topdown")
     assert tds and tds[0].get("valid") is False and tds[0].get("why"), "%s: topdown record should be not valid with a why: %s" % (model, tds[:1])
+    if backend == "amd-core":
+        check_amd_pipeline(model, p, tds[0])
     ibs = run.of("ibs")
     assert ibs and ibs[0].get("present") is False and ibs_why in (ibs[0].get("why") or ""), "%s: ibs record %s, expected not present because %r" % (model, ibs[:1], ibs_why)
     figure("corepmu " + model, "%s; lacks %s; topdown: %s; ibs: %s" % (
         p.get("backend"), lacks, tds[0].get("why"), ibs[0].get("why")))
     if model in LOAD_SOURCE:
         check_load_source(run, model, p, figure)
+
+
+# AMD pipeline utilization (README "TopDown", AMD part): a Zen 4/5 signature gets method
+# amd-pipeline with its dispatch width (Linux amdzen5/pipeline.json: total_dispatch_slots =
+# 8 * ls_not_halted_cyc); Zen 2 and Zen 3 say why none. Under TCG no ratio can be made: with
+# fewer than 6 counters (legacy layout) none of the inputs is programmed, with 6 the counters
+# read 0 ("no cycles counted"). Either way every category carries the same why.
+PIPELINE = {ZEN5: ("Zen 5", 8)}
+PIPELINE_INPUTS = ["ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
+                   "de_no_dispatch_per_slot.backend_stalls", "de_no_dispatch_per_slot.smt_contention",
+                   "de_src_op_disp.all", "ex_ret_ops"]
+
+
+def check_amd_pipeline(model, probe, td):
+    ptd = probe["topdown"]
+    assert td.get("pmu") == "amd_core" and td["valid"] is False, td
+    if model not in PIPELINE:
+        assert ptd["method"] is None and "Zen 4/5 only" in ptd["why"], ptd
+        assert td.get("method") is None and td["why"] == ptd["why"], td
+        return
+    gen, width = PIPELINE[model]
+    assert ptd["method"] == "amd-pipeline" and ptd["level"] == 1 and "amdzen5/pipeline.json" in ptd["rule"], ptd
+    assert td["method"] == "amd-pipeline" and td["formula"] == gen and td["dispatch_width"] == width, td
+    assert td["level"] == 1 and td["level2_why"], td
+    if probe["counters"] >= 6:
+        assert td["why"] == "ls_not_halted_cyc counted 0: no cycles counted", td
+        assert td["counts"] == {k: 0 for k in PIPELINE_INPUTS}, td["counts"]
+    else:
+        assert td["why"] == "pipeline utilization needs 6 core counters at once, this CPU has %d (%s)" % (
+            probe["counters"], probe["layout"]), td
+        assert td["counts"] == {k: None for k in PIPELINE_INPUTS}, td["counts"]
+    assert td["slots"] is None and td["slots_why"] == td["why"], td
+    for k in ("frontend_bound", "bad_speculation", "backend_bound", "smt_contention", "retiring"):
+        assert td[k] == {"why": td["why"]}, (k, td)
 
 
 def check_load_source(run, model, probe, figure):

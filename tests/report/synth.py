@@ -91,6 +91,18 @@ def records(serial="S1", triad=(6000, 6100, 5900, 3000), verdict="PASS"):
              "self_check": {"state": "ok", "expected_read_bytes": 65536, "expected_write_bytes": 0,
                             "counted_read_bytes": 65536, "counted_write_bytes": 1024, "ratio_read": 1.0,
                             "ratio_write": None, "tolerance": 0.1, "why": None}},
+            # AMD pipeline utilization, Zen 5: slots 8 x 1000 = 8000; 1200/8000 = 15 %, (2500 - 2100)/8000
+            # = 5 %, 1500/8000 = 18.75 %, 300/8000 = 3.75 %, 2100/8000 = 26.25 %
+            {"type": "topdown", "kernel": "copy", "pass": 0, "cpu": 0, "method": "amd-pipeline", "pmu": "amd_core",
+             "valid": True, "level": 1, "level2_why": "x", "formula": "Zen 5",
+             "formula_source": "Linux tools/perf/pmu-events/arch/x86/amdzen5/pipeline.json", "dispatch_width": 8,
+             "slots": 8000, "slots_source": "x",
+             "counts": {"ls_not_halted_cyc": 1000, "de_no_dispatch_per_slot.no_ops_from_frontend": 1200,
+                        "de_no_dispatch_per_slot.backend_stalls": 1500, "de_no_dispatch_per_slot.smt_contention": 300,
+                        "de_src_op_disp.all": 2500, "ex_ret_ops": 2100},
+             "frontend_bound": {"milli_pct": 15000, "pct": 15.0}, "bad_speculation": {"milli_pct": 5000, "pct": 5.0},
+             "backend_bound": {"milli_pct": 18750, "pct": 18.75}, "smt_contention": {"milli_pct": 3750, "pct": 3.75},
+             "retiring": {"milli_pct": 26250, "pct": 26.25}},
             ]
     triad_best = recs[10]["best_rate_mbps"]
     ok = triad_best >= 20000

@@ -179,6 +179,8 @@ def test_schema_violations(tmp_path, report):
     ("cha dma socket 0 pcie_read_bytes", lambda r: r[17]["sockets"][0]["metrics"].update(pcie_read_bytes=70000)),
     ("cha dma total pcie_write_bytes", lambda r: r[17]["total"].update(pcie_write_bytes=2048)),
     ("cha dma self_check ratio_read", lambda r: r[17]["self_check"].update(ratio_read=1.2)),
+    ("topdown copy cpu 0 retiring milli_pct", lambda r: r[18]["retiring"].update(milli_pct=27000)),
+    ("topdown copy cpu 0 slots", lambda r: r[18].update(slots=6000)),
 ])
 def test_recompute_flags_tampering(tmp_path, report, where, edit):
     clean = report(synth.write(tmp_path / "c.jsonl", synth.records()))

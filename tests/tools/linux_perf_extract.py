@@ -5,6 +5,7 @@
 usage: linux_perf_extract.py KERNEL_TREE > amd_uncore.txt
        linux_perf_extract.py --core KERNEL_TREE > amd_core.txt
        linux_perf_extract.py --named KERNEL_TREE   (the event lines of amd_core_named.txt)
+       linux_perf_extract.py --pipeline KERNEL_TREE > amd_pipeline.txt   (without its comments)
 
 For amdzen2..amdzen5 under tools/perf/pmu-events/arch/x86/, every row whose Unit is DFPMC,
 L3PMC or UMCPMC: <dir> <file> <Unit> <EventName> <EventCode> <UMask|RdWrMask|-> [extra fields].
@@ -13,9 +14,13 @@ data-cache fills by source): <dir> <file> <EventName> <EventCode> <UMask|->, the
 of mapfile.csv as `mapfile <regex> <dir>` (amd_core.txt's format).
 With --named: the amdzen5 rows of NAMED (efiperf's Zen core event names and the neighbours
 amd_core_named.txt keeps) in the same <dir> <file> <EventName> <EventCode> <UMask|-> format.
+With --pipeline: for amdzen4 and amdzen5, every metric of pipeline.json as
+<dir> pipeline.json metric <MetricName> <MetricGroup|-> <MetricExpr>, then every event its
+expressions name as <dir> <file> event <EventName> <EventCode> <UMask|-> (files in name order).
 """
 import json
 import os
+import re
 import sys
 
 EXTRA = ("EnAllCores", "EnAllSlices", "SliceId", "ThreadMask")
@@ -66,7 +71,8 @@ NAMED = (
     "ex_ret_brn_ind_misp", "ex_ret_cond", "ex_div_busy", "ex_div_count", "ex_tagged_ibs_ops.ibs_tagged_ops",
     "ex_tagged_ibs_ops.ibs_tagged_ops_ret", "ex_tagged_ibs_ops.ibs_count_rollover", "ex_ret_fused_instr",
     "ls_dispatch.ld_dispatch", "ls_dispatch.store_dispatch", "ls_dispatch.ld_st_dispatch", "ls_not_halted_cyc",
-    "ls_not_halted_p0_cyc.p0_freq_cyc",
+    "ls_not_halted_p0_cyc.p0_freq_cyc", "de_src_op_disp.all", "de_no_dispatch_per_slot.no_ops_from_frontend",
+    "de_no_dispatch_per_slot.backend_stalls", "de_no_dispatch_per_slot.smt_contention",
 )
 
 
@@ -76,9 +82,24 @@ def named_rows(tree):
             yield " ".join((d, f, e["EventName"], e["EventCode"], e.get("UMask", "-")))
 
 
+def pipeline_rows(tree):
+    base = os.path.join(tree, "tools/perf/pmu-events/arch/x86")
+    for d in ("amdzen4", "amdzen5"):
+        with open(os.path.join(base, d, "pipeline.json")) as fh:
+            metrics = json.load(fh)
+        words = set()
+        for m in metrics:
+            yield " ".join((d, "pipeline.json", "metric", m["MetricName"], m.get("MetricGroup", "-"), m["MetricExpr"]))
+            # event names: the identifiers of the expression, cpu@NAME\,...@ forms included
+            words.update(re.findall(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)?", m["MetricExpr"]))
+        for dd, f, e in events(tree):
+            if dd == d and e.get("EventName") in words and "EventCode" in e:
+                yield " ".join((d, f, "event", e["EventName"], e["EventCode"], e.get("UMask", "-")))
+
+
 def main():
     args = sys.argv[1:]
-    mode = {"--core": core_rows, "--named": named_rows}.get(args[0] if args else "")
+    mode = {"--core": core_rows, "--named": named_rows, "--pipeline": pipeline_rows}.get(args[0] if args else "")
     if mode:
         args = args[1:]
     if len(args) != 1:

@@ -2,7 +2,7 @@
 /*
  * Fault injection over every step of the core-PMU sequences: Intel architectural perfmon with
  * TopDown (PERF_METRICS and general-counter variants), AMD core counters (PerfMonV2) with IBS
- * op sampling, and Arm PMUv3. A clean run of probe, start, two ticks, stop and restore is
+ * op sampling, AMD pipeline utilization (topdown = on) on Zen 4 and Zen 5, and Arm PMUv3. A clean run of probe, start, two ticks, stop and restore is
  * counted in register accesses (tests/model/hw_model.h numbers every MSR, system-register and
  * RDPMC access); then the run is repeated with access k failing, for every k, once and from k
  * on (sticky: restore fails too). After each run every plain register is either back as found
@@ -72,6 +72,7 @@ static const struct saveset_report *cp_report(void) { return &cp.restore; }
 /* ---- AMD core + IBS ------------------------------------------------------------------------ */
 static struct hw_model am;
 static struct hw amh;
+static uint32_t amd_sig = 0x00A10F11;   /* CPUID.1:EAX of the AMD model: family 19h model 11h */
 
 static void amd_init(void)
 {
@@ -79,7 +80,7 @@ static void amd_init(void)
 	amh = hw_model_hw(&am);
 	M = &am;
 	hw_model_cpuid(&am, 0, 0, 0x10, 0x68747541, 0x444d4163, 0x69746e65);  /* AuthenticAMD */
-	hw_model_cpuid(&am, CPUID_SIGNATURE, 0, 0x00A10F11, 0, 0, 0);          /* family 19h model 11h */
+	hw_model_cpuid(&am, CPUID_SIGNATURE, 0, amd_sig, 0, 0, 0);
 	hw_model_cpuid(&am, CPUID_EXT_MAXLEAF, 0, 0x80000022, 0, 0, 0);
 	hw_model_cpuid(&am, CPUID_AMD_EXT_FEATURES, 0, 0, 0, AMD_EXT_ECX_IBS | AMD_EXT_ECX_PERFCTR_CORE, 0);
 	hw_model_cpuid(&am, CPUID_AMD_IBS, 0, 0x1FF, 0, 0, 0);
@@ -99,6 +100,8 @@ static void amd_init(void)
 }
 
 static void amd_run(void) { corepmu_run(&amh, "ex_ret_instr ls_not_halted_cyc core/event=0x1CF,umask=0x1/", 0, IBS_MODE_OP); }
+/* topdown = on: the six pipeline-utilization inputs fill the six counters (pmu/core/amd_pipeline.h) */
+static void amd_td_run(void) { corepmu_run(&amh, "", 1, IBS_MODE_OFF); }
 
 /* ---- Arm PMUv3 ------------------------------------------------------------------------------ */
 static struct hw_model arm;
@@ -227,6 +230,19 @@ static void test_amd_core_ibs(void **state)
 	sweep(&(struct scenario){ "AMD Zen 4 PerfMonV2 + IBS op", amd_init, amd_run, cp_set, cp_report });
 }
 
+static void test_amd_pipeline(void **state)
+{
+	(void)state;
+	amd_sig = 0x00A10F11;   /* Zen 4: family 19h model 11h */
+	sweep(&(struct scenario){ "AMD Zen 4 pipeline utilization", amd_init, amd_td_run, cp_set, cp_report });
+	assert_non_null(cp.apl_gen);
+	assert_int_equal(cp.ac.nused, APL_NINPUT);
+	amd_sig = 0x00B00F20;   /* Zen 5: family 1Ah model 02h */
+	sweep(&(struct scenario){ "AMD Zen 5 pipeline utilization", amd_init, amd_td_run, cp_set, cp_report });
+	assert_non_null(cp.apl_gen);
+	amd_sig = 0x00A10F11;
+}
+
 static void test_arm_pmuv3(void **state)
 {
 	(void)state;
@@ -245,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_intel_perf_metrics),
 		cmocka_unit_test(test_intel_gp_topdown),
 		cmocka_unit_test(test_amd_core_ibs),
+		cmocka_unit_test(test_amd_pipeline),
 		cmocka_unit_test(test_arm_pmuv3),
 		cmocka_unit_test(test_x86_fixed_adapter),
 	};

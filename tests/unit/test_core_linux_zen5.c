@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Outside oracle for AMD Zen 5 (Family 1Ah) named core events: Linux perf's
- * tools/perf/pmu-events/arch/x86/amdzen5/execution.json and load-store.json, as
+ * tools/perf/pmu-events/arch/x86/amdzen5/execution.json, load-store.json and decode.json, as
  * tests/oracle/linux-perf/amd_core_named.txt holds them (EventName, EventCode, UMask; provenance
  * in that folder's README.md). libpfm4 4.13 has no Family 1Ah table, so test_core_pfm.c cannot
  * check these rows.
@@ -168,7 +168,7 @@ static void test_zen5_per_model(void **state)
 		for (unsigned mod = 0; mod <= 0xFF; mod++) {
 			const char *dir = linux_mapfile_dir(fams[f], mod);
 			int zen5 = dir && !strcmp(dir, "amdzen5");
-			uint8_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], mod);
+			uint16_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], mod);
 			if (zen5 != !!(gens & X86_GEN_ZEN5)) {
 				if (bad++ < 8)
 					printf("AuthenticAMD family 0x%x model 0x%02x: perf mapfile.csv %s, efiperf generations 0x%x\n",

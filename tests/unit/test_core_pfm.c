@@ -37,7 +37,7 @@
 
 #define MAX_PMUS 8
 /* libpfm4 PMU models per generation (lib/pfmlib_intel_*.c, lib/pfmlib_amd64_*.c model lists). */
-static const struct { uint8_t gen; const char *pmus[MAX_PMUS]; } gen_pmus[] = {
+static const struct { uint16_t gen; const char *pmus[MAX_PMUS]; } gen_pmus[] = {
 	/* not snb: see test_snb_all_branches_disagreement */
 	{ X86_GEN_ARCH, { "hsw", "skl", "icl", "spr", NULL } },
 	{ X86_GEN_SNB, { "snb", "snb_ep", "ivb", "ivb_ep", "hsw", "hsw_ep", "bdw", "bdw_ep" } },
@@ -46,6 +46,7 @@ static const struct { uint8_t gen; const char *pmus[MAX_PMUS]; } gen_pmus[] = {
 	{ X86_GEN_GLC, { "spr", NULL } },
 	{ X86_GEN_ZEN1, { "amd64_fam17h_zen1", NULL } },
 	{ X86_GEN_ZEN, { "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4", NULL } },
+	{ X86_GEN_ZEN4, { "amd64_fam19h_zen4", NULL } },   /* Zen 4 and 5 only rows: Zen 4's libpfm4 PMU */
 };
 
 static int compared, failures, not_in_oracle;
@@ -73,9 +74,9 @@ static int setup(void **state)
 }
 
 /* efiperf's value for `text` on a CPU of gens, as programmed (fields | USR | OS | EN). */
-static uint64_t ours(uint8_t vendor, uint8_t gens, const char *text)
+static uint64_t ours(uint8_t vendor, uint16_t gens, const char *text)
 {
-	struct x86_event_caps caps = { .vendor = vendor, .gens = (uint8_t)(gens | (vendor == X86_EV_INTEL ? X86_GEN_ARCH : 0)),
+	struct x86_event_caps caps = { .vendor = vendor, .gens = (uint16_t)(gens | (vendor == X86_EV_INTEL ? X86_GEN_ARCH : 0)),
 				       .any_ok = 1 };
 	struct x86_event ev;
 	char err[160];
@@ -152,7 +153,7 @@ static void test_named_events_equal_libpfm4(void **state)
 		for (int p = 0; p < MAX_PMUS && gen_pmus[g].pmus[p]; p++) {
 			char s[64];
 			snprintf(s, sizeof(s), "%s::%s", gen_pmus[g].pmus[p],
-				 gen_pmus[g].gen & (X86_GEN_ZEN | X86_GEN_ZEN1) ? "RETIRED_INSTRUCTIONS" : "INST_RETIRED:ANY_P");
+				 gen_pmus[g].gen & (X86_GEN_ZEN | X86_GEN_ZEN1 | X86_GEN_ZEN4) ? "RETIRED_INSTRUCTIONS" : "INST_RETIRED:ANY_P");
 			assert_int_equal(pfm_find_event(s) >= 0, 1);
 		}
 }
@@ -225,13 +226,13 @@ static void test_snb_all_branches_disagreement(void **state)
  * lib/pfmlib_amd64.c amd64_get_revision: Family 17h models 30h+ zen2; Family 19h 00h-0Fh and
  * 20h-5Fh zen3, the others zen4). amdzen5: no libpfm4 table; its generation's rows are compared
  * with the Linux JSON itself (json_gen, test_core_linux_zen5.c). */
-static const struct { const char *dir, *pmu; uint8_t json_gen; } dir_pmu[] = {
+static const struct { const char *dir, *pmu; uint16_t json_gen; } dir_pmu[] = {
 	{ "amdzen1", "amd64_fam17h_zen1", 0 }, { "amdzen2", "amd64_fam17h_zen2", 0 },
 	{ "amdzen3", "amd64_fam19h_zen3", 0 }, { "amdzen4", "amd64_fam19h_zen4", 0 },
 	{ "amdzen5", NULL, X86_GEN_ZEN5 },
 };
 
-static int gen_has_pmu(uint8_t gens, const char *pmu)
+static int gen_has_pmu(uint16_t gens, const char *pmu)
 {
 	for (unsigned g = 0; g < sizeof(gen_pmus) / sizeof(gen_pmus[0]); g++)
 		for (int p = 0; (gens & gen_pmus[g].gen) && p < MAX_PMUS && gen_pmus[g].pmus[p]; p++)
@@ -250,9 +251,9 @@ static void test_amd_generation_per_model(void **state)
 	int bad = 0, served = 0;
 	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
 		for (unsigned m = 0; m <= 0xFF; m++) {
-			uint8_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], m);
+			uint16_t gens = corepmu_x86_gens("AuthenticAMD", fams[f], m);
 			const char *dir = linux_mapfile_dir(fams[f], m), *pmu = NULL;
-			uint8_t json_gen = 0;
+			uint16_t json_gen = 0;
 			for (unsigned k = 0; dir && k < sizeof(dir_pmu) / sizeof(dir_pmu[0]); k++)
 				if (!strcmp(dir_pmu[k].dir, dir)) {
 					pmu = dir_pmu[k].pmu;

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The `topdown` record on AMD (pmu/core/amd_pipeline.h): Linux perf's pipeline utilization
+ * level 1 of the window's six core counters, in the shape of the Arm record (each category an
+ * object with milli_pct / pct or why; counts by input event, null when not counted).
+ */
+#include "efi/out/pmu_json.h"
+
+void td_item_json(struct json *j, const char *name, int valid, int64_t milli_pct, const char *why)
+{
+	json_obj(j, name);
+	if (valid) {
+		json_i64(j, "milli_pct", milli_pct);   /* 1/1000 % of slots; may be < 0 */
+		if (milli_pct >= 0)
+			json_milli(j, "pct", (uint64_t)milli_pct);
+	} else {
+		json_str(j, "why", why);
+	}
+	json_close(j);
+}
+
+void amd_pipeline_json(struct json *j, const struct corepmu *cp)
+{
+	const struct amd_pipeline_gen *g = cp->apl_gen;
+	const struct amd_pipeline_out *o = &cp->apl;
+	json_str(j, "method", g ? AMD_PIPELINE_METHOD : NULL);
+	json_str(j, "pmu", "amd_core");
+	json_bool(j, "valid", o->valid);
+	if (!o->valid)
+		json_str(j, "why", o->why[0] ? o->why : cp->td_why);
+	if (!g)
+		return;
+	json_u64(j, "level", 1);
+	json_str(j, "level2_why", "PipelineL2 needs 6 more events than the 6 core counters hold; "
+		 "efiperf multiplexes Arm PMUv3 only");
+	json_str(j, "formula", g->gen);
+	json_str(j, "formula_source", g->source);
+	json_u64(j, "dispatch_width", g->width);
+	if (o->valid) {
+		json_u64(j, "slots", o->slots);
+		json_str(j, "slots_source", "dispatch_width x ls_not_halted_cyc (total_dispatch_slots)");
+	} else {
+		json_null(j, "slots");
+		json_str(j, "slots_why", o->why);
+	}
+	json_obj(j, "counts");
+	for (int i = 0; i < APL_NINPUT; i++) {
+		const struct x86_ctr *c = cp->apl_idx[i] >= 0 ? &cp->ac.c[cp->apl_idx[i]] : NULL;
+		if (c && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING))
+			json_u64(j, g->event[i], c->acc);
+		else
+			json_null(j, g->event[i]);
+	}
+	json_close(j);
+	for (int k = 0; k < APL_NCAT; k++)
+		td_item_json(j, apl_cat_name[k], o->valid, o->milli_pct[k], o->why);
+}
