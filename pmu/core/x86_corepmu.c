@@ -29,9 +29,11 @@ static const struct corepmu_row {
 	{ "AuthenticAMD", 0x17, 0x17, 0x30, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 2 */
 	/* Zen 4: the Family 19h models mapfile.csv gives amdzen4 (regex AuthenticAMD-25-[[:xdigit:]]+
 	 * after the amdzen3 row AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]]): 10h-1Fh, 30h-3Fh,
-	 * 60h-FFh) add X86_GEN_ZEN4 (tests/unit/test_amd_pipeline.c checks every model) */
+	 * 60h-FFh) add X86_GEN_ZEN4, except 30h-3Fh: Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd:
+	 * X86_FEATURE_ZEN3 for 20h-5Fh) and libpfm4 lib/pfmlib_amd64.c (amd64_get_revision: Zen 4 is
+	 * 10h-1Fh and 60h+) both call those Zen 3, so they keep the Zen 2-4 events only, as the AMD
+	 * uncore tables leave them out (tests/unit/test_amd_pipeline.c checks every model) */
 	{ "AuthenticAMD", 0x19, 0x19, 0x10, 0x1F, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
-	{ "AuthenticAMD", 0x19, 0x19, 0x30, 0x3F, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
 	{ "AuthenticAMD", 0x19, 0x19, 0x60, 0xFF, CP_AMD_CORE, X86_GEN_ZEN | X86_GEN_ZEN4, "amd-core" },
 	{ "AuthenticAMD", 0x19, 0x19, 0x00, 0xFF, CP_AMD_CORE, X86_GEN_ZEN, "amd-core" },    /* Zen 3 */
 	/* Zen 5: rows checked against Linux amdzen5/execution.json and load-store.json (libpfm4 4.13

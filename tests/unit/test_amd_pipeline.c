@@ -8,7 +8,9 @@
  *     section 13.2.1 "PerfEvtSeln" written out here: EventSelect[7:0] -> [7:0], UnitMask ->
  *     [15:8], EventSelect[11:8] -> [35:32]; USR bit 16, OS bit 17, EN bit 22);
  *   - the models served: every Family 17h-1Bh model gets a row exactly when Linux's mapfile.csv
- *     gives it amdzen4 (Zen 4 row) or amdzen5 (Zen 5 row);
+ *     gives it amdzen4 (Zen 4 row) or amdzen5 (Zen 5 row), except Family 19h models 30h-3Fh,
+ *     which mapfile.csv gives amdzen4 but Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd) and
+ *     libpfm4 lib/pfmlib_amd64.c (amd64_get_revision) call Zen 3: no row, a why;
  *   - the arithmetic on counts whose percentages were worked out by hand;
  *   - a register-model window on a Zen 4 (Family 19h model 11h) and a Zen 5 (Family 1Ah model
  *     02h) signature: the PERF_CTL values written equal the JSON encodings, the result equals the
@@ -205,7 +207,11 @@ static void test_rows_follow_mapfile(void **state)
 		for (unsigned m = 0; m <= 0xFF; m++) {
 			const char *dir = linux_mapfile_dir(fams[f], m);
 			const struct amd_pipeline_gen *g = amd_pipeline_for(corepmu_x86_gens("AuthenticAMD", fams[f], m));
-			const char *want = dir && (!strcmp(dir, "amdzen4") || !strcmp(dir, "amdzen5")) ? dir : NULL;
+			/* the sources disagree on 19h 30h-3Fh (amd.c, libpfm4: Zen 3): no row there */
+			int disputed = fams[f] == 0x19 && m >= 0x30 && m <= 0x3F;
+			const char *want = !disputed && dir && (!strcmp(dir, "amdzen4") || !strcmp(dir, "amdzen5")) ? dir : NULL;
+			if (disputed)
+				assert_string_equal(dir, "amdzen4");   /* the disagreement is still there */
 			const char *got = g ? dir_of(g) : NULL;
 			if ((want == NULL) != (got == NULL) || (want && strcmp(want, got))) {
 				if (bad++ < 8)
@@ -218,7 +224,7 @@ static void test_rows_follow_mapfile(void **state)
 		}
 	printf("mapfile: %d Zen 4 and %d Zen 5 family/models get the pipeline rows\n", zen4, zen5);
 	assert_int_equal(bad, 0);
-	assert_int_equal(zen4, 16 + 16 + 0xA0);   /* 19h 10h-1Fh, 30h-3Fh, 60h-FFh */
+	assert_int_equal(zen4, 16 + 0xA0);   /* 19h 10h-1Fh, 60h-FFh */
 	assert_int_equal(zen5, 0x100);
 	assert_null(amd_pipeline_for(X86_GEN_ZEN | X86_GEN_ZEN1));
 }
