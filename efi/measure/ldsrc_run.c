@@ -51,7 +51,8 @@ static int setup_x86(const struct hw *hw, const struct platform *p, struct ldsrc
 	if (cp->backend == CP_AMD_CORE) {
 		l->t = load_source_amd(cp->family, cp->model);
 		if (!l->t) {
-			fmt_snprintf(why, n, "no load-source table for AMD family 0x%x model 0x%x (Zen 2 to Zen 5, as Linux perf's mapfile.csv assigns them)",
+			fmt_snprintf(why, n, "no load-source table for AMD family 0x%x model 0x%x (Zen 2 to Zen 5, as Linux perf's mapfile.csv assigns them, "
+				     "but not Family 19h models 30h-3Fh: Zen 3 to Linux amd.c and libpfm4)",
 				     cp->family, cp->model);
 			return 0;
 		}
