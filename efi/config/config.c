@@ -190,7 +190,7 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 			  "pointer-chase latency curve on the boot CPU", NULL, NULL },
 	[CFG_LATENCY_MAX] = { "latency_max", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 4 * KIB, 16 * GIB, 4 * KIB, FIELD(latency_max),
-			      "largest working set of the latency curve (from 4K, doubling)", NULL, NULL },
+			      "bound on the latency curve's working sets (from 4K, doubling while within it and 1G)", NULL, NULL },
 	[CFG_NVME] = { "nvme", CFG_T_TEXT, "none|all|BDF,...", NULL,
 		       0, 0, 0, 0, FIELD(nvme),
 		       "NVMe controllers efiperf drives with its own queues (the boot disk's is refused)",
