@@ -695,6 +695,24 @@ static void goal_line(int rows, const double *ratio, const double *ours, double 
 	       "write limit)%s%s\n", met, rows, k ? "; behind: " : "", behind);
 }
 
+/* A row whose likwid runs spread more than this (fastest over slowest, minus one) was measured on
+ * a busy host: its ratio is within that noise, and the goal line's verdict on it says nothing. */
+#define NOISY_SPREAD 0.05
+
+/* After the goal line: the rows whose likwid spread exceeded NOISY_SPREAD, or nothing. */
+static void noise_line(const double *spread)
+{
+	char rows[256] = "";
+	size_t k = 0;
+	for (int kind = 0; kind < KERNEL_KIND_COUNT; kind++)
+		if (spread[kind] > NOISY_SPREAD && k < sizeof(rows))
+			k += (size_t)snprintf(rows + k, sizeof(rows) - k, "%s%s %.1f%%", k ? ", " : "",
+					      kernel_kind_name((enum kernel_kind)kind), spread[kind] * 100);
+	if (k)
+		printf("noisy: likwid's own spread above %.0f%% on %s: the host was busy, so those ratios are "
+		       "within its noise; rerun on a quiet host\n", NOISY_SPREAD * 100, rows);
+}
+
 int main(int argc, char **argv)
 {
 	parse(argc, argv);
@@ -713,7 +731,7 @@ int main(int argc, char **argv)
 	       isa & KERNEL_ISA_AVX2 ? "avx2 " : "", isa & KERNEL_ISA_AVX512 ? "avx512 " : "",
 	       isa & KERNEL_ISA_NEON ? "neon " : "");
 	tune_all(isa);
-	static double ours_median[KERNEL_KIND_COUNT], ratio[KERNEL_KIND_COUNT];
+	static double ours_median[KERNEL_KIND_COUNT], ratio[KERNEL_KIND_COUNT], spread[KERNEL_KIND_COUNT];
 	int rows = 0;
 	printf("%-8s %-22s %-16s", "kernel", "ours (tuner's pick)", "likwid");
 	print_cmp(NULL);
@@ -733,6 +751,7 @@ int main(int argc, char **argv)
 		struct cmp c = compare(k, bytes, pr, wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
 		ours_median[k->kind] = c.ours;
 		ratio[k->kind] = c.ratio;
+		spread[k->kind] = c.spread;
 		rows++;
 		printf("%-8s %-22s %-16s", kernel_kind_name(k->kind), k->name, c.likwid);
 		print_cmp(&c);
@@ -757,6 +776,7 @@ int main(int argc, char **argv)
 				       ours_median[kind] >= WRITE_LIMIT_SLACK * lim ? " (within 2%)" : "");
 	}
 	goal_line(rows, ratio, ours_median, lim, have_likwid);
+	noise_line(spread);
 	if (opt.only)
 		return 0;
 	struct level lv[MAX_LEVELS];
