@@ -131,6 +131,9 @@ def check(log):
         _cha(cmp, r)
     for r in log.of("topdown"):
         if r.get("valid") and r.get("pmu") == "amd_core":
+            if (r.get("counts") or {}).get("ls_not_halted_cyc") is None or not r.get("dispatch_width"):
+                issues.append("topdown %s cpu %s is valid but has no counts.ls_not_halted_cyc or dispatch_width "
+                              "to recompute it from" % (r.get("kernel"), r.get("cpu")))
             _amd_pipeline(cmp, r)
         elif r.get("valid"):
             cats = r.get("slots_by_category") or {}

@@ -458,7 +458,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	window_noise_floor(hw, &fspec, &floor);
 	measure_window_json(j, "noise_floor", &floor, p->timer_hz);
 	/* evidence: the core counters of the level that served the loads, per point */
-	char why[160] = "", events[LS_MAX_EVENTS * 64];
+	char why[256] = "", events[LS_MAX_EVENTS * 64];
 	struct ldsrc *ev = NULL;
 	ldsrc_setup(hw, p, &ev, events, sizeof(events), why, sizeof(why));
 	struct evidence_ctx evc = { hw, ev };

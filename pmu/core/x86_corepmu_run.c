@@ -77,7 +77,9 @@ static int add_events(struct corepmu *cp, const char *list, char *err, size_t er
 		int idx = cp->backend == CP_AMD_CORE ? amd_core_add(&cp->ac, ev.name, ev.config)
 						     : intel_core_add(&cp->ic, ev.name, ev.config);
 		if (idx < 0) {
-			fmt_snprintf(err, errlen, "core_events: more than %d events", n - 1);
+			/* topdown = on plans its inputs first (td_plan, apl_plan): they hold slots too */
+			fmt_snprintf(err, errlen, "core_events: more than %d events%s", n - 1,
+				     cp->topdown_on ? " beside topdown = on's inputs, which take their counter slots first" : "");
 			return -1;
 		}
 		p = q;

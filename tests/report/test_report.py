@@ -181,6 +181,8 @@ def test_schema_violations(tmp_path, report):
     ("cha dma self_check ratio_read", lambda r: r[17]["self_check"].update(ratio_read=1.2)),
     ("topdown copy cpu 0 retiring milli_pct", lambda r: r[18]["retiring"].update(milli_pct=27000)),
     ("topdown copy cpu 0 slots", lambda r: r[18].update(slots=6000)),
+    # a valid AMD record whose cycle count was taken out: nothing left to recompute it from
+    ("topdown copy cpu 0", lambda r: r[18]["counts"].update(ls_not_halted_cyc=None)),
 ])
 def test_recompute_flags_tampering(tmp_path, report, where, edit):
     clean = report(synth.write(tmp_path / "c.jsonl", synth.records()))

@@ -195,6 +195,9 @@ static void test_inputs_encode_as_json(void **state)
 	char err[192];
 	const char *s = "de_no_dispatch_per_slot.backend_stalls";
 	assert_int_equal(x86_event_parse(s, strlen(s), &zen3, &ev, err, sizeof(err)), -1);
+	/* and names the CPU as what it is: a Zen 4 carries X86_GEN_ZEN4 too, so this is Zen 2/3 */
+	printf("Zen 3: %s\n", err);
+	assert_non_null(strstr(err, "for this CPU, AMD Zen 2/3 (Family 17h 30h+, Family 19h models that are not Zen 4)"));
 	assert_int_equal(n, 12);
 }
 
@@ -434,6 +437,31 @@ static void test_zen3_and_silent_counters(void **state)
 	assert_int_equal(m.nlog, 0);
 }
 
+/* core_events beyond the record's 16 slots: with topdown = on the six pipeline inputs hold six of
+ * them, and the error says so (the count it names is the user's own events). */
+static void test_core_events_overflow_names_topdown(void **state)
+{
+	(void)state;
+	char list[16 * 12] = "", err[192];
+	for (int i = 0; i < 16; i++)
+		strcat(list, "ex_ret_ops ");
+	model(0x19, 0x11, hand);
+	assert_int_equal(corepmu_probe(&h, &cp), 0);
+	struct corepmu_config cfg = { .topdown = 1, .core_events = list };
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "core_events: more than 10 events beside topdown = on's inputs, which take their "
+				 "counter slots first");
+	list[11 * 11] = '\0';   /* 11 events: still one too many beside the six inputs */
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
+	list[10 * 11] = '\0';   /* 10: they fit */
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), 0);
+	for (int i = 0; i < 7; i++)   /* 17 without topdown: the plain message */
+		strcat(list, "ex_ret_ops ");
+	cfg.topdown = 0;
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "core_events: more than 16 events");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_hand_computed),
 		cmocka_unit_test(test_window_zen4_zen5),
 		cmocka_unit_test(test_zen3_and_silent_counters),
+		cmocka_unit_test(test_core_events_overflow_names_topdown),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
