@@ -6,19 +6,6 @@
  */
 #include "efi/out/pmu_json.h"
 
-void td_item_json(struct json *j, const char *name, int valid, int64_t milli_pct, const char *why)
-{
-	json_obj(j, name);
-	if (valid) {
-		json_i64(j, "milli_pct", milli_pct);   /* 1/1000 % of slots; may be < 0 */
-		if (milli_pct >= 0)
-			json_milli(j, "pct", (uint64_t)milli_pct);
-	} else {
-		json_str(j, "why", why);
-	}
-	json_close(j);
-}
-
 void amd_pipeline_json(struct json *j, const struct corepmu *cp)
 {
 	const struct amd_pipeline_gen *g = cp->apl_gen;

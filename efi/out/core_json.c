@@ -100,3 +100,16 @@ void core_set_json(struct json *j, const struct core_set *s)
 		json_restore_report(j, &s->restore, NULL);
 }
 
+/* One TopDown category (the Arm and AMD `topdown` records); pmu_json.h gives its shape. */
+void td_item_json(struct json *j, const char *name, int valid, int64_t milli_pct, const char *why)
+{
+	json_obj(j, name);
+	if (valid) {
+		json_i64(j, "milli_pct", milli_pct);   /* 1/1000 % of slots; may be < 0 */
+		if (milli_pct >= 0)
+			json_milli(j, "pct", (uint64_t)milli_pct);
+	} else {
+		json_str(j, "why", why);
+	}
+	json_close(j);
+}

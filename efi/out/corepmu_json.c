@@ -61,8 +61,10 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp)
 		json_close(j);
 	}
 	json_obj(j, "topdown");
+	/* Intel: by TopDown kind (td_kind); AMD: one method, pipeline utilization */
 	static const char *const kind_name[] = { NULL, "general-counters", "general-counters", "perf-metrics" };
-	json_str(j, "method", !cp->td_rule ? NULL : cp->backend == CP_AMD_CORE ? AMD_PIPELINE_METHOD : kind_name[cp->td_kind]);
+	const char *method = cp->backend == CP_AMD_CORE ? AMD_PIPELINE_METHOD : kind_name[cp->td_kind];
+	json_str(j, "method", cp->td_rule ? method : NULL);
 	if (cp->td_rule) {
 		json_u64(j, "level", cp->td_level2 ? 2 : 1);
 		json_str(j, "rule", cp->td_rule);

@@ -31,8 +31,8 @@ void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` 
  * and slots_source, counts {input event: delta or null}, each category a td_item_json(). */
 #define AMD_PIPELINE_METHOD "amd-pipeline"
 void amd_pipeline_json(struct json *j, const struct corepmu *cp);
-/* One TopDown category object: {milli_pct (1/1000 % of slots, may be < 0), pct when >= 0} or
- * {why} (the Arm and AMD `topdown` records). */
+/* One TopDown category object (efi/out/core_json.c): {milli_pct (1/1000 % of slots, may be < 0),
+ * pct when >= 0} or {why} (the Arm and AMD `topdown` records). */
 void td_item_json(struct json *j, const char *name, int valid, int64_t milli_pct, const char *why);
 /* A core counter set's members (efi/out/core_json.c): counters[], Arm exception levels,
  * mdcr_el2, restore. */
