@@ -50,5 +50,12 @@ const struct x86_named_event amd_core_events[] = {
 	{ "de_no_dispatch_per_slot.backend_stalls",       0x1A0, 0x1E, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:BE_STALLS", NULL, NULL },
 	{ "de_no_dispatch_per_slot.smt_contention",       0x1A0, 0x60, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:SMT_CONTENTION", NULL, NULL },
 	{ "de_src_op_disp.all",          0x0AA, 0x07, 0, 0, 0, 0, ZEN4, -1, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", NULL, NULL },
+	/* the inputs of PipelineL2 (amdzen4/core.json, other.json; amdzen5/execution.json), for
+	 * core_events: efiperf computes level 1 only */
+	{ "ex_ret_ucode_ops",            0x1C2, 0x00, 0, 0, 0, 0, ZEN4, -1, "RETIRED_UCODE_OPS", NULL, NULL },
+	{ "ex_no_retire.not_complete",   0x0D6, 0x02, 0, 0, 0, 0, ZEN4, -1, "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", NULL, NULL },
+	{ "ex_no_retire.load_not_complete", 0x0D6, 0xA2, 0, 0, 0, 0, ZEN4, -1, "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", NULL, NULL },
+	/* Zen 4 only: amdzen5 has bp_redirects.resync (PMCx09F) in its place */
+	{ "resyncs_or_nc_redirects",     0x096, 0x00, 0, 0, 0, 0, X86_GEN_ZEN4, -1, "RESYNCS", NULL, NULL },
 };
 const unsigned amd_core_nevents = sizeof(amd_core_events) / sizeof(amd_core_events[0]);
