@@ -57,5 +57,7 @@ const struct x86_named_event amd_core_events[] = {
 	{ "ex_no_retire.load_not_complete", 0x0D6, 0xA2, 0, 0, 0, 0, ZEN4, -1, "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", NULL, NULL },
 	/* Zen 4 only: amdzen5 has bp_redirects.resync (PMCx09F) in its place */
 	{ "resyncs_or_nc_redirects",     0x096, 0x00, 0, 0, 0, 0, X86_GEN_ZEN4, -1, "RESYNCS", NULL, NULL },
+	/* Zen 5 only (amdzen5/branch-prediction.json; libpfm4 4.13 has no Zen 5 table) */
+	{ "bp_redirects.resync",         0x09F, 0x01, 0, 0, 0, 0, X86_GEN_ZEN5, -1, NULL, NULL, NULL },
 };
 const unsigned amd_core_nevents = sizeof(amd_core_events) / sizeof(amd_core_events[0]);

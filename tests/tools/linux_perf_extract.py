@@ -73,7 +73,7 @@ NAMED = (
     "ls_dispatch.ld_dispatch", "ls_dispatch.store_dispatch", "ls_dispatch.ld_st_dispatch", "ls_not_halted_cyc",
     "ls_not_halted_p0_cyc.p0_freq_cyc", "de_src_op_disp.all", "de_no_dispatch_per_slot.no_ops_from_frontend",
     "de_no_dispatch_per_slot.backend_stalls", "de_no_dispatch_per_slot.smt_contention",
-    "ex_ret_ucode_ops", "ex_no_retire.not_complete", "ex_no_retire.load_not_complete",
+    "ex_ret_ucode_ops", "ex_no_retire.not_complete", "ex_no_retire.load_not_complete", "bp_redirects.resync",
 )
 
 

@@ -130,7 +130,11 @@ static void table(uint8_t vendor, const struct x86_named_event *t, unsigned n)
 				pmus++;
 			}
 		}
-		if (!pmus) {
+		if (!pmus && t[i].gens == X86_GEN_ZEN5) {
+			/* Zen 5 alone: libpfm4 4.13 has no Family 1Ah table; test_core_linux_zen5 compares
+			 * the row with Linux amdzen5 JSON */
+			printf("%s: Zen 5 only, compared with Linux amdzen5 in test_core_linux_zen5\n", t[i].name);
+		} else if (!pmus) {
 			print_error("%s: no libpfm4 PMU model for its generations 0x%x\n", t[i].name, t[i].gens);
 			failures++;
 		}
