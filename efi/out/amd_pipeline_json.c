@@ -32,8 +32,8 @@ void amd_pipeline_json(struct json *j, const struct corepmu *cp)
 	}
 	json_obj(j, "counts");
 	for (int i = 0; i < APL_NINPUT; i++) {
-		const struct x86_ctr *c = cp->apl_idx[i] >= 0 ? &cp->ac.c[cp->apl_idx[i]] : NULL;
-		if (c && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING))
+		const struct x86_ctr *c = corepmu_apl_read(cp, i);
+		if (c)
 			json_u64(j, g->event[i], c->acc);
 		else
 			json_null(j, g->event[i]);

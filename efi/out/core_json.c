@@ -50,13 +50,13 @@ void core_set_json(struct json *j, const struct core_set *s)
 		json_str(j, "event", c->event);
 		json_str(j, "unit", c->unit);
 		json_str(j, "state", ctr_state_name(c->state));
-		if ((c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) && !mux) {
+		if (ctr_state_read(c->state) && !mux) {
 			json_u64(j, "before", c->before);
 			json_u64(j, "after", c->after);
 		}
 		if (mux && c->group != CORE_ALL_GROUPS)
 			json_u64(j, "group", c->group);
-		if (mux && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING)) {
+		if (mux && ctr_state_read(c->state)) {
 			json_u64(j, "raw", c->raw);
 			json_u64(j, "scaled", c->delta);
 		}

@@ -85,7 +85,7 @@ static void counter(struct json *j, const struct x86_ctr *c)
 	if (c->config)
 		json_hex(j, "config", c->config);
 	json_str(j, "state", ctr_state_name(c->state));
-	if (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING) {
+	if (ctr_state_read(c->state)) {
 		json_u64(j, "before", c->first);
 		json_u64(j, "after", c->last);
 		json_u64(j, "reads", c->reads);

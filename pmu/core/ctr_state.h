@@ -10,4 +10,11 @@ enum ctr_state { CTR_COUNTED, CTR_ABSENT, CTR_NOT_ADVANCING, CTR_FAULTED };
 /* "counted", "absent", "not-advancing", "faulted" */
 const char *ctr_state_name(uint8_t st);
 
+/* The counter was read before and after the window, so its delta stands (counted, or 0:
+ * not-advancing); absent and faulted counters have none. */
+static inline int ctr_state_read(uint8_t st)
+{
+	return st == CTR_COUNTED || st == CTR_NOT_ADVANCING;
+}
+
 #endif

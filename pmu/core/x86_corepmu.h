@@ -91,6 +91,10 @@ uint8_t corepmu_intel_gens(uint32_t model, int ecore);
  * of CPUID leaf 0) / family / model gets, as corepmu_probe() chooses it (0: none; Intel family
  * 6 adds corepmu_intel_gens()). */
 uint16_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
+/* topdown = on on AMD: the counter of pipeline input i (enum apl_input) when it was read around
+ * the last window (ctr_state_read: its acc is the window's delta), else NULL (not added, absent
+ * or faulted). */
+const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i);
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);

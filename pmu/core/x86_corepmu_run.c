@@ -36,6 +36,12 @@ static int apl_planned(const struct corepmu *cp)
 	return cp->topdown_on && cp->apl_gen && cp->apl_idx[APL_CYCLES] >= 0;
 }
 
+const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i)
+{
+	const struct x86_ctr *c = cp->apl_idx[i] >= 0 ? &cp->ac.c[cp->apl_idx[i]] : NULL;
+	return c && ctr_state_read(c->state) ? c : NULL;
+}
+
 /* After amd_core_stop: the inputs' deltas (or why each is missing) through amd_pipeline(). */
 static void apl_finish(struct corepmu *cp)
 {
@@ -45,11 +51,12 @@ static void apl_finish(struct corepmu *cp)
 	const char *whys[APL_NINPUT] = { 0 };
 	uint32_t have = 0;
 	for (int i = 0; i < APL_NINPUT; i++) {
-		const struct x86_ctr *c = cp->apl_idx[i] >= 0 ? &cp->ac.c[cp->apl_idx[i]] : NULL;
-		whys[i] = !c ? "not a named event of this CPU" : c->why;
-		if (c && (c->state == CTR_COUNTED || c->state == CTR_NOT_ADVANCING)) {
+		const struct x86_ctr *c = corepmu_apl_read(cp, i);
+		if (c) {
 			count[i] = c->acc;
 			have |= 1u << i;
+		} else {   /* amd_pipeline names the first missing input with this */
+			whys[i] = cp->apl_idx[i] < 0 ? "not a named event of this CPU" : cp->ac.c[cp->apl_idx[i]].why;
 		}
 	}
 	amd_pipeline(cp->apl_gen, count, have, whys, &cp->apl);
