@@ -37,9 +37,10 @@ AMD_PIPELINE = {
 }
 
 
-def _amd_pipeline(cmp, r):
+def _amd_pipeline(cmp, issues, r):
     c, where = r.get("counts") or {}, "topdown %s cpu %s" % (r.get("kernel"), r.get("cpu"))
     if c.get("ls_not_halted_cyc") is None or not r.get("dispatch_width"):
+        issues.append("%s is valid but has no counts.ls_not_halted_cyc or dispatch_width to recompute it from" % where)
         return
     slots = r["dispatch_width"] * c["ls_not_halted_cyc"]
     cmp(where + " slots", r.get("slots"), slots, 0)
@@ -131,10 +132,7 @@ def check(log):
         _cha(cmp, r)
     for r in log.of("topdown"):
         if r.get("valid") and r.get("pmu") == "amd_core":
-            if (r.get("counts") or {}).get("ls_not_halted_cyc") is None or not r.get("dispatch_width"):
-                issues.append("topdown %s cpu %s is valid but has no counts.ls_not_halted_cyc or dispatch_width "
-                              "to recompute it from" % (r.get("kernel"), r.get("cpu")))
-            _amd_pipeline(cmp, r)
+            _amd_pipeline(cmp, issues, r)
         elif r.get("valid"):
             cats = r.get("slots_by_category") or {}
             l1 = sum(cats.get(k, 0) for k in ("retiring", "bad_speculation", "frontend_bound", "backend_bound"))
