@@ -5,8 +5,8 @@
  *     tests/oracle/linux-perf/amd_pipeline.txt holds it: the dispatch width and cycles event of
  *     total_dispatch_slots, every PipelineL1 metric's numerator parsed from its expression text
  *     into coefficients, and each input's EventCode / UMask (PERF_CTL layout of AMD APM Vol.2
- *     section 13.2.1 "PerfEvtSeln" written out here: EventSelect[7:0] -> [7:0], UnitMask ->
- *     [15:8], EventSelect[11:8] -> [35:32]; USR bit 16, OS bit 17, EN bit 22);
+ *     section 13.2.1 "PerfEvtSeln" as tests/unit/amd_perfctl.h writes it out; USR bit 16, OS bit
+ *     17, EN bit 22 here);
  *   - the models served: every Family 17h-1Bh model gets a row exactly when Linux's mapfile.csv
  *     gives it amdzen4 (Zen 4 row) or amdzen5 (Zen 5 row), except Family 19h models 30h-3Fh,
  *     which mapfile.csv gives amdzen4 but Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd) and
@@ -30,6 +30,7 @@
 #include "tests/model/hw_model.h"
 #include "tests/unit/linux_mapfile.h"
 #include "tests/unit/oracle_file.h"
+#include "tests/unit/amd_perfctl.h"
 #include "tests/unit/json_check.h"
 #include "efi/out/pmu_json.h"
 
@@ -158,12 +159,10 @@ static void test_table_equals_pipeline_json(void **state)
 	assert_int_equal(metrics, 10);
 }
 
-/* PERF_CTL field bits from an extract event line (APM Vol.2 13.2.1, see above). */
+/* PERF_CTL field bits from an extract event line (tests/unit/amd_perfctl.h). */
 static uint64_t json_config(const struct line *l)
 {
-	uint64_t code = strtoull(l->group, NULL, 16);
-	uint64_t umask = strcmp(l->rest, "-") ? strtoull(l->rest, NULL, 16) : 0;
-	return (code & 0xFF) | (umask << 8) | (((code >> 8) & 0xF) << 32);
+	return amd_perfctl_fields(strtoull(l->group, NULL, 16), strcmp(l->rest, "-") ? strtoull(l->rest, NULL, 16) : 0);
 }
 
 static void test_inputs_encode_as_json(void **state)

@@ -30,6 +30,7 @@
 #include "tests/model/hw_model.h"
 #include "tests/unit/linux_mapfile.h"
 #include "tests/unit/oracle_file.h"
+#include "tests/unit/amd_perfctl.h"
 
 #define MAX_ROWS 64
 
@@ -69,12 +70,10 @@ static int json_row(const char *name)
 	return -1;
 }
 
-/* PERF_CTL field bits from the JSON row (AMD APM Vol.2 13.2.1: EventSelect[7:0] at [7:0],
- * UnitMask at [15:8], EventSelect[11:8] at [35:32]). */
+/* PERF_CTL field bits from the JSON row (tests/unit/amd_perfctl.h). */
 static uint64_t json_config(int i)
 {
-	uint64_t c = js[i].code;
-	return (c & 0xFF) | ((uint64_t)(js[i].umask < 0 ? 0 : js[i].umask) << 8) | (((c >> 8) & 0xF) << 32);
+	return amd_perfctl_fields(js[i].code, (uint64_t)(js[i].umask < 0 ? 0 : js[i].umask));
 }
 
 /* The names efiperf offers on Zen 2 .. Zen 5 (row index), in table order, each once. */
