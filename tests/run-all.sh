@@ -10,7 +10,10 @@
 #   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
 #             nothing when all is there), `make events` (must list events of
 #             every platform), `make layering` (the include-direction check must pass), and a
-#             smoke run of `make bench` (one rep over 8 MB: must print its ratio table)
+#             smoke run of `make bench` (one rep over 8 MB: must print its ratio table), and the
+#             oracle extractors the README names (tests/tools/*_extract.py): they read an upstream
+#             checkout make test does not have, so each is started without one and must exit
+#             non-zero with its usage line and no Python traceback (it imports and parses)
 #   5. pytest: pytest from tests/ (tests/pytest.ini: testpaths, today the QEMU suite tests/qemu/),
 #             -n auto (pytest-xdist: one worker per core), JUnit XML in build/test-results/
 #             pytest.xml; its test cases are counted ("pytest: N passed, N failed"): a case that
@@ -129,6 +132,10 @@ if want tools; then
 	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out" && grep -qE '^kernel .* ratio +paired +spread$' "$out" &&
 		grep -qE '^goal: ([0-9]+ of 6 kernels at or above 1.00x likwid-bench|no verdict \(likwid-bench did not run\))' "$out"; then pass
 	else fail "make bench (smoke): exit status $rc, or no triad row, no ratio/paired/spread head or no 'goal:' line"; fi
+	run extractors bash -c 'for t in tests/tools/*_extract.py; do echo "== $t"; "$0" "$t"; echo "exit $?"; done' "$PY"
+	bad=$(awk '/^== /{t=$2; u=0; tb=0; next} /[Uu]sage/{u=1} /^Traceback/{tb=1} /^exit /{if ($2 == 0 || !u || tb) print t}' "$out")
+	if [ "$rc" = 0 ] && grep -q '^== ' "$out" && [ -z "$bad" ]; then pass
+	else fail "oracle extractors (usage smoke): $(echo $bad) exit 0, printed no usage or a traceback"; fi
 fi
 
 # pytest from tests/, where pytest.ini names what to collect.

@@ -45,6 +45,7 @@ static const struct { uint32_t impl, part; const char *name; } parts[] = {
 	{ 0x41, 0xD49, "Neoverse-N2" },
 	{ 0x41, 0xD4A, "Neoverse-E1" },
 	{ 0x41, 0xD4F, "Neoverse-V2" },
+	{ 0x41, 0xD83, "Neoverse-V3AE" },
 	{ 0x41, 0xD84, "Neoverse-V3" },
 	{ 0x41, 0xD8E, "Neoverse-N3" },
 	{ 0x4E, 0x003, "Denver" },

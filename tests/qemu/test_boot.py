@@ -252,7 +252,11 @@ def test_platform_el1_pmuv3(default_aarch64, figure):
 def test_loop_inst_retired_exact(scratch, figure):
     arch = "aarch64"
     per, fixed = known_loop_constants()
-    assert per == 2, "known_loop.h says %d instructions per iteration, the loop is SUBS + B.NE (2)" % per
+    # The oracle is known_loop.S's instructions, typed here: SUBS + B.NE a turn, and the ISB and
+    # the second MRS between the two reads; known_loop.h, whose constants the firmware's
+    # `expected` uses, must say the same.
+    assert (per, fixed) == (2, 2), ("known_loop.h says %d instructions per iteration and %d fixed; the loop is "
+                                    "SUBS + B.NE (2) and ISB + MRS (2)" % (per, fixed))
     # Each window must span firmware timer ticks for the unmasked count to show them: at
     # -icount shift=0 one instruction is 1 ns, so 10M iterations = 20 ms of virtual time (the
     # 10 ms UEFI tick is seen ~2 times); 1M iterations (2 ms) often sees none.

@@ -27,6 +27,8 @@ def efiperf_names():
 
 
 def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
     tree = sys.argv[1]
     names = set(efiperf_names())
     pmu = os.path.join(tree, "pmu")

@@ -32,6 +32,8 @@ def git(repo, *args):
 def extract(suffix, keys, wanted_by_table, match):
     """Command line PERFMON_CHECKOUT EVENTS_TXT OUTDIR. wanted_by_table(events_txt) -> {efiperf
     table: [wanted key, ...]} (output order); match(event) -> its wanted key, or None to skip it."""
+    if len(sys.argv) != 4:
+        sys.exit("usage: %s PERFMON_CHECKOUT EVENTS_TXT OUTDIR" % os.path.basename(sys.argv[0]))
     repo, events_txt, outdir = sys.argv[1:4]
     names = wanted_by_table(events_txt)
     commit = git(repo, "rev-parse", "HEAD")

@@ -119,6 +119,32 @@ static void test_unknown_part_and_no_pmu(void **state)
 	assert_null(arm_part_name(0x41, 0x123));
 }
 
+/* Every name row of arch/aarch64/cpuinfo_pure.c but Neoverse E1 (Linux has no constant for it;
+ * test_arm_events_oracle checks it, and every Neoverse, against Arm's own core files): the
+ * implementer and PartNum typed from Linux arch/arm64/include/asm/cputype.h (ARM_CPU_IMP_*,
+ * ARM_CPU_PART_*, NVIDIA_/FUJITSU_/HISI_/QCOM_/AMPERE_CPU_PART_*). */
+static void test_part_names_linux_cputype(void **state)
+{
+	(void)state;
+	static const struct { uint32_t impl, part; const char *name; } linux_parts[] = {
+		{ 0x41, 0xD03, "Cortex-A53" }, { 0x41, 0xD07, "Cortex-A57" }, { 0x41, 0xD08, "Cortex-A72" },
+		{ 0x41, 0xD09, "Cortex-A73" }, { 0x41, 0xD0A, "Cortex-A75" }, { 0x41, 0xD0B, "Cortex-A76" },
+		{ 0x41, 0xD0C, "Neoverse-N1" }, { 0x41, 0xD0D, "Cortex-A77" }, { 0x41, 0xD40, "Neoverse-V1" },
+		{ 0x41, 0xD41, "Cortex-A78" }, { 0x41, 0xD44, "Cortex-X1" }, { 0x41, 0xD46, "Cortex-A510" },
+		{ 0x41, 0xD47, "Cortex-A710" }, { 0x41, 0xD48, "Cortex-X2" }, { 0x41, 0xD49, "Neoverse-N2" },
+		{ 0x41, 0xD4F, "Neoverse-V2" }, { 0x41, 0xD83, "Neoverse-V3AE" }, { 0x41, 0xD84, "Neoverse-V3" },
+		{ 0x41, 0xD8E, "Neoverse-N3" }, { 0x4E, 0x003, "Denver" }, { 0x4E, 0x004, "Carmel" },
+		{ 0x46, 0x001, "A64FX" }, { 0x48, 0xD01, "TSV110" }, { 0x51, 0xC00, "Falkor" },
+		{ 0xC0, 0xAC3, "AmpereOne" },
+	};
+	for (size_t i = 0; i < sizeof(linux_parts) / sizeof(linux_parts[0]); i++) {
+		const char *got = arm_part_name(linux_parts[i].impl, linux_parts[i].part);
+		if (!got || strcmp(got, linux_parts[i].name))
+			fail_msg("implementer 0x%02x part 0x%03x: %s, Linux cputype.h: %s", linux_parts[i].impl,
+				 linux_parts[i].part, got ? got : "unnamed", linux_parts[i].name);
+	}
+}
+
 static void test_midr_unreadable(void **state)
 {
 	(void)state;
@@ -135,6 +161,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_neoverse_v2),
+		cmocka_unit_test(test_part_names_linux_cputype),
 		cmocka_unit_test(test_cortex_a57_r1p0_el2),
 		cmocka_unit_test(test_neoverse_n1_r3p1),
 		cmocka_unit_test(test_qemu_max),

@@ -13,6 +13,8 @@
  *     exactly where the core lists it, and is the "no TopDown L1" row exactly where the core
  *     lists no STALL_SLOT. A core with no row of its own gets the generic (Arm SBSA) form,
  *     printed with what it lacks: at run time PMCEID0/1_EL0 decide and the items name it;
+ *   - every Neoverse core file's "cpuid" (implementer, PartNum) has a name in the MIDR_EL1 name
+ *     table (arch/aarch64/cpuinfo_pure.c arm_part_name), and it is the file's "cpu" name;
  *   - that generic form, served to every core without a row of its own, against Linux's
  *     tools/perf/pmu-events/arch/arm64/sbsa.json (the Arm SBSA 7.0 platform design document
  *     D37-38) MetricExpr, typed here as C expressions and evaluated in double precision.
@@ -30,6 +32,7 @@
 #include "pmu/core/arm_topdown.h"
 #include "pmu/events/arm_common_events.h"
 #include "pmu/core/load_source.h"
+#include "arch/aarch64/cpuinfo_pure.h"
 
 struct row { char file[40], kind[8], name[48]; unsigned long code; };
 static struct row rows[512];
@@ -189,6 +192,32 @@ static void test_per_core_rows_match_core_files(void **state)
 	assert_int_equal(own, 6 * 3);   /* N1, N2, N3, V1, V2, V3 at three revisions; E1, V3AE: generic */
 }
 
+/* The platform record's brand: arm_part_name() of every published Neoverse core is the name Arm's
+ * file gives it ("Neoverse_N1" in the extract, "Neoverse-N1" in efiperf's table). */
+static void test_part_names_match_core_files(void **state)
+{
+	(void)state;
+	int bad = 0, cores = 0;
+	for (int i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].kind, "cpuid"))
+			continue;
+		cores++;
+		char want[48];
+		snprintf(want, sizeof(want), "%s", rows[i].name);
+		for (char *c = want; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		const char *got = arm_part_name((uint32_t)(rows[i].code >> 12), (uint32_t)(rows[i].code & 0xFFF));
+		if (!got || strcmp(got, want)) {
+			printf("%s: cpuid 0x%lx is %s to efiperf, %s to Arm\n", rows[i].file, rows[i].code,
+			       got ? got : "unnamed", want);
+			bad++;
+		}
+	}
+	assert_true(cores >= 8);
+	assert_int_equal(bad, 0);
+}
+
 /* The check can fail: N2's per-core row against a file without STALL_SLOT (N1's), and a common
  * number one off. */
 static void test_oracle_can_fail(void **state)
@@ -249,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_common_table_equals_arm_data),
 		cmocka_unit_test(test_per_core_rows_match_core_files),
 		cmocka_unit_test(test_generic_form_equals_sbsa),
+		cmocka_unit_test(test_part_names_match_core_files),
 		cmocka_unit_test(test_oracle_can_fail),
 	};
 	return cmocka_run_group_tests(tests, load, NULL);
