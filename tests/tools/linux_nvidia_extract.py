@@ -71,6 +71,10 @@ def attr_rows(fname, text, defs, macros):
             line = line.strip().rstrip(",")
             if not line or line == "NULL":
                 continue
+            # neither event nor format: the identifier/peer attributes (&<name>_attr.attr)
+            # and the cpumask/associated_cpus attributes of the ACPI-namespace drivers
+            if re.fullmatch(r"&\w+\.attr", line) or re.match(r"\w*_CPUMASK_ATTR\(", line):
+                continue
             if line in macros:            # ARM_CSPMU_FORMAT_EVENT_ATTR and kin
                 line = macros[line]
             m = re.match(r"\w*FORMAT_ATTR\((\w+),\s*\"([^\"]+)\"\)$", line) or \

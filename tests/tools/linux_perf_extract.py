@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Print the AMD uncore rows of Linux perf JSON in tests/oracle/linux-perf/amd_uncore.txt's format.
 
-usage: linux_perf_extract.py KERNEL_TREE > amd_uncore.txt
-       linux_perf_extract.py --core KERNEL_TREE > amd_core.txt
-       linux_perf_extract.py --named KERNEL_TREE   (the event lines of amd_core_named.txt)
-       linux_perf_extract.py --pipeline KERNEL_TREE > amd_pipeline.txt   (without its comments)
+usage: linux_perf_extract.py [--core|--named|--pipeline] KERNEL_TREE
+       linux_perf_extract.py [--core|--named|--pipeline] --check EXTRACT KERNEL_TREE
+
+The committed extracts were written by hand from the files their README names: amd_uncore.txt
+and amd_core.txt keep a subset of the rows printed here, and the committed files order some
+files of a directory differently. So compare with --check, not by redirecting over them:
+--check EXTRACT reads EXTRACT's lines (comments left out) and fails, naming each, if one is not
+printed from KERNEL_TREE; it then counts the printed rows EXTRACT leaves out. (amd_uncore.txt:
+no flag; amd_core.txt: --core; amd_core_named.txt: --named; amd_pipeline.txt: --pipeline.)
 
 For amdzen2..amdzen5 under tools/perf/pmu-events/arch/x86/, every row whose Unit is DFPMC,
 L3PMC or UMCPMC: <dir> <file> <Unit> <EventName> <EventCode> <UMask|RdWrMask|-> [extra fields].
@@ -98,14 +103,34 @@ def pipeline_rows(tree):
                 yield " ".join((d, f, "event", e["EventName"], e["EventCode"], e.get("UMask", "-")))
 
 
+def check(extract, printed):
+    """Exit status 1 naming every line of extract (comments left out) absent from printed."""
+    with open(extract) as fh:
+        kept = [line.rstrip("\n") for line in fh if line.strip() and not line.startswith("#")]
+    have = set(printed)
+    missing = [line for line in kept if line not in have]
+    for line in missing:
+        print("%s: not in the tree: %s" % (extract, line))
+    left = len(have - set(kept))
+    print("%s: %d lines, %d not in the tree; the tree has %d rows the extract leaves out"
+          % (extract, len(kept), len(missing), left))
+    return 1 if missing else 0
+
+
 def main():
     args = sys.argv[1:]
     mode = {"--core": core_rows, "--named": named_rows, "--pipeline": pipeline_rows}.get(args[0] if args else "")
     if mode:
         args = args[1:]
+    extract = None
+    if len(args) == 3 and args[0] == "--check":
+        extract, args = args[1], args[2:]
     if len(args) != 1:
         sys.exit(__doc__)
-    for r in (mode or rows)(args[0]):
+    printed = list((mode or rows)(args[0]))
+    if extract:
+        sys.exit(check(extract, printed))
+    for r in printed:
         print(r)
 
 
