@@ -9,7 +9,7 @@
  *     (pmu/core/x86_corepmu_run.c decides the groups); group 0 is programmed at start;
  *   - a tick at least `slice` timer ticks (timer_hz / X86_MUX_SLICE_DIV: 100 us) after the last
  *     switch stops the running group, adds its count and the ticks it ran, and programs the next
- *     (round robin). A default 64 MiB copy window of a few ms thus gives 20-60 slices, every
+ *     (round robin). A default 64 MiB copy window (64 chunks) thus gives 16-32 slices, every
  *     group of two or three several of them. Cost of one rotation (estimate): Intel 2
  *     IA32_PERF_GLOBAL_CTRL writes plus, per rotated counter, one read, one IA32_PERFEVTSELx
  *     write and one baseline read; AMD two PERF_CTL writes and two reads per rotated counter:
