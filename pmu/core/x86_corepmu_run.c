@@ -150,8 +150,11 @@ hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 		return HW_OK;
 	if (cp->backend == CP_AMD_CORE)
 		st = ibs_poll(hw, &cp->ibs);
-	if (x86_mux_due(&cp->mux, now))
-		note(cp, rotate(hw, cp, now));
+	if (x86_mux_due(&cp->mux, now)) {
+		hw_status rs = rotate(hw, cp, now);
+		note(cp, rs);
+		st = st != HW_OK ? st : rs;
+	}
 	if (!tick_due(cp, now))
 		return st;
 	cp->last_tick = now;
