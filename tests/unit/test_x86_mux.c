@@ -240,6 +240,46 @@ static void test_intel_group_never_ran(void **state)
 	assert_string_equal(cp.ic.gp[4].why, "");
 }
 
+/* Skylake general-counter TopDown on counters 0-3, pinned: a rotation leaves them counting; six
+ * events rotate on counters 4-7 (groups of 4 and 2). Counter i steps i + 1 a model tick. */
+static void test_intel_topdown_pinned(void **state)
+{
+	(void)state;
+	static const struct tm_cpu skl8 = { .model = 0x5E, .version = 4, .ngp = 8, .nfixed = 3, .pdcm = 1 };
+	static const uint64_t fx[4] = { 7, 11, 13, 0 }, gp[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	tm_init(&skl8, fx, gp);
+	tref = tm;
+	assert_int_equal(configure(&tmh, "cpu/event=0xc0,umask=0x0/ cpu/event=0xc0,umask=0x0/ cpu/event=0xc0,umask=0x0/ "
+				   "cpu/event=0xc0,umask=0x0/ cpu/event=0xc4,umask=0x0/ cpu/event=0xc5,umask=0x0/", 1), 0);
+	assert_int_equal(corepmu_start(&tmh, &cp, 0, HZ), HW_OK);
+	tm_tick(10);
+	int n0 = tm.nlog;
+	corepmu_tick(&tmh, &cp, 100);
+	/* GLOBAL_CTRL: fixed counters and the TopDown counters 0-3 keep counting; counters 4-5 take
+	 * group 1; then 0-5 on */
+	const uint64_t r1[][2] = { { 0x38F, 0x70000000F }, { 0x18A, 0x4300C4 }, { 0x18B, 0x4300C5 }, { 0x38F, 0x70000003F } };
+	expect_writes(n0, r1, 4, "rotation with TopDown pinned");
+	tm_tick(10);
+	assert_int_equal(corepmu_stop(&tmh, &cp, 200), HW_OK);
+	assert_int_equal(corepmu_restore(&tmh, &cp), HW_OK);
+	uint32_t id = 0;
+	if (hw_model_plain_diff(&tm, &tref, NULL, &id))
+		fail_msg("register 0x%x not restored", id);
+	for (int i = 0; i < 4; i++) {   /* pinned: 20 ticks, raw = scaled */
+		assert_int_equal(cp.ic.gp[i].acc, 20 * (uint64_t)(i + 1));
+		assert_int_equal(cp.ic.gp[i].scaled, 20 * (uint64_t)(i + 1));
+	}
+	/* group 0 on counters 4-7 and group 1 on 4-5: 10 ticks each of 200, scaled x 2 */
+	static const uint64_t raw[6] = { 50, 60, 70, 80, 50, 60 };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(cp.ic.gp[4 + i].acc, raw[i]);
+		assert_int_equal(cp.ic.gp[4 + i].scaled, 2 * raw[i]);
+	}
+	has(record_of(corepmu_json_topdown), "\"inputs_multiplexed\":false");
+	has(record(), "{\"event\":\"UOPS_ISSUED.ANY\",\"config\":\"0x10e\",\"state\":\"counted\",\"reads\":2,"
+		       "\"time_enabled\":200000,\"time_running\":200000,\"raw\":20,\"scaled\":20,\"delta\":20}");
+}
+
 /* ---- AMD ----------------------------------------------------------------------------------- */
 static struct hw_model am;
 static struct hw amh;
@@ -376,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_intel_packing),
 		cmocka_unit_test(test_intel_rotation),
 		cmocka_unit_test(test_intel_group_never_ran),
+		cmocka_unit_test(test_intel_topdown_pinned),
 		cmocka_unit_test(test_amd_packing),
 		cmocka_unit_test(test_amd_rotation_pipeline_group0),
 	};
