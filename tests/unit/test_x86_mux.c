@@ -83,7 +83,7 @@ static void test_intel_packing(void **state)
 		assert_int_equal(cp.ic.gp[4 + i].group, g6[i]);
 		assert_int_equal(cp.ic.gp[4 + i].sel_msr, s6[i]);
 	}
-	/* TopDown on 4 counters takes all four: the events stay pinned-out, absent with why */
+	/* TopDown on 4 counters takes all four: the events are absent with why (not multiplexed) */
 	static const struct tm_cpu skl4 = { .model = 0x5E, .version = 4, .ngp = 4, .nfixed = 3, .pdcm = 1 };
 	tm_init(&skl4, zero, NULL);
 	assert_int_equal(configure(&tmh, "cpu/event=0xc0,umask=0x0/", 1), 0);
