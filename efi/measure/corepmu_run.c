@@ -35,6 +35,7 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 		.ibs = (enum ibs_mode)cfg->ibs,
 		.ibs_period = cfg->ibs_period,
 		.ibs_count = (enum ibs_count)cfg->ibs_count,
+		.multiplex = 1,   /* the windows tick between chunks: groups rotate (pmu/core/x86_mux.h) */
 	};
 	char err[ERR_BYTES] = "";
 	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
@@ -59,7 +60,8 @@ struct corepmu *corepmu_setup_events(const struct hw *hw, uint64_t timer_hz, con
 		return NULL;
 	}
 	cp->timer_hz = timer_hz;
-	struct corepmu_config cc = { .core_events = events };
+	/* one window of a table whose ratios need every event at once, without ticks: no groups */
+	struct corepmu_config cc = { .core_events = events, .multiplex = 0 };
 	if (corepmu_configure(cp, &cc, why, n) != 0) {
 		FreePool(cp);
 		return NULL;
@@ -139,6 +141,7 @@ struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_confi
 		.ibs = (enum ibs_mode)cfg->ibs,
 		.ibs_period = cfg->ibs_period,
 		.ibs_count = (enum ibs_count)cfg->ibs_count,
+		.multiplex = 1,   /* the windows tick between chunks: groups rotate (pmu/core/x86_mux.h) */
 	};
 	char err[ERR_BYTES] = "";
 	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {

@@ -173,7 +173,7 @@ void ldsrc_collect(const struct hw *hw, struct ldsrc *l, uint32_t cpu, uint64_t 
 	for (int i = 0; i < l->t->n; i++) {
 		if (l->cp) {
 			const struct x86_ctr *c = x86_counter(l->cp, i);
-			w->c[i] = c ? (struct ls_count){ c->state, c->acc } : (struct ls_count){ CTR_ABSENT, 0 };
+			w->c[i] = c ? (struct ls_count){ c->state, c->scaled } : (struct ls_count){ CTR_ABSENT, 0 };
 			fmt_snprintf(w->why[i], LS_WHY, "%s", c ? c->why : "not programmed");
 		} else if (l->idx[i] < 0) {
 			w->c[i] = (struct ls_count){ CTR_ABSENT, 0 };

@@ -293,7 +293,11 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			arm_bsp = i;
 	static uint64_t cpu_ticks[WINDOW_MAX_CPUS];
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
-		struct core_set s = p->core, acc = p->core;
+		/* Static, not on the stack: a core_set is about 18 KB (its Intel driver lists 32 events),
+		 * and firmware stacks can be small; this runs on the boot CPU only, never re-entered. */
+		static struct core_set s, acc;
+		s = p->core;
+		acc = p->core;
 		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
 		struct window_result w = { 0 };
 		uint64_t span = 0, smi = 0;

@@ -9,6 +9,7 @@
 #include "pmu/core/x86_corepmu.h"
 #include "arch/regs/x86_amd_msr.h"
 #include "efi/out/jsonl.h"
+#include "pmu/metrics.h"
 #include <string.h>
 
 static const char *const td_path_name[] = { NULL, "rdpmc", "rdmsr" };
@@ -78,42 +79,87 @@ void corepmu_json_probe(struct json *j, const struct corepmu *cp)
 	json_close(j);
 }
 
-static void counter(struct json *j, const struct x86_ctr *c)
+/* Timer ticks as ns (the window's timer, cp->timer_hz). */
+static uint64_t ns(const struct corepmu *cp, uint64_t ticks) { return metric_ticks_to_ns(ticks, cp->timer_hz); }
+
+static int multiplexed(const struct corepmu *cp) { return cp->mux.ngroups > 1; }
+
+/* One counter; multiplexed (pmu/core/x86_mux.h): group (none when pinned: fixed counters,
+ * topdown = on's inputs), time_enabled / time_running (ns), raw and scaled (= delta) in place of
+ * before/after. */
+static void counter(struct json *j, const struct corepmu *cp, const struct x86_ctr *c, int fixed)
 {
+	int mux = multiplexed(cp);
 	json_obj(j, NULL);
 	json_str(j, "event", c->event);
 	if (c->config)
 		json_hex(j, "config", c->config);
 	json_str(j, "state", ctr_state_name(c->state));
 	if (ctr_state_read(c->state)) {
-		json_u64(j, "before", c->first);
-		json_u64(j, "after", c->last);
+		if (!mux) {
+			json_u64(j, "before", c->first);
+			json_u64(j, "after", c->last);
+		}
 		json_u64(j, "reads", c->reads);
 	}
+	if (mux && !fixed && c->group != X86_PINNED)
+		json_u64(j, "group", c->group);
+	if (mux && (ctr_state_read(c->state) || c->state == CTR_NOT_COUNTED)) {
+		int pinned = fixed || c->group == X86_PINNED;
+		json_u64(j, "time_enabled", ns(cp, cp->mux.enabled));
+		json_u64(j, "time_running", ns(cp, pinned ? cp->mux.enabled : c->running));
+	}
+	if (mux && ctr_state_read(c->state)) {
+		json_u64(j, "raw", c->acc);
+		json_u64(j, "scaled", c->scaled);
+	}
 	if (c->state == CTR_COUNTED)
-		json_u64(j, "delta", c->acc);
+		json_u64(j, "delta", c->scaled);
 	if (c->why[0])
 		json_str(j, "why", c->why);
 	json_close(j);
 }
 
+/* Multiplexed: the groups, the rotations, each group's events and running time. */
+static void mux_json(struct json *j, const struct corepmu *cp, const struct x86_ctr *c, int n)
+{
+	const struct x86_mux *m = &cp->mux;
+	json_bool(j, "multiplexed", 1);
+	json_u64(j, "group_count", m->ngroups);
+	json_u64(j, "rotations", m->rotations);
+	json_u64(j, "window_ns", ns(cp, m->enabled));
+	json_u64(j, "slice_ns", ns(cp, m->slice));
+	json_arr(j, "groups");
+	for (unsigned g = 0; g < m->ngroups && g < X86_MUX_MAX_GROUPS; g++) {
+		json_obj(j, NULL);
+		json_arr(j, "events");
+		for (int i = 0; i < n; i++)
+			if (c[i].group == g)
+				json_str(j, NULL, c[i].event);
+		json_close(j);
+		mux_group_time_json(j, ns(cp, m->running[g]), ns(cp, m->enabled));
+		json_close(j);
+	}
+	json_close(j);
+}
+
 void corepmu_json_counters(struct json *j, const struct corepmu *cp)
 {
+	int amd = cp->backend == CP_AMD_CORE;
+	const struct x86_ctr *gen = amd ? cp->ac.c : cp->ic.gp;
+	int ngen = amd ? cp->ac.nused : cp->backend == CP_INTEL_ARCH ? cp->ic.ngp_used : 0;
 	json_str(j, "backend", cp->backend_name);
 	json_u64(j, "ticks", cp->ticks);
 	if (cp->fault != HW_OK)
 		json_str(j, "fault", hw_status_name(cp->fault));
 	json_arr(j, "counters");
-	if (cp->backend == CP_INTEL_ARCH) {
-		for (int i = 0; i < cp->ic.nfx && i < 3; i++)
-			counter(j, &cp->ic.fx[i]);
-		for (int i = 0; i < cp->ic.ngp_used; i++)
-			counter(j, &cp->ic.gp[i]);
-	} else if (cp->backend == CP_AMD_CORE) {
-		for (int i = 0; i < cp->ac.nused; i++)
-			counter(j, &cp->ac.c[i]);
-	}
+	for (int i = 0; cp->backend == CP_INTEL_ARCH && i < cp->ic.nfx && i < 3; i++)
+		counter(j, cp, &cp->ic.fx[i], 1);
+	for (int i = 0; i < ngen; i++)
+		counter(j, cp, &gen[i], 0);
 	json_close(j);
+	if (multiplexed(cp))
+		mux_json(j, cp, gen, ngen);
 	json_restore_report(j, &cp->restore, NULL);
 }
 
@@ -125,6 +171,8 @@ void corepmu_json_topdown(struct json *j, const struct corepmu *cp)
 		return;
 	}
 	json_str(j, "method", td->variant);
+	if (multiplexed(cp))   /* Intel TopDown's inputs are pinned: never scaled */
+		json_bool(j, "inputs_multiplexed", 0);
 	json_bool(j, "valid", td->valid);
 	if (!td->valid) {
 		json_str(j, "why", td->why[0] ? td->why : "TopDown not measured");
@@ -198,7 +246,7 @@ void corepmu_json_ibs(struct json *j, const struct corepmu *cp)
 	const struct x86_named_event *ce = x86_named_lookup(X86_EV_AMD, cp->caps.gens, cyc_name, strlen(cyc_name));
 	for (int i = 0; ce && i < cp->ac.nused; i++)
 		if (cp->ac.c[i].config == x86_named_config(X86_EV_AMD, ce) && cp->ac.c[i].state == CTR_COUNTED)
-			cyc = cp->ac.c[i].acc;
+			cyc = cp->ac.c[i].scaled;
 	if (ibs->mode == IBS_MODE_OP && ibs->count == IBS_COUNT_CYCLES && cyc && h->samples)
 		json_u64(j, "effective_period", cyc / h->samples);
 	else

@@ -9,6 +9,7 @@
  * Counters are not written: deltas are taken modulo 2^48, so there is nothing to restore.
  */
 #include "pmu/core/amd_core.h"
+#include "pmu/core/x86_mux.h"
 #include "arch/regs/x86_amd_msr.h"
 #include "arch/regs/x86_msr.h"
 #include "arch/lib/fmt.h"
@@ -58,9 +59,17 @@ void amd_core_probe(const struct hw *hw, struct amd_core *ac)
 		ac->ncounters = AMD_MAX_COUNTERS;
 }
 
-int amd_core_add(struct amd_core *ac, const char *name, uint64_t config)
+static void place(struct amd_core *ac, struct x86_ctr *c, int slot)
 {
-	if (ac->nused >= AMD_MAX_COUNTERS)
+	c->sel_msr = ac->ctl_base + ac->stride * (uint32_t)slot;
+	c->ctr_msr = ac->ctr_base + ac->stride * (uint32_t)slot;
+	if (slot >= ac->nhw)
+		ac->nhw = slot + 1;
+}
+
+static int add_entry(struct amd_core *ac, const char *name, uint64_t config, uint8_t group)
+{
+	if (ac->nused >= X86_MAX_EVENTS)
 		return -1;
 	int i = ac->nused++;
 	struct x86_ctr *c = &ac->c[i];
@@ -68,18 +77,36 @@ int amd_core_add(struct amd_core *ac, const char *name, uint64_t config)
 	fmt_snprintf(c->event, sizeof(c->event), "%s", name);
 	c->config = config;
 	c->width_mask = x86_width_mask(AMD_COUNTER_WIDTH);
+	c->group = group;
+	return i;
+}
+
+int amd_core_add(struct amd_core *ac, const char *name, uint64_t config)
+{
+	int i = add_entry(ac, name, config, 0);
+	if (i < 0)
+		return i;
+	struct x86_ctr *c = &ac->c[i];
 	if (ac->nhw >= ac->ncounters) {
 		c->state = CTR_ABSENT;
 		fmt_snprintf(c->why, sizeof(c->why), "no free core counter (%u, %s)", ac->ncounters, ac->layout);
 	} else {
-		c->sel_msr = ac->ctl_base + ac->stride * (uint32_t)ac->nhw;
-		c->ctr_msr = ac->ctr_base + ac->stride * (uint32_t)ac->nhw;
-		ac->nhw++;
+		place(ac, c, ac->nhw);
 	}
 	return i;
 }
 
-static int live(const struct x86_ctr *c) { return c->state != CTR_ABSENT && c->state != CTR_FAULTED; }
+int amd_core_add_on(struct amd_core *ac, const char *name, uint64_t config, int slot, uint8_t group)
+{
+	int i = add_entry(ac, name, config, group);
+	if (i >= 0)
+		place(ac, &ac->c[i], slot);
+	return i;
+}
+
+static int live(const struct x86_ctr *c) { return x86_ctr_live(c); }
+static const char *ctl_name(const struct amd_core *ac) { return ac->stride == 1 ? "PerfEvtSel" : "PERF_CTL"; }
+static const char *ctr_name(const struct amd_core *ac) { return ac->stride == 1 ? "PerfCtr" : "PERF_CTR"; }
 
 hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct saveset *sv)
 {
@@ -102,16 +129,16 @@ hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct savese
 		}
 	}
 	ac->programmed = 1;
+	x86_mux_reset(ac->c, ac->nused);
 	for (int i = 0; i < ac->nused; i++) {
 		struct x86_ctr *c = &ac->c[i];
-		if (!live(c))
+		if (!x86_ctr_on(c, ac->cur))
 			continue;
 		st = saveset_write(hw, sv, reg_msr(c->sel_msr), c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
 		if (st != HW_OK) {
-			x86_ctr_fault(c, ac->stride == 1 ? "PerfEvtSel" : "PERF_CTL", st);
+			x86_ctr_fault(c, ctl_name(ac), st);
 			ours &= ~(1ull << ((c->sel_msr - ac->ctl_base) / ac->stride));
 		}
-		c->reads = 0;
 	}
 	amd_core_read(hw, ac);
 	ac->global_ours = ours;
@@ -125,16 +152,34 @@ void amd_core_read(const struct hw *hw, struct amd_core *ac)
 	for (int i = 0; i < ac->nused; i++) {
 		struct x86_ctr *c = &ac->c[i];
 		uint64_t v;
-		if (!live(c))
+		if (!x86_ctr_on(c, ac->cur))
 			continue;
 		hw_status st = hw_rdmsr(hw, c->ctr_msr, &v);
 		if (st != HW_OK)
-			x86_ctr_fault(c, ac->stride == 1 ? "PerfCtr" : "PERF_CTR", st);
+			x86_ctr_fault(c, ctr_name(ac), st);
 		else if (!c->reads)
 			x86_ctr_first(c, v);
 		else
 			x86_ctr_update(c, v);
 	}
+}
+
+hw_status amd_core_rotate(const struct hw *hw, struct amd_core *ac, struct saveset *sv, uint8_t next)
+{
+	hw_status st = HW_OK;
+	for (int pass = 0; pass < 2; pass++) {   /* 0: the running group out (EN off), 1: group next in */
+		if (pass)
+			ac->cur = next;
+		for (int i = 0; ac->programmed && i < ac->nused; i++) {
+			struct x86_ctr *c = &ac->c[i];
+			if (!x86_ctr_on(c, ac->cur) || c->group == X86_PINNED)
+				continue;
+			uint64_t sel = c->config | EVTSEL_USR | EVTSEL_OS | (pass ? EVTSEL_EN : 0);
+			hw_status s2 = x86_ctr_switch(hw, sv, c, sel, pass, ctl_name(ac), ctr_name(ac));
+			st = st != HW_OK ? st : s2;
+		}
+	}
+	return st;
 }
 
 hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct saveset *sv)
@@ -147,7 +192,7 @@ hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct s
 	} else {
 		for (int i = 0; i < ac->nused; i++) {
 			uint64_t v;
-			if (live(&ac->c[i]) && saveset_lookup(sv, reg_msr(ac->c[i].sel_msr), &v)) {
+			if (x86_ctr_on(&ac->c[i], ac->cur) && saveset_lookup(sv, reg_msr(ac->c[i].sel_msr), &v)) {
 				hw_status s2 = hw_wrmsr(hw, ac->c[i].sel_msr, v);
 				if (s2 != HW_OK && st == HW_OK)
 					st = s2;

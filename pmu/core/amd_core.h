@@ -18,16 +18,17 @@
 
 #include "pmu/core/x86_ctr.h"
 
-#define AMD_MAX_COUNTERS 16
+#define AMD_MAX_COUNTERS 16   /* core counters efiperf uses at most */
 
 struct amd_core {
 	const char *layout;         /* "PerfMonV2", "PerfCtrExtCore", "legacy" */
 	uint8_t v2, perfctr_core, ncounters;
 	uint32_t ctl_base, ctr_base, stride;
-	int nused, nhw;
-	struct x86_ctr c[AMD_MAX_COUNTERS];
+	int nused, nhw;             /* entries in c[]; counters assigned (highest slot + 1) */
+	struct x86_ctr c[X86_MAX_EVENTS];   /* several groups may share a counter (pmu/core/x86_mux.h) */
 	uint64_t global_orig, global_ours;
 	int programmed;
+	uint8_t cur;                /* multiplexed group programmed now (pmu/core/x86_mux.h) */
 };
 
 /* CPUID 8000_0001 / 8000_0022. */
@@ -35,9 +36,18 @@ void amd_core_probe(const struct hw *hw, struct amd_core *ac);
 /* Add an event (field bits from x86_event_parse); absent with a reason when no counter is
  * free. Returns its index, -1 when the list is full. */
 int amd_core_add(struct amd_core *ac, const char *name, uint64_t config);
+/* Add an event of multiplexed group `group` (X86_PINNED: every group) on core counter slot
+ * (< ncounters; the caller packs the groups); its index, -1 when c[] is full. */
+int amd_core_add_on(struct amd_core *ac, const char *name, uint64_t config, int slot, uint8_t group);
 /* Save + program (PerfMonV2: globally disabled while programming), first read, enable. */
 hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct saveset *sv);
+/* Read the running group's counters (and the pinned ones) and accumulate. */
 void amd_core_read(const struct hw *hw, struct amd_core *ac);
+/* Switch from group ac->cur to `next` (pmu/core/x86_mux.h): each of the group's PERF_CTL with EN
+ * off (APM Vol.2 13.2.1: a counter counts only while its EN is set), its counter read and
+ * added; each PERF_CTL of group next written with EN (through sv: saved at start) and its
+ * baseline read. A failed access marks the counter it concerns faulted; the switch stands. */
+hw_status amd_core_rotate(const struct hw *hw, struct amd_core *ac, struct saveset *sv, uint8_t next);
 /* Disable ours (PerfCntrGlobalCtl or each CTL back to its saved value), last read, states. */
 hw_status amd_core_stop(const struct hw *hw, struct amd_core *ac, const struct saveset *sv);
 

@@ -19,7 +19,8 @@
  * Level 1 only: the six inputs fill the six core counters (PerfCtrExtCore); the PipelineL2
  * metrics need six more events (a cmask=W form of no_ops_from_frontend, ex_ret_brn_misp,
  * resyncs_or_nc_redirects / bp_redirects.resync, ex_no_retire.load_not_complete and
- * .not_complete, ex_ret_ucode_ops) and efiperf multiplexes only Arm PMUv3 (pmu/core/core_mux.h).
+ * .not_complete, ex_ret_ucode_ops) that would have to share a multiplexed group with the cycles
+ * (pmu/core/x86_mux.h multiplexes core_events around the six inputs): not yet.
  * Zen 1-3 have no PMCx1A0 de_no_dispatch_per_slot in Linux's amdzen1-3 JSON: no table row.
  */
 #ifndef EFIPERF_AMD_PIPELINE_H

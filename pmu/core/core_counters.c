@@ -8,6 +8,7 @@ const char *ctr_state_name(uint8_t st)
 	case CTR_ABSENT: return "absent";
 	case CTR_NOT_ADVANCING: return "not-advancing";
 	case CTR_FAULTED: return "faulted";
+	case CTR_NOT_COUNTED: return "not-counted";
 	}
 	return "unknown";
 }

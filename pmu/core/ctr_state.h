@@ -5,9 +5,11 @@
 
 #include <stdint.h>
 
-enum ctr_state { CTR_COUNTED, CTR_ABSENT, CTR_NOT_ADVANCING, CTR_FAULTED };
+/* CTR_NOT_COUNTED: multiplexed, and its group never ran in the window (perf's <not counted>):
+ * no count, not a zero. */
+enum ctr_state { CTR_COUNTED, CTR_ABSENT, CTR_NOT_ADVANCING, CTR_FAULTED, CTR_NOT_COUNTED };
 
-/* "counted", "absent", "not-advancing", "faulted" */
+/* "counted", "absent", "not-advancing", "faulted", "not-counted" */
 const char *ctr_state_name(uint8_t st);
 
 /* The counter was read before and after the window, so its delta stands (counted, or 0:

@@ -9,6 +9,7 @@
  *   restore (caller, saveset_restore): every register written, last saved first.
  */
 #include "pmu/core/intel_core.h"
+#include "pmu/core/x86_mux.h"
 #include "arch/regs/x86_msr.h"
 #include "arch/lib/fmt.h"
 #include <string.h>
@@ -88,9 +89,9 @@ void intel_core_plan_fixed(struct intel_core *ic, int with_slots, int any_fc1)
 	}
 }
 
-int intel_core_add(struct intel_core *ic, const char *name, uint64_t config)
+static int add_entry(struct intel_core *ic, const char *name, uint64_t config)
 {
-	if (ic->ngp_used >= INTEL_MAX_GP)
+	if (ic->ngp_used >= X86_MAX_EVENTS)
 		return -1;
 	int i = ic->ngp_used++;
 	struct x86_ctr *c = &ic->gp[i];
@@ -100,26 +101,59 @@ int intel_core_add(struct intel_core *ic, const char *name, uint64_t config)
 	c->width_mask = x86_width_mask(ic->gp_width);
 	if (ic->version == 0)
 		x86_ctr_absent(c, "no architectural perfmon: CPUID.0AH:EAX[7:0] version 0");
-	else if ((uint32_t)ic->nhw >= ic->ngp) {
-		c->state = CTR_ABSENT;
-		fmt_snprintf(c->why, sizeof(c->why), "no free general counter (%u, CPUID.0AH:EAX[15:8])", ic->ngp);
+	return i;
+}
+
+static void place(struct intel_core *ic, struct x86_ctr *c, int slot)
+{
+	c->sel_msr = IA32_PERFEVTSEL0 + (uint32_t)slot;
+	c->ctr_msr = (ic->full_width ? IA32_A_PMC0 : IA32_PMC0) + (uint32_t)slot;
+	if (slot >= ic->nhw)
+		ic->nhw = slot + 1;
+}
+
+int intel_core_add(struct intel_core *ic, const char *name, uint64_t config)
+{
+	int i = add_entry(ic, name, config);
+	if (i < 0 || ic->gp[i].state == CTR_ABSENT)
+		return i;
+	if ((uint32_t)ic->nhw >= ic->ngp) {
+		ic->gp[i].state = CTR_ABSENT;
+		fmt_snprintf(ic->gp[i].why, sizeof(ic->gp[i].why), "no free general counter (%u, CPUID.0AH:EAX[15:8])", ic->ngp);
 	} else {
-		c->sel_msr = IA32_PERFEVTSEL0 + (uint32_t)ic->nhw;
-		c->ctr_msr = (ic->full_width ? IA32_A_PMC0 : IA32_PMC0) + (uint32_t)ic->nhw;
-		ic->nhw++;
+		place(ic, &ic->gp[i], ic->nhw);
 	}
 	return i;
 }
 
-static int live(const struct x86_ctr *c) { return c->state != CTR_ABSENT && c->state != CTR_FAULTED; }
+int intel_core_add_on(struct intel_core *ic, const char *name, uint64_t config, int slot, uint8_t group)
+{
+	int i = add_entry(ic, name, config);
+	if (i < 0)
+		return i;
+	ic->gp[i].group = group;
+	if (ic->gp[i].state != CTR_ABSENT)
+		place(ic, &ic->gp[i], slot);
+	return i;
+}
 
-/* GLOBAL_CTRL bits of our live counters. */
-static uint64_t our_global_bits(const struct intel_core *ic)
+static int live(const struct x86_ctr *c) { return x86_ctr_live(c); }
+
+/* Which general counters our_global_bits counts: every group's, the running group's and the
+ * pinned ones, or the pinned ones alone. */
+enum bits_of { BITS_ALL, BITS_RUNNING, BITS_PINNED };
+
+/* GLOBAL_CTRL bits of our live counters (fixed counters and PERF_METRICS always). */
+static uint64_t our_global_bits(const struct intel_core *ic, enum bits_of which)
 {
 	uint64_t b = 0;
-	for (int i = 0; i < ic->ngp_used; i++)
-		if (live(&ic->gp[i]))
-			b |= 1ull << (ic->gp[i].sel_msr - IA32_PERFEVTSEL0);
+	for (int i = 0; i < ic->ngp_used; i++) {
+		const struct x86_ctr *c = &ic->gp[i];
+		int in = which == BITS_ALL ? live(c) : which == BITS_RUNNING ? x86_ctr_on(c, ic->cur)
+					   : live(c) && c->group == X86_PINNED;
+		if (in)
+			b |= 1ull << (c->sel_msr - IA32_PERFEVTSEL0);
+	}
 	for (int i = 0; i < ic->nfx; i++)
 		if (live(&ic->fx[i]))
 			b |= 1ull << (PERF_GLOBAL_CTRL_FIXED_SHIFT + (unsigned)i);
@@ -140,7 +174,7 @@ static void fault_live(struct intel_core *ic, const char *reg, hw_status st)
 
 hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct saveset *sv)
 {
-	uint64_t bits = our_global_bits(ic);
+	uint64_t bits = our_global_bits(ic, BITS_ALL);
 	if (!bits)
 		return HW_OK;
 	hw_status st = saveset_save(hw, sv, reg_msr(IA32_PERF_GLOBAL_CTRL), &ic->global_orig);
@@ -171,16 +205,14 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct sa
 	}
 	for (int i = 0; i < ic->ngp_used; i++) {
 		struct x86_ctr *c = &ic->gp[i];
-		if (!live(c))
+		if (!x86_ctr_on(c, ic->cur))
 			continue;
 		st = saveset_write(hw, sv, reg_msr(c->sel_msr), c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
 		if (st != HW_OK)
 			x86_ctr_fault(c, "IA32_PERFEVTSELx", st);
 	}
-	ic->global_ours = our_global_bits(ic);
-	for (int i = 0; i < ic->ngp_used; i++)
-		if (live(&ic->gp[i]))
-			ic->gp[i].reads = 0;
+	ic->global_ours = our_global_bits(ic, BITS_ALL);
+	x86_mux_reset(ic->gp, ic->ngp_used);
 	for (int i = 0; i < ic->nfx; i++)
 		if (live(&ic->fx[i]))
 			ic->fx[i].reads = 0;
@@ -199,8 +231,10 @@ hw_status intel_core_unfreeze(const struct hw *hw, struct intel_core *ic)
 {
 	if (!ic->programmed || !ic->global_ours)
 		return HW_OK;
-	return hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, ic->global_orig | ic->global_ours);
+	return hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, (ic->global_orig & ~ic->global_ours) | our_global_bits(ic, BITS_RUNNING));
 }
+
+#define PMC_NAME(ic) ((ic)->full_width ? "IA32_A_PMCx" : "IA32_PMCx")
 
 static void read_one(const struct hw *hw, struct x86_ctr *c, const char *reg)
 {
@@ -219,10 +253,41 @@ static void read_one(const struct hw *hw, struct x86_ctr *c, const char *reg)
 void intel_core_read(const struct hw *hw, struct intel_core *ic)
 {
 	for (int i = 0; i < ic->ngp_used; i++)
-		read_one(hw, &ic->gp[i], ic->full_width ? "IA32_A_PMCx" : "IA32_PMCx");
+		if (x86_ctr_on(&ic->gp[i], ic->cur))
+			read_one(hw, &ic->gp[i], PMC_NAME(ic));
 	/* SLOTS (fixed counter 3) is read by the TopDown unit together with PERF_METRICS. */
 	for (int i = 0; i < ic->nfx && i < (int)FIXED_CTR_SLOTS; i++)
 		read_one(hw, &ic->fx[i], "IA32_FIXED_CTRx");
+}
+
+hw_status intel_core_rotate(const struct hw *hw, struct intel_core *ic, struct saveset *sv, uint8_t next)
+{
+	if (!ic->programmed) {
+		ic->cur = next;
+		return HW_OK;
+	}
+	uint64_t keep = ic->global_orig & ~ic->global_ours;
+	hw_status st = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, keep | our_global_bits(ic, BITS_PINNED));
+	if (st != HW_OK)
+		return st;   /* nothing changed: the group keeps counting */
+	for (int i = 0; i < ic->ngp_used; i++)
+		if (x86_ctr_on(&ic->gp[i], ic->cur) && ic->gp[i].group != X86_PINNED)
+			read_one(hw, &ic->gp[i], PMC_NAME(ic));
+	ic->cur = next;
+	for (int i = 0; i < ic->ngp_used; i++) {
+		struct x86_ctr *c = &ic->gp[i];
+		if (!live(c) || c->group != next)
+			continue;
+		hw_status s2 = x86_ctr_switch(hw, sv, c, c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN, 1,
+					      "IA32_PERFEVTSELx", PMC_NAME(ic));
+		st = st != HW_OK ? st : s2;
+	}
+	hw_status s3 = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, keep | our_global_bits(ic, BITS_RUNNING));
+	if (s3 != HW_OK)
+		for (int i = 0; i < ic->ngp_used; i++)
+			if (live(&ic->gp[i]) && ic->gp[i].group == next)
+				x86_ctr_fault(&ic->gp[i], "IA32_PERF_GLOBAL_CTRL", s3);
+	return st != HW_OK ? st : s3;
 }
 
 hw_status intel_core_stop(const struct hw *hw, struct intel_core *ic)

@@ -40,6 +40,7 @@ static const char *unknown_why(const struct ls_count *c)
 	switch (c->state) {
 	case CTR_ABSENT: return "an event of this level is absent";
 	case CTR_FAULTED: return "an event of this level faulted";
+	case CTR_NOT_COUNTED: return "an event of this level was not counted (its multiplexed group never ran)";
 	default: return "no event of the table advanced: the PMU did not count (emulated?)";
 	}
 }

@@ -16,7 +16,9 @@
  *   corepmu_tick(hw, cp, now)        call between kernel chunks: polls IBS on every call; reads
  *                                    and accumulates the counters and reads + resets SLOTS /
  *                                    PERF_METRICS when >= 250 ms passed since the last such read
- *                                    (Linux tools/perf/Documentation/topdown.txt: reset at least every few seconds).
+ *                                    (Linux tools/perf/Documentation/topdown.txt: reset at least every few seconds);
+ *                                    multiplexed, switches to the next group when a slice
+ *                                    (100 us) passed since the last switch (pmu/core/x86_mux.h).
  *   corepmu_stop(hw, cp, now)        final reads, counters disabled, IBS stopped.
  *   corepmu_restore(hw, cp)          every register written is put back (also after a failed or
  *                                    missing stop); cp->restore says what could not be; safe to
@@ -33,6 +35,7 @@
 #include "pmu/core/amd_pipeline.h"
 #include "pmu/core/amd_ibs.h"
 #include "pmu/core/x86_event.h"
+#include "pmu/core/x86_mux.h"
 
 enum corepmu_backend { CP_NONE, CP_INTEL_ARCH, CP_AMD_CORE };
 
@@ -46,6 +49,8 @@ struct corepmu_config {
 	enum ibs_mode ibs;          /* `ibs`: off | fetch | op */
 	uint32_t ibs_period;        /* `ibs_period` */
 	enum ibs_count ibs_count;   /* `ibs_count`: cycles | ops */
+	int multiplex;              /* 1: events beyond the free general counters go to further groups,
+	                             * rotated at ticks; 0: they are absent (a window without ticks) */
 };
 
 struct corepmu {
@@ -73,6 +78,7 @@ struct corepmu {
 	int8_t apl_idx[APL_NINPUT];
 	struct amd_pipeline_out apl;
 	int topdown_on;
+	struct x86_mux mux;         /* multiplexed groups (mux.ngroups > 1) and the last window's times */
 	struct saveset sv;          /* every register the window writes (pmu/saveset.h) */
 	struct saved_reg sv_e[X86_SAVE_MAX];
 	struct saveset_report restore;  /* what the last corepmu_restore() put back, or could not */
@@ -95,7 +101,17 @@ uint16_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
  * the last window (ctr_state_read: its acc is the window's delta), else NULL (not added, absent
  * or faulted). */
 const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i);
+/* cfg->core_events on the backend's counters, after topdown = on's inputs. With cfg->multiplex,
+ * events beyond the free general counters go to further groups of at most that many (in the
+ * order given), rotated at ticks (pmu/core/x86_mux.h); Intel fixed counters and TopDown's
+ * general-counter inputs count in every group (pinned), as do AMD pipeline inputs when they leave
+ * a counter free; when they take every counter (six inputs on six counters: Zen 4/5) they are
+ * group 0, all together, and the events groups 1... -1 with err naming the event (syntax), or
+ * the limit: X86_MAX_EVENTS events with the inputs, X86_MUX_MAX_GROUPS groups. */
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
+/* corepmu_configure's part for core_events (pmu/core/x86_corepmu_pack.c): list after the inputs
+ * cp already holds; sets cp->mux.ngroups. 0, or -1 with err. */
+int corepmu_add_events(struct corepmu *cp, const char *list, int multiplex, char *err, size_t errlen);
 hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, uint64_t timer_hz);
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now);
 hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now);

@@ -53,7 +53,7 @@ static void apl_finish(struct corepmu *cp)
 	for (int i = 0; i < APL_NINPUT; i++) {
 		const struct x86_ctr *c = corepmu_apl_read(cp, i);
 		if (c) {
-			count[i] = c->acc;
+			count[i] = c->scaled;   /* = acc unless the inputs were group 0 of several */
 			have |= 1u << i;
 		} else {   /* amd_pipeline names the first missing input with this */
 			whys[i] = cp->apl_idx[i] < 0 ? "not a named event of this CPU" : cp->ac.c[cp->apl_idx[i]].why;
@@ -62,42 +62,11 @@ static void apl_finish(struct corepmu *cp)
 	amd_pipeline(cp->apl_gen, count, have, whys, &cp->apl);
 }
 
-static int add_events(struct corepmu *cp, const char *list, char *err, size_t errlen)
-{
-	const char *p = list ? list : "";
-	int n = 0;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *q = p;
-		while (*q && *q != ' ' && *q != '\t')
-			q++;
-		if (q == p)
-			break;
-		struct x86_event ev;
-		char e2[192];
-		n++;
-		if (x86_event_parse(p, (size_t)(q - p), &cp->caps, &ev, e2, sizeof(e2))) {
-			fmt_snprintf(err, errlen, "core_events: event %d: %s", n, e2);
-			return -1;
-		}
-		int idx = cp->backend == CP_AMD_CORE ? amd_core_add(&cp->ac, ev.name, ev.config)
-						     : intel_core_add(&cp->ic, ev.name, ev.config);
-		if (idx < 0) {
-			/* topdown = on plans its inputs first (td_plan, apl_plan): they hold slots too */
-			fmt_snprintf(err, errlen, "core_events: more than %d events%s", n - 1,
-				     cp->topdown_on ? " beside topdown = on's inputs, which take their counter slots first" : "");
-			return -1;
-		}
-		p = q;
-	}
-	return 0;
-}
-
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen)
 {
 	err[0] = 0;
 	cp->topdown_on = cfg->topdown;
+	cp->mux.ngroups = 1;
 	if (cp->backend == CP_INTEL_ARCH) {
 		cp->ic.ngp_used = cp->ic.nhw = 0;
 		cp->ic.metrics = 0;
@@ -108,7 +77,7 @@ int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char
 			intel_core_plan_fixed(&cp->ic, 0, 0);
 		if (cfg->topdown && k == TD_NONE)
 			fmt_snprintf(cp->td.why, sizeof(cp->td.why), "%s", cp->td_why);
-		if (add_events(cp, cfg->core_events, err, errlen))
+		if (corepmu_add_events(cp, cfg->core_events, cfg->multiplex, err, errlen))
 			return -1;
 		if (cfg->ibs != IBS_MODE_OFF)
 			fmt_snprintf(cp->ibs.why, sizeof(cp->ibs.why), "IBS: AMD only");
@@ -120,7 +89,7 @@ int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char
 		memset(&cp->td, 0, sizeof(cp->td));
 		/* pipeline utilization first: its six inputs take the first core counters */
 		apl_plan(cp, cfg->topdown);
-		if (add_events(cp, cfg->core_events, err, errlen))
+		if (corepmu_add_events(cp, cfg->core_events, cfg->multiplex, err, errlen))
 			return -1;
 		return amd_ibs_config(&cp->ibs, cfg->ibs, cfg->ibs_period, cfg->ibs_count, err, errlen);
 	}
@@ -141,6 +110,8 @@ hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, u
 	cp->fault = HW_OK;
 	cp->started = 1;
 	saveset_init(&cp->sv, cp->sv_e, X86_SAVE_MAX);
+	x86_mux_begin(&cp->mux, now, timer_hz);
+	cp->ic.cur = cp->ac.cur = 0;
 	if (cp->backend == CP_INTEL_ARCH) {
 		note(cp, intel_core_start(hw, &cp->ic, &cp->sv));
 		note(cp, td_start(hw, &cp->td, &cp->ic, &cp->sv));
@@ -161,6 +132,17 @@ static int tick_due(const struct corepmu *cp, uint64_t now)
 	return !cp->timer_hz || now - cp->last_tick >= cp->timer_hz / CP_TICK_DIV;
 }
 
+/* Switch to the next multiplexed group (pmu/core/x86_mux.h). */
+static hw_status rotate(const struct hw *hw, struct corepmu *cp, uint64_t now)
+{
+	uint8_t next = x86_mux_next(&cp->mux);
+	hw_status st = cp->backend == CP_AMD_CORE ? amd_core_rotate(hw, &cp->ac, &cp->sv, next)
+						   : intel_core_rotate(hw, &cp->ic, &cp->sv, next);
+	if ((cp->backend == CP_AMD_CORE ? cp->ac.cur : cp->ic.cur) == next)
+		x86_mux_switch(&cp->mux, now);
+	return st;
+}
+
 hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 {
 	hw_status st = HW_OK;
@@ -168,6 +150,11 @@ hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 		return HW_OK;
 	if (cp->backend == CP_AMD_CORE)
 		st = ibs_poll(hw, &cp->ibs);
+	if (x86_mux_due(&cp->mux, now)) {
+		hw_status rs = rotate(hw, cp, now);
+		note(cp, rs);
+		st = st != HW_OK ? st : rs;
+	}
 	if (!tick_due(cp, now))
 		return st;
 	cp->last_tick = now;
@@ -189,13 +176,14 @@ hw_status corepmu_tick(const struct hw *hw, struct corepmu *cp, uint64_t now)
 
 hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now)
 {
-	(void)now;
 	if (!cp->started)
 		return HW_OK;
 	hw_status st = HW_OK;
+	x86_mux_end(&cp->mux, now);
 	if (cp->backend == CP_INTEL_ARCH) {
 		int was = cp->ic.programmed;
 		st = intel_core_stop(hw, &cp->ic);
+		x86_mux_finish(&cp->mux, cp->ic.gp, cp->ic.ngp_used);
 		if (was) {
 			cp->ic.programmed = 1;  /* td_sample needs the unit as programmed (frozen) */
 			hw_status s2 = td_sample(hw, &cp->td, &cp->ic, 0);
@@ -206,6 +194,7 @@ hw_status corepmu_stop(const struct hw *hw, struct corepmu *cp, uint64_t now)
 	} else if (cp->backend == CP_AMD_CORE) {
 		st = amd_ibs_stop(hw, &cp->ibs);
 		hw_status s2 = amd_core_stop(hw, &cp->ac, &cp->sv);
+		x86_mux_finish(&cp->mux, cp->ac.c, cp->ac.nused);
 		st = st != HW_OK ? st : s2;
 		apl_finish(cp);
 	}

@@ -22,11 +22,38 @@ void x86_ctr_update(struct x86_ctr *c, uint64_t raw)
 	c->reads++;
 }
 
+void x86_ctr_resume(struct x86_ctr *c, uint64_t raw)
+{
+	if (!c->reads) {
+		x86_ctr_first(c, raw);
+		return;
+	}
+	c->last = raw & c->width_mask;
+	c->reads++;
+}
+
+hw_status x86_ctr_switch(const struct hw *hw, struct saveset *sv, struct x86_ctr *c, uint64_t sel, int in,
+			 const char *sel_reg, const char *ctr_reg)
+{
+	uint64_t v;
+	hw_status st = saveset_write(hw, sv, reg_msr(c->sel_msr), sel);
+	if (st != HW_OK)
+		x86_ctr_fault(c, sel_reg, st);
+	else if ((st = hw_rdmsr(hw, c->ctr_msr, &v)) != HW_OK)
+		x86_ctr_fault(c, ctr_reg, st);
+	else if (in)
+		x86_ctr_resume(c, v);
+	else
+		x86_ctr_update(c, v);
+	return st;
+}
+
 void x86_ctr_finish(struct x86_ctr *c)
 {
 	if (c->state == CTR_ABSENT || c->state == CTR_FAULTED)
 		return;
 	c->state = c->acc ? CTR_COUNTED : CTR_NOT_ADVANCING;
+	c->scaled = c->acc;
 }
 
 void x86_ctr_absent(struct x86_ctr *c, const char *why)

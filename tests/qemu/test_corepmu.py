@@ -71,8 +71,9 @@ LOAD_SOURCE = {
 LATENCY_CFG = {"latency": "on", "latency_max": "64K"}
 
 
-def cp_boot(scratch, model, extra_cfg=None):
-    backend, events, _, _ = MODELS[model]
+def cp_boot(scratch, model, extra_cfg=None, events=None):
+    backend, model_events, _, _ = MODELS[model]
+    events = events or model_events
     d = scratch()
     cfg = dict(CORE_CFG, core_events=events, **(extra_cfg or {}))
     if model in LOAD_SOURCE and extra_cfg is None:
@@ -191,9 +192,18 @@ def check_load_source(run, model, probe, figure):
     figure("load source %s (TCG)" % model, "%s: %d points, %s" % (table, len(lat["points"]), lat["points"][0]["load_source"]["why"]))
 
 
+# Six events on EPYC-Rome's core counters (4 under QEMU: legacy PerfEvtSel0-3, or 6 with
+# PerfCtrExtCore): more events than counters are multiplexed inside the copy window (README
+# "x86 core counter multiplexing"). TCG's counters read 0, so QEMU shows the configuration
+# accepted, the groups and rotations in the record, the rotation's register writes in the trace
+# and every selector put back; the scaled arithmetic is the register model's
+# (tests/unit/test_x86_mux.c).
+MUX_EVENTS = "ex_ret_instr core/event=0x76/ core/event=0xC2/ core/event=0xC3/ core/event=0xC4/ core/event=0xC5/"
+
+
 @x86_64
 def test_corepmu_trace_hw_epyc_rome(scratch, figure):
-    run = cp_boot(scratch, "EPYC-Rome", {"trace": "hw", "pcie": "off"})
+    run = cp_boot(scratch, "EPYC-Rome", {"trace": "hw", "pcie": "off"}, events=MUX_EVENTS)
     hw = run.of("hw")
     assert hw, "no hw records with trace = hw"
     cpuid_leaves = {int(r["reg"], 16) for r in hw if r.get("op") == "cpuid"}
@@ -206,16 +216,44 @@ def test_corepmu_trace_hw_epyc_rome(scratch, figure):
         assert leaf in cpuid_leaves, ("CPUID 0x%x (AMD core PMU enumeration) not traced: %s" %
               (leaf, sorted(hex(x) for x in cpuid_leaves)))
     probe = run.of("corepmu")[0]
-    ctl0 = 0xC0010200 if probe.get("perfctr_core") else 0xC0010000   # PERF_CTL0 / PerfEvtSel0
+    ctl0, stride = (0xC0010200, 2) if probe.get("perfctr_core") else (0xC0010000, 1)   # PERF_CTL0 / PerfEvtSel0
+    ncnt = probe["counters"]
     writes = [(int(r["reg"], 16), int(r["val"], 16)) for r in hw if r.get("op") == "wrmsr"]
     sels = [v for reg, v in writes if reg == ctl0]
     # programmed (EN bit 22, USR|OS, ex_ret_instr 0xC0) and later restored to what was read
     assert any(v & 0x4300FF == 0x4300C0 for v in sels), "no PERF_CTL0 programming of ex_ret_instr in %s" % [hex(v) for v in sels]
-    reads = [int(r["val"], 16) for r in hw if r.get("op") == "rdmsr" and int(r["reg"], 16) == ctl0]
-    assert reads and sels and sels[-1] == reads[0], ("PERF_CTL0 not restored: first read %s, last write %s" % (
-        [hex(v) for v in reads[:1]], [hex(v) for v in sels[-1:]]))
+    for i in range(ncnt):   # every selector the window wrote is put back: last write = first read
+        reg = ctl0 + stride * i
+        w = [v for r, v in writes if r == reg]
+        reads = [int(r["val"], 16) for r in hw if r.get("op") == "rdmsr" and int(r["reg"], 16) == reg]
+        if w:
+            assert reads and w[-1] == reads[0], "selector 0x%x not restored: first read %s, last write %s" % (
+                reg, [hex(v) for v in reads[:1]], hex(w[-1]))
     assert not any(reg in (0xC0011030, 0xC0011033, 0xC001103A) for reg, _ in writes), "IBS registers written although CPUID says there is no IBS"
-    figure("corepmu trace EPYC-Rome", "%d hw records, PERF_CTL0 writes %s" % (len(hw), [hex(v) for v in sels]))
+    # multiplexed: six events in groups of ncnt; the copy window ticks between 1 MiB chunks, so
+    # the groups rotate: ex_ret_instr written with EN off, group 1's first event (the one at
+    # index ncnt) written on counter 0 with EN
+    recs = [r for r in run.of("core_counters") if r.get("kernel") == "copy"]
+    assert recs, "no copy core_counters record"
+    cc = recs[0]
+    ngroups = -(-6 // ncnt)
+    if ngroups > 1:
+        assert cc.get("multiplexed") is True and cc["group_count"] == ngroups, cc
+        assert cc["rotations"] >= ngroups - 1, "copy window of %s rotated %s times" % (cc.get("window_ns"), cc["rotations"])
+        assert cc["slice_ns"] == 100000 or abs(cc["slice_ns"] - 100000) < 1000, cc["slice_ns"]
+        total = sum(g["running_ns"] for g in cc["groups"])
+        assert abs(total - cc["window_ns"]) <= ngroups, (total, cc["window_ns"])
+        evs = MUX_EVENTS.split()
+        assert [g["events"] for g in cc["groups"]] == [evs[k:k + ncnt] for k in range(0, 6, ncnt)], cc["groups"]
+        for i, c in enumerate(cc["counters"]):
+            assert c["group"] == i // ncnt and c["time_enabled"] == cc["window_ns"], c
+            assert c["state"] in ("not-advancing", "not-counted"), c   # TCG: counters read 0
+            assert "delta" not in c, c
+        assert any(v & 0x4300FF == 0x0300C0 for v in sels), "ex_ret_instr never switched out (EN off): %s" % [hex(v) for v in sels]
+        code = int(evs[ncnt].split("=")[1].rstrip("/"), 16)
+        assert any(v & 0x4300FF == 0x430000 | code for v in sels), "group 1 never switched in on counter 0: %s" % [hex(v) for v in sels]
+    figure("corepmu trace EPYC-Rome (multiplexed)", "%d counters, %s groups, %s rotations in %s ns; PERF_CTL0 writes %s" % (
+        ncnt, cc.get("group_count", 1), cc.get("rotations", 0), cc.get("window_ns"), [hex(v) for v in sels][:12]))
 
 
 @x86_64

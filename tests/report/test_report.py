@@ -154,6 +154,24 @@ def test_schema_violations(tmp_path, report):
                  "io_llc_hit_ratio": {"state": "absent", "hits": 0, "misses": 0, "ratio": None, "why": "cha = off"}},
         "dma_cpu_traffic": {"dma": {}, "stream": {}, "self_check": self_check, "link_limit": link_limit},
     }
+    # x86 multiplexed core counters (README "x86 core counter multiplexing"), as
+    # tests/unit/test_x86_mux.c's windows write them: a fixed counter, a counted and a
+    # not-counted event, the groups
+    x86_mux = {"type": "core_counters", "kernel": "copy", "pass": 0, "cpu": 0, "backend": "intel-arch-perfmon", "ticks": 0,
+               "counters": [{"event": "INST_RETIRED.ANY", "state": "counted", "reads": 2, "time_enabled": 400000,
+                             "time_running": 400000, "raw": 350, "scaled": 350, "delta": 350},
+                            {"event": "cpu/event=0xc5,umask=0x0/", "config": "0xc5", "state": "counted", "reads": 2, "group": 1,
+                             "time_enabled": 400000, "time_running": 150000, "raw": 100, "scaled": 266, "delta": 266},
+                            {"event": "cpu/event=0xc4,umask=0x0/", "config": "0xc4", "state": "not-counted", "group": 2,
+                             "time_enabled": 400000, "time_running": 0,
+                             "why": "not counted: its group 2 never ran; the window had 1 rotations"}],
+               "multiplexed": True, "group_count": 3, "rotations": 1, "window_ns": 400000, "slice_ns": 100000,
+               "groups": [{"events": ["cpu/event=0xc0,umask=0x0/"], "running_ns": 250000, "fraction": 0.625},
+                          {"events": ["cpu/event=0xc5,umask=0x0/"], "running_ns": 150000, "fraction": 0.375},
+                          {"events": ["cpu/event=0xc4,umask=0x0/"], "running_ns": 0, "fraction": 0.0}]}
+    cases.append((lambda r: r.insert(3, dict(x86_mux)), None))
+    cases.append((lambda r: r.insert(3, dict(x86_mux, counters=[dict(x86_mux["counters"][2], state="uncounted")])),
+                  "core_counters record, counters/0/state: 'uncounted' is not one of"))
     for rtype, rec in small.items():
         rec = dict(rec, type=rtype)
         cases.append((lambda r, rec=rec: r.insert(3, dict(rec)), None))   # valid as it is

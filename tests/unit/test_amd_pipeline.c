@@ -436,29 +436,33 @@ static void test_zen3_and_silent_counters(void **state)
 	assert_int_equal(m.nlog, 0);
 }
 
-/* core_events beyond the record's 16 slots: with topdown = on the six pipeline inputs hold six of
- * them, and the error says so (the count it names is the user's own events). */
-static void test_core_events_overflow_names_topdown(void **state)
+/* core_events beyond X86_MAX_EVENTS (32 with topdown = on's inputs): with topdown = on the six
+ * pipeline inputs hold six of them, and the error says so (the count it names is the user's own
+ * events). Within the limit they are multiplexed (tests/unit/test_x86_mux.c checks how). */
+static void test_core_events_limit_names_topdown(void **state)
 {
 	(void)state;
-	char list[16 * 12] = "", err[192];
-	for (int i = 0; i < 16; i++)
+	char list[33 * 11 + 1] = "", err[192];
+	for (int i = 0; i < 27; i++)
 		strcat(list, "ex_ret_ops ");
 	model(0x19, 0x11, hand);
 	assert_int_equal(corepmu_probe(&h, &cp), 0);
-	struct corepmu_config cfg = { .topdown = 1, .core_events = list };
+	struct corepmu_config cfg = { .topdown = 1, .core_events = list, .multiplex = 1 };
 	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
-	assert_string_equal(err, "core_events: more than 10 events beside topdown = on's inputs, which take their "
-				 "counter slots first");
-	list[11 * 11] = '\0';   /* 11 events: still one too many beside the six inputs */
-	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
-	list[10 * 11] = '\0';   /* 10: they fit */
+	assert_string_equal(err, "core_events: 27 events beside topdown = on's inputs: efiperf lists at most 26 (X86_MAX_EVENTS)");
+	list[26 * 11] = '\0';   /* 26: they fit, the inputs group 0 and five groups of six */
 	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), 0);
-	for (int i = 0; i < 7; i++)   /* 17 without topdown: the plain message */
+	assert_int_equal(cp.mux.ngroups, 6);
+	cfg.multiplex = 0;      /* a window without ticks: no groups, the 26 find no free counter */
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cp.mux.ngroups, 1);
+	assert_int_equal(cp.ac.c[APL_NINPUT].state, CTR_ABSENT);
+	assert_string_equal(cp.ac.c[APL_NINPUT].why, "no free core counter (6, PerfMonV2)");
+	for (int i = 0; i < 7; i++)   /* 33 without topdown: the plain message */
 		strcat(list, "ex_ret_ops ");
 	cfg.topdown = 0;
 	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
-	assert_string_equal(err, "core_events: more than 16 events");
+	assert_string_equal(err, "core_events: 33 events: efiperf lists at most 32 (X86_MAX_EVENTS)");
 }
 
 int main(void)
@@ -470,7 +474,7 @@ int main(void)
 		cmocka_unit_test(test_hand_computed),
 		cmocka_unit_test(test_window_zen4_zen5),
 		cmocka_unit_test(test_zen3_and_silent_counters),
-		cmocka_unit_test(test_core_events_overflow_names_topdown),
+		cmocka_unit_test(test_core_events_limit_names_topdown),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -39,6 +39,7 @@ struct scenario {
 /* ---- Intel ------------------------------------------------------------------------------ */
 static const struct tm_cpu icl = { .model = 0x7E, .version = 5, .ngp = 8, .nfixed = 4, .pdcm = 1, .metrics_bit = 1 };
 static const struct tm_cpu skl = { .model = 0x5E, .version = 4, .ngp = 4, .nfixed = 3, .pdcm = 1, .smt = 1 };
+static const struct tm_cpu skl8 = { .model = 0x5E, .version = 4, .ngp = 8, .nfixed = 3, .pdcm = 1, .smt = 1 };
 static const struct tm_cpu *intel_cpu;
 
 static void intel_init(void)
@@ -48,12 +49,15 @@ static void intel_init(void)
 	M = &tm;
 }
 
+static int multiplex;   /* the multiplexed scenarios: events beyond the counters rotate at each tick */
+
 static void corepmu_run(const struct hw *h, const char *events, int topdown, enum ibs_mode ibs)
 {
-	char err[160];
+	char err[224];
 	if (corepmu_probe(h, &cp))
 		return;
-	struct corepmu_config cfg = { .core_events = events, .topdown = topdown, .ibs = ibs, .ibs_period = 0x1000 };
+	struct corepmu_config cfg = { .core_events = events, .topdown = topdown, .ibs = ibs, .ibs_period = 0x1000,
+				      .multiplex = multiplex };
 	if (corepmu_configure(&cp, &cfg, err, sizeof(err)))
 		return;
 	corepmu_start(h, &cp, 0, 0);
@@ -102,6 +106,34 @@ static void amd_init(void)
 static void amd_run(void) { corepmu_run(&amh, "ex_ret_instr ls_not_halted_cyc core/event=0x1CF,umask=0x1/", 0, IBS_MODE_OP); }
 /* topdown = on: the six pipeline-utilization inputs fill the six counters (pmu/core/amd_pipeline.h) */
 static void amd_td_run(void) { corepmu_run(&amh, "", 1, IBS_MODE_OFF); }
+
+/* Multiplexed (pmu/core/x86_mux.h; timer_hz 0: each of the two ticks rotates): Intel, ten events
+ * on eight counters (two groups; with Skylake's general-counter TopDown pinned on four, six events
+ * in two groups on the other four); AMD Zen 4, topdown = on with two events (the six inputs are
+ * group 0), and eight events on six counters with IBS op. */
+#define EV8 "cpu/event=0xc0,umask=0x0/ cpu/event=0x3c,umask=0x0/ cpu/event=0xc4,umask=0x0/ cpu/event=0xc5,umask=0x0/ "
+static void intel_mux_run(void)
+{
+	multiplex = 1;
+	corepmu_run(&tmh, intel_cpu == &skl8 ? EV8 EV8 : EV8 EV8 EV8, 1, IBS_MODE_OFF);
+	multiplex = 0;
+	assert_true(cp.mux.ngroups >= 2);
+}
+#define AEV4 "core/event=0xC0/ core/event=0x76/ core/event=0xC2/ core/event=0xC3/ "
+static void amd_mux_td_run(void)
+{
+	multiplex = 1;
+	corepmu_run(&amh, "core/event=0xC0/ core/event=0x76/", 1, IBS_MODE_OFF);
+	multiplex = 0;
+	assert_int_equal(cp.mux.ngroups, 2);
+}
+static void amd_mux_ibs_run(void)
+{
+	multiplex = 1;
+	corepmu_run(&amh, AEV4 AEV4, 0, IBS_MODE_OP);
+	multiplex = 0;
+	assert_int_equal(cp.mux.ngroups, 2);
+}
 
 /* ---- Arm PMUv3 ------------------------------------------------------------------------------ */
 static struct hw_model arm;
@@ -243,6 +275,25 @@ static void test_amd_pipeline(void **state)
 	amd_sig = 0x00A10F11;
 }
 
+static void test_multiplexed(void **state)
+{
+	(void)state;
+	intel_cpu = &icl;
+	sweep(&(struct scenario){ "Intel Ice Lake, PERF_METRICS TopDown + 12 events on 8 counters, multiplexed", intel_init,
+				  intel_mux_run, cp_set, cp_report });
+	assert_int_equal(cp.mux.rotations, 2);
+	intel_cpu = &skl8;
+	sweep(&(struct scenario){ "Intel Skylake 8 counters, general-counter TopDown pinned + 8 events, multiplexed",
+				  intel_init, intel_mux_run, cp_set, cp_report });
+	intel_cpu = &skl;
+	amd_sig = 0x00A10F11;
+	sweep(&(struct scenario){ "AMD Zen 4 pipeline inputs as group 0 + 2 events, multiplexed", amd_init, amd_mux_td_run,
+				  cp_set, cp_report });
+	sweep(&(struct scenario){ "AMD Zen 4 8 events on 6 counters + IBS op, multiplexed", amd_init, amd_mux_ibs_run, cp_set,
+				  cp_report });
+	assert_int_equal(cp.mux.rotations, 2);
+}
+
 static void test_arm_pmuv3(void **state)
 {
 	(void)state;
@@ -262,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_intel_gp_topdown),
 		cmocka_unit_test(test_amd_core_ibs),
 		cmocka_unit_test(test_amd_pipeline),
+		cmocka_unit_test(test_multiplexed),
 		cmocka_unit_test(test_arm_pmuv3),
 		cmocka_unit_test(test_x86_fixed_adapter),
 	};
