@@ -81,7 +81,7 @@ int corepmu_add_events(struct corepmu *cp, const char *list, int multiplex, char
 		return u;
 	if (nin + u > X86_MAX_EVENTS) {
 		fmt_snprintf(err, errlen, "core_events: %d events%s: efiperf lists at most %d (X86_MAX_EVENTS)", u,
-			     nin ? " beside topdown = on's inputs" : "", X86_MAX_EVENTS - nin);
+			     nin ? (ngin > 1 ? " beside topdown = l2's inputs" : " beside topdown = on's inputs") : "", X86_MAX_EVENTS - nin);
 		return -1;
 	}
 	uint8_t base = 0;

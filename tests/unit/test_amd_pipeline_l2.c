@@ -555,6 +555,18 @@ static void test_l2_fallbacks(void **state)
 	window();
 	assert_int_equal(corepmu_apl_read(&cp, APL_CYCLES)->scaled, 12 * rate[APL_CYCLES]);
 	assert_non_null(strstr(record(), "\"level\":1,\"level2_why\":\"topdown = on: level 1 only; topdown = l2 adds "));
+	/* with level 2's six inputs, 20 core_events at most */
+	char list[21 * 11 + 1] = "", err[192];
+	for (int i = 0; i < 21; i++)
+		strcat(list, "ex_ret_ops ");
+	assert_int_equal(corepmu_probe(&h, &cp), 0);
+	struct corepmu_config cfg = { .topdown = 2, .core_events = list, .multiplex = 1 };
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), -1);
+	assert_string_equal(err, "core_events: 21 events beside topdown = l2's inputs: efiperf lists at most 20 (X86_MAX_EVENTS)");
+	list[20 * 11] = '\0';   /* 20 fit: groups 0 and 1 the inputs, 2-5 the events (6, 6, 6, 2) */
+	assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cp.mux.ngroups, 6);
+	assert_int_equal(cp.ac.c[cp.ac.nused - 1].group, 5);
 	/* 4 counters (QEMU's EPYC models): neither level, nothing programmed */
 	model(0x19, 0x11, 4);
 	configure(2, 1, "");
