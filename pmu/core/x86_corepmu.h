@@ -111,7 +111,8 @@ const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i);
  * order given), rotated at ticks (pmu/core/x86_mux.h); Intel fixed counters and TopDown's
  * general-counter inputs count in every group (pinned), as do AMD pipeline inputs when they leave
  * a counter free; when they take every counter (six inputs on six counters: Zen 4/5) they are
- * group 0, all together, and the events groups 1... -1 with err naming the event (syntax), or
+ * group 0, all together, and the events groups 1... (topdown = l2: level 2's inputs group 1,
+ * the events groups 2...) -1 with err naming the event (syntax), or
  * the limit: X86_MAX_EVENTS events with the inputs, X86_MUX_MAX_GROUPS groups. */
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 /* corepmu_configure's part for core_events (pmu/core/x86_corepmu_pack.c): list after the inputs
