@@ -33,7 +33,9 @@
  * A metric whose num/den take inputs of both groups (apl2_mixed) is a ratio of scaled counts
  * from different slices: an estimate (frontend_bound_latency/bandwidth against group 0's
  * cycles, retiring_fastpath/microcode: ex_ret_ucode_ops against group 0's ex_ret_ops). The
- * others multiply two exact ratios, one per group.
+ * others multiply two exact ratios, one per group. A 0 denominator (Linux: d_ratio 0, so
+ * backend_bound_cpu = backend_bound) gives no value, with why. tests/unit/test_amd_pipeline_l2.c
+ * checks the table against the PipelineL2 expression text.
  * Zen 1-3 have no PMCx1A0 de_no_dispatch_per_slot in Linux's amdzen1-3 JSON: no table row.
  */
 #ifndef EFIPERF_AMD_PIPELINE_H
