@@ -13,7 +13,10 @@ rounding the log's format allows was changed or written by a broken build.
                   tools/perf/Documentation/topdown.txt), 3 decimals
     AMD pipeline utilization (topdown, pmu amd_core) = each category's numerator over
                   dispatch_width x ls_not_halted_cyc in 1/1000 % (Linux tools/perf/pmu-events/
-                  arch/x86/amdzen4/pipeline.json, amdzen5/pipeline.json, PipelineL1), rounded
+                  arch/x86/amdzen4/pipeline.json, amdzen5/pipeline.json, PipelineL1), rounded;
+                  level 2 (PipelineL2 of the same files) from counts and level2_counts: the
+                  frontend split by the cmask=W form, the others a level-1 category times a
+                  ratio of two level-2 (or ex_ret_ops) counts
     self-check  = counted bytes / expected bytes
 """
 import re
@@ -37,6 +40,51 @@ AMD_PIPELINE = {
 }
 
 
+# PipelineL2 of Linux's pipeline.json, written from its expressions; `v` holds the counts by role
+# (cyc, fe, disp, ret, be, fel = the cmask form, misp, resync, ld, nc, ucode) and the width W.
+def _ratio(a, b):
+    return a / b if b else None
+
+
+AMD_PIPELINE_L2 = (
+    (("frontend_bound_latency", "frontend_bound_by_latency"), lambda v: _ratio(v["W"] * v["fel"], v["W"] * v["cyc"])),
+    (("frontend_bound_bandwidth", "frontend_bound_by_bandwidth"),
+     lambda v: _ratio(v["fe"] - v["W"] * v["fel"], v["W"] * v["cyc"])),
+    (("bad_speculation_mispredicts", "bad_speculation_from_mispredicts"),
+     lambda v: _ratio((v["disp"] - v["ret"]) / (v["W"] * v["cyc"]) * v["misp"], v["misp"] + v["resync"])),
+    (("bad_speculation_pipeline_restarts", "bad_speculation_from_pipeline_restarts"),
+     lambda v: _ratio((v["disp"] - v["ret"]) / (v["W"] * v["cyc"]) * v["resync"], v["misp"] + v["resync"])),
+    (("backend_bound_memory", "backend_bound_by_memory"),
+     lambda v: v["be"] / (v["W"] * v["cyc"]) * _ratio(v["ld"], v["nc"]) if v["nc"] else None),
+    (("backend_bound_cpu", "backend_bound_by_cpu"),
+     lambda v: v["be"] / (v["W"] * v["cyc"]) * (1 - _ratio(v["ld"], v["nc"])) if v["nc"] else None),
+    (("retiring_fastpath", "retiring_from_fastpath"),
+     lambda v: v["ret"] / (v["W"] * v["cyc"]) * (1 - _ratio(v["ucode"], v["ret"])) if v["ret"] else None),
+    (("retiring_microcode", "retiring_from_microcode"),
+     lambda v: v["ret"] / (v["W"] * v["cyc"]) * _ratio(v["ucode"], v["ret"]) if v["ret"] else None),
+)
+
+
+def _amd_pipeline_l2(cmp, where, r, c):
+    c2 = r.get("level2_counts") or {}
+    fel = [n for k, n in c2.items() if k.startswith("cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=")]
+    v = {"W": r["dispatch_width"], "cyc": c.get("ls_not_halted_cyc"), "fe": c.get("de_no_dispatch_per_slot.no_ops_from_frontend"),
+         "be": c.get("de_no_dispatch_per_slot.backend_stalls"), "disp": c.get("de_src_op_disp.all"), "ret": c.get("ex_ret_ops"),
+         "fel": fel[0] if fel else None, "misp": c2.get("ex_ret_brn_misp"),
+         "resync": c2.get("resyncs_or_nc_redirects", c2.get("bp_redirects.resync")),
+         "ld": c2.get("ex_no_retire.load_not_complete"), "nc": c2.get("ex_no_retire.not_complete"),
+         "ucode": c2.get("ex_ret_ucode_ops")}
+    if any(x is None for x in v.values()) or not v["cyc"]:
+        return
+    level2 = r.get("level2") or {}
+    for names, f in AMD_PIPELINE_L2:
+        for name in names:
+            if name in level2:
+                want = f(v)
+                cmp("%s level2 %s milli_pct" % (where, name), level2[name].get("milli_pct"),
+                    None if want is None else 100000.0 * want, 0.5)
+
+
 def _amd_pipeline(cmp, issues, r):
     c, where = r.get("counts") or {}, "topdown %s cpu %s" % (r.get("kernel"), r.get("cpu"))
     if c.get("ls_not_halted_cyc") is None or not r.get("dispatch_width"):
@@ -48,6 +96,8 @@ def _amd_pipeline(cmp, issues, r):
         if slots and all(c.get(e) is not None for e, _ in terms):
             cmp("%s %s milli_pct" % (where, k), (r.get(k) or {}).get("milli_pct"),
                 100000.0 * sum(sign * c[e] for e, sign in terms) / slots, 0.5)
+    if r.get("level") == 2:
+        _amd_pipeline_l2(cmp, where, r, c)
 
 
 def _gbps(nbytes, ns):

@@ -27,6 +27,7 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const topdown_names[] = { "off", "on", "l2", NULL };
 static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
@@ -156,9 +157,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CORE_EVENTS] = { "core_events", CFG_T_TEXT, "EVENTS", NULL,
 			      0, 0, 0, 0, FIELD(core_events),
 			      "space-separated cpu/.../ (Intel) or core/.../ (AMD) strings or event names", NULL, NULL },
-	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on", onoff_names,
+	[CFG_TOPDOWN] = { "topdown", CFG_T_ENUM, "off|on|l2", topdown_names,
 			  0, 0, 0, 0, FIELD(topdown),
-			  "TopDown: Intel (level 2 where the CPU has it), AMD Zen 4/5 pipeline utilization, Arm Neoverse L1", NULL, NULL },
+			  "TopDown: Intel (level 2 where the CPU has it), AMD Zen 4/5 pipeline use (l2: level 2), Arm Neoverse L1", NULL, NULL },
 	[CFG_IBS] = { "ibs", CFG_T_ENUM, "off|fetch|op", ibs_names,
 		      0, 0, 0, 0, FIELD(ibs),
 		      "AMD IBS sampling, polled", NULL, NULL },

@@ -41,7 +41,7 @@ enum cfg_key_id {
 	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
 	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
 	CFG_CORE_EVENTS,     /* core_events = text                           (default empty)    */
-	CFG_TOPDOWN,         /* topdown = off | on                           (default off)      */
+	CFG_TOPDOWN,         /* topdown = off | on | l2                      (default off)      */
 	CFG_IBS,             /* ibs = off | fetch | op                       (default off)      */
 	CFG_IBS_PERIOD,      /* ibs_period = 0x10..0x7FFFFF0                 (default 0x10000)  */
 	CFG_IBS_COUNT,       /* ibs_count = cycles | ops                     (default cycles)   */

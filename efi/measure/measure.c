@@ -25,7 +25,7 @@
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). Multiplexed, the
  * counts are the scaled ones and input_groups says how many groups the inputs came from. */
-static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass)
+static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass, uint32_t topdown)
 {
 	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
 				.f = arm_td_formula_for(s->midr) };
@@ -40,6 +40,8 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
 	json_str(j, "formula", in.f->core);
 	json_str(j, "formula_source", in.f->source);
+	if (topdown == 2)   /* topdown = l2 (pmu/core/amd_pipeline.h's level 2 is AMD's) */
+		json_str(j, "level2_why", "Arm: Neoverse TopDown level 1 only; topdown = l2 counts as on");
 	/* valid: every item has a value */
 	int td_valid = 1;
 	for (int k = 0; k < ATD_NITEM; k++)
@@ -429,7 +431,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		core_set_json(j, &s);
 		json_close(j);
 		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
-			arm_topdown_record(&s, p->mp.bsp, "copy", pass);
+			arm_topdown_record(&s, p->mp.bsp, "copy", pass, cfg->topdown);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
 		if (mux)
 			rep_line("            multiplexed: %u event groups x %d rounds = %u windows (mean above); counts scaled by window / group running time",

@@ -27,8 +27,10 @@ void corepmu_json_counters(struct json *j, const struct corepmu *cp);  /* `core_
 void corepmu_json_topdown(struct json *j, const struct corepmu *cp);   /* `topdown` */
 void corepmu_json_ibs(struct json *j, const struct corepmu *cp);       /* `ibs` */
 /* `topdown` on AMD (efi/out/amd_pipeline_json.c): method AMD_PIPELINE_METHOD, pmu "amd_core",
- * valid (else why), level 1, level2_why, formula, formula_source, dispatch_width, slots (or null)
- * and slots_source, counts {input event: delta or null}, each category a td_item_json(). */
+ * valid (else why), level 1 with level2_why or 2 (topdown = l2), formula, formula_source,
+ * dispatch_width, slots (or null) and slots_source, counts {input event: delta or null}, each
+ * category a td_item_json(); level 2: level2_time_running, level2_counts, level2_mixed_groups,
+ * level2 {metric: td_item_json()}. */
 #define AMD_PIPELINE_METHOD "amd-pipeline"
 void amd_pipeline_json(struct json *j, const struct corepmu *cp);
 /* One TopDown category object (efi/out/core_json.c): {milli_pct (1/1000 % of slots, may be < 0),

@@ -45,7 +45,8 @@ enum corepmu_backend { CP_NONE, CP_INTEL_ARCH, CP_AMD_CORE };
 
 struct corepmu_config {
 	const char *core_events;    /* `core_events`: event strings separated by spaces, or "" */
-	int topdown;                /* `topdown`: 0 off, 1 on */
+	int topdown;                /* `topdown`: 0 off, 1 on, 2 l2 (AMD Zen 4/5: PipelineL2 as a second
+	                             * multiplexed group; elsewhere as on) */
 	enum ibs_mode ibs;          /* `ibs`: off | fetch | op */
 	uint32_t ibs_period;        /* `ibs_period` */
 	enum ibs_count ibs_count;   /* `ibs_count`: cycles | ops */
@@ -73,10 +74,14 @@ struct corepmu {
 	struct amd_core ac;
 	struct amd_ibs ibs;
 	/* AMD pipeline utilization (topdown = on, Zen 4/5): the row, each input's ac.c[] index
-	 * (-1: not added), the result of the last window */
+	 * (-1: not added; level 2's after level 1's), the result of the last window; topdown = l2:
+	 * apl_l2 when level 2's inputs are group 1, else apl2_why says why level 1 only */
 	const struct amd_pipeline_gen *apl_gen;
-	int8_t apl_idx[APL_NINPUT];
+	int8_t apl_idx[APL_NIN2];
 	struct amd_pipeline_out apl;
+	uint8_t apl_l2;
+	char apl2_why[CP_LACK_LEN];
+	struct amd_pipeline_l2_out apl2;
 	int topdown_on;
 	struct x86_mux mux;         /* multiplexed groups (mux.ngroups > 1) and the last window's times */
 	struct saveset sv;          /* every register the window writes (pmu/saveset.h) */
@@ -97,7 +102,7 @@ uint8_t corepmu_intel_gens(uint32_t model, int ecore);
  * of CPUID leaf 0) / family / model gets, as corepmu_probe() chooses it (0: none; Intel family
  * 6 adds corepmu_intel_gens()). */
 uint16_t corepmu_x86_gens(const char *vendor, uint32_t family, uint32_t model);
-/* topdown = on on AMD: the counter of pipeline input i (enum apl_input) when it was read around
+/* topdown = on on AMD: the counter of pipeline input i (enum apl_input, apl2_input) when it was read around
  * the last window (ctr_state_read: its acc is the window's delta), else NULL (not added, absent
  * or faulted). */
 const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i);
@@ -106,7 +111,8 @@ const struct x86_ctr *corepmu_apl_read(const struct corepmu *cp, int i);
  * order given), rotated at ticks (pmu/core/x86_mux.h); Intel fixed counters and TopDown's
  * general-counter inputs count in every group (pinned), as do AMD pipeline inputs when they leave
  * a counter free; when they take every counter (six inputs on six counters: Zen 4/5) they are
- * group 0, all together, and the events groups 1... -1 with err naming the event (syntax), or
+ * group 0, all together, and the events groups 1... (topdown = l2: level 2's inputs group 1,
+ * the events groups 2...) -1 with err naming the event (syntax), or
  * the limit: X86_MAX_EVENTS events with the inputs, X86_MUX_MAX_GROUPS groups. */
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen);
 /* corepmu_configure's part for core_events (pmu/core/x86_corepmu_pack.c): list after the inputs

@@ -11,7 +11,9 @@
  * counter (F = 0): AMD's six pipeline inputs on six counters become group 0, all together (their
  * ratios stay exact), and the events groups 1.. of N; Intel's TopDown inputs stay pinned and
  * the events are absent with why (their cycles come from fixed counter 1, which runs all along:
- * mixing it with inputs of one group would make the ratios estimates).
+ * mixing it with inputs of one group would make the ratios estimates). With topdown = l2 on
+ * Zen 4/5 the pipeline inputs are groups 0 and 1 (level 1's, level 2's: apl_plan in
+ * pmu/core/x86_corepmu_run.c) and the events groups 2...
  */
 #include "pmu/core/x86_corepmu.h"
 #include "arch/lib/fmt.h"
@@ -73,18 +75,19 @@ int corepmu_add_events(struct corepmu *cp, const char *list, int multiplex, char
 	int ncnt = amd ? cp->ac.ncounters : (int)cp->ic.ngp;
 	int pinned = amd ? cp->ac.nhw : cp->ic.nhw, nfree = ncnt - pinned;
 	int u = parse_all(cp, list ? list : "", err, errlen);
-	cp->mux.ngroups = 1;
+	uint8_t ngin = amd && cp->apl_l2 ? 2 : 1;   /* groups the inputs already fill */
+	cp->mux.ngroups = ngin;
 	if (u <= 0)
 		return u;
 	if (nin + u > X86_MAX_EVENTS) {
 		fmt_snprintf(err, errlen, "core_events: %d events%s: efiperf lists at most %d (X86_MAX_EVENTS)", u,
-			     nin ? " beside topdown = on's inputs" : "", X86_MAX_EVENTS - nin);
+			     nin ? (ngin > 1 ? " beside topdown = l2's inputs" : " beside topdown = on's inputs") : "", X86_MAX_EVENTS - nin);
 		return -1;
 	}
 	uint8_t base = 0;
 	int group0 = multiplex && amd && nfree <= 0 && nin && cp->topdown_on;   /* the inputs are group 0 */
 	if (group0) {
-		base = 1;
+		base = ngin;
 		pinned = 0;
 		nfree = ncnt;
 	}
@@ -94,11 +97,12 @@ int corepmu_add_events(struct corepmu *cp, const char *list, int multiplex, char
 		if (ng > X86_MUX_MAX_GROUPS) {
 			fmt_snprintf(err, errlen, "core_events: %d events in groups of %d counters%s need %d groups: efiperf "
 				     "rotates at most %d (X86_MUX_MAX_GROUPS)", u, nfree,
-				     base ? " after topdown = on's inputs' group" : "", ng, X86_MUX_MAX_GROUPS);
+				     base ? (ngin > 1 ? " after topdown = l2's inputs' 2 groups" : " after topdown = on's inputs' group") : "", ng, X86_MUX_MAX_GROUPS);
 			return -1;
 		}
 		cp->mux.ngroups = (uint8_t)ng;
-		inputs_group(cp, base ? 0 : X86_PINNED);
+		if (ngin == 1)
+			inputs_group(cp, base ? 0 : X86_PINNED);
 	}
 	const char *p = list, *s;
 	size_t len;

@@ -9,24 +9,42 @@
 #include "arch/lib/fmt.h"
 #include <string.h>
 
-/* AMD pipeline utilization inputs (pmu/core/amd_pipeline.h) as named events of this CPU. */
-static void apl_plan(struct corepmu *cp, int on)
+/* AMD pipeline utilization inputs (pmu/core/amd_pipeline.h) as events of this CPU: level 1's
+ * six on the first counters (group 0 when level 2 runs), level 2's six (topdown = l2, with
+ * multiplex) on the same counters as group 1. */
+static void apl_plan(struct corepmu *cp, int topdown, int multiplex)
 {
 	memset(cp->apl_idx, -1, sizeof(cp->apl_idx));
 	memset(&cp->apl, 0, sizeof(cp->apl));
-	fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "%s", !on ? "topdown = off" : cp->apl_gen ? "not measured" : cp->td_why);
-	if (!on || !cp->apl_gen)
+	memset(&cp->apl2, 0, sizeof(cp->apl2));
+	cp->apl_l2 = 0;
+	fmt_snprintf(cp->apl2_why, sizeof(cp->apl2_why), "%s", topdown == 1 ? "topdown = on: level 1 only; topdown = l2 "
+		     "adds PipelineL2 as a second multiplexed group (level 1 then counts about half the window)" : "");
+	fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "%s", !topdown ? "topdown = off" : cp->apl_gen ? "not measured" : cp->td_why);
+	if (!topdown || !cp->apl_gen)
 		return;
 	if (cp->ac.ncounters < APL_NINPUT) {   /* all six in one window, or none: user events keep the counters */
 		fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "pipeline utilization needs %d core counters at once, "
 			     "this CPU has %u (%s)", APL_NINPUT, cp->ac.ncounters, cp->ac.layout ? cp->ac.layout : "none");
+		if (topdown == 2)
+			fmt_snprintf(cp->apl2_why, sizeof(cp->apl2_why), "level 2 needs level 1's %d counters too", APL_NINPUT);
 		return;
 	}
-	for (int i = 0; i < APL_NINPUT; i++) {
-		const char *name = cp->apl_gen->event[i];
-		const struct x86_named_event *e = x86_named_lookup(X86_EV_AMD, cp->caps.gens, name, strlen(name));
-		if (e)
-			cp->apl_idx[i] = (int8_t)amd_core_add(&cp->ac, name, x86_named_config(X86_EV_AMD, e));
+	int l2 = topdown == 2 && multiplex;
+	if (topdown == 2 && !multiplex)
+		fmt_snprintf(cp->apl2_why, sizeof(cp->apl2_why), "level 2 needs multiplexing (a window with ticks): level 1 only");
+	for (int i = 0; i < (l2 ? APL_NIN2 : APL_NINPUT); i++) {
+		const char *name = apl_input_name(cp->apl_gen, i);
+		struct x86_event ev;
+		char err[8];
+		if (x86_event_parse(name, strlen(name), &cp->caps, &ev, err, sizeof(err)))
+			continue;   /* not an event of this CPU: named in the why */
+		cp->apl_idx[i] = (int8_t)(l2 ? amd_core_add_on(&cp->ac, name, ev.config, i % APL_NINPUT, (uint8_t)apl_input_group(i))
+					    : amd_core_add(&cp->ac, name, ev.config));
+	}
+	if (l2) {
+		cp->apl_l2 = 1;
+		cp->mux.ngroups = 2;
 	}
 }
 
@@ -47,19 +65,21 @@ static void apl_finish(struct corepmu *cp)
 {
 	if (!apl_planned(cp))
 		return;
-	uint64_t count[APL_NINPUT] = { 0 };
-	const char *whys[APL_NINPUT] = { 0 };
+	uint64_t count[APL_NIN2] = { 0 };
+	const char *whys[APL_NIN2] = { 0 };
 	uint32_t have = 0;
-	for (int i = 0; i < APL_NINPUT; i++) {
+	for (int i = 0; i < (cp->apl_l2 ? APL_NIN2 : APL_NINPUT); i++) {
 		const struct x86_ctr *c = corepmu_apl_read(cp, i);
 		if (c) {
-			count[i] = c->scaled;   /* = acc unless the inputs were group 0 of several */
+			count[i] = c->scaled;   /* = acc unless the inputs were groups of several */
 			have |= 1u << i;
 		} else {   /* amd_pipeline names the first missing input with this */
 			whys[i] = cp->apl_idx[i] < 0 ? "not a named event of this CPU" : cp->ac.c[cp->apl_idx[i]].why;
 		}
 	}
 	amd_pipeline(cp->apl_gen, count, have, whys, &cp->apl);
+	if (cp->apl_l2)
+		amd_pipeline_l2(cp->apl_gen, count, have, whys, &cp->apl2);
 }
 
 int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char *err, size_t errlen)
@@ -88,7 +108,7 @@ int corepmu_configure(struct corepmu *cp, const struct corepmu_config *cfg, char
 		cp->ac.nused = cp->ac.nhw = 0;
 		memset(&cp->td, 0, sizeof(cp->td));
 		/* pipeline utilization first: its six inputs take the first core counters */
-		apl_plan(cp, cfg->topdown);
+		apl_plan(cp, cfg->topdown, cfg->multiplex);
 		if (corepmu_add_events(cp, cfg->core_events, cfg->multiplex, err, errlen))
 			return -1;
 		return amd_ibs_config(&cp->ibs, cfg->ibs, cfg->ibs_period, cfg->ibs_count, err, errlen);
@@ -119,6 +139,7 @@ hw_status corepmu_start(const struct hw *hw, struct corepmu *cp, uint64_t now, u
 	} else if (cp->backend == CP_AMD_CORE) {
 		if (apl_planned(cp)) {   /* no result of an earlier window */
 			memset(&cp->apl, 0, sizeof(cp->apl));
+			memset(&cp->apl2, 0, sizeof(cp->apl2));   /* its metrics show apl.why */
 			fmt_snprintf(cp->apl.why, sizeof(cp->apl.why), "not measured: the window did not stop");
 		}
 		note(cp, amd_core_start(hw, &cp->ac, &cp->sv));

@@ -50,8 +50,8 @@ const struct x86_named_event amd_core_events[] = {
 	{ "de_no_dispatch_per_slot.backend_stalls",       0x1A0, 0x1E, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:BE_STALLS", NULL, NULL },
 	{ "de_no_dispatch_per_slot.smt_contention",       0x1A0, 0x60, 0, 0, 0, 0, ZEN4, -1, "DISPATCH_STALLS_1:SMT_CONTENTION", NULL, NULL },
 	{ "de_src_op_disp.all",          0x0AA, 0x07, 0, 0, 0, 0, ZEN4, -1, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", NULL, NULL },
-	/* the inputs of PipelineL2 (amdzen4/core.json, other.json; amdzen5/execution.json), for
-	 * core_events: efiperf computes level 1 only */
+	/* the inputs of PipelineL2 (amdzen4/core.json, other.json; amdzen5/execution.json): topdown = l2
+	 * programs them (pmu/core/amd_pipeline.h), core_events may name them */
 	{ "ex_ret_ucode_ops",            0x1C2, 0x00, 0, 0, 0, 0, ZEN4, -1, "RETIRED_UCODE_OPS", NULL, NULL },
 	{ "ex_no_retire.not_complete",   0x0D6, 0x02, 0, 0, 0, 0, ZEN4, -1, "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", NULL, NULL },
 	{ "ex_no_retire.load_not_complete", 0x0D6, 0xA2, 0, 0, 0, 0, ZEN4, -1, "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", NULL, NULL },

@@ -222,14 +222,16 @@ def check_multiplexed(p):
 @aarch64
 def test_arm_topdown_names_what_is_absent(scratch, figure):
     # QEMU -cpu max has no PMMIR_EL1.SLOTS and none of the STALL_SLOT*/OP_* events: every item
-    # of the topdown record says why it has no value, and none carries a ratio
+    # of the topdown record says why it has no value, and none carries a ratio; topdown = l2 is
+    # level 1 on Arm, and the record says so
     d = scratch()
-    run = boot("aarch64", make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, topdown="on"))), d)
+    run = boot("aarch64", make_image("aarch64", d, cfg_text("aarch64", dict(SMALL, topdown="l2"))), d)
     run.expect_ok()
     tds = run.of("topdown")
     assert len(tds) == 1 and tds[0]["pmu"] == "armv8_pmuv3", "topdown records %s" % tds
     td = tds[0]
     assert td["slots"] is None and "PMMIR_EL1" in td["slots_why"] and td["valid"] is False, "slots %r (%r)" % (td["slots"], td.get("slots_why"))
+    assert td["level2_why"] == "Arm: Neoverse TopDown level 1 only; topdown = l2 counts as on", td
     assert isinstance(td["counts"]["CPU_CYCLES"], int) and td["counts"]["CPU_CYCLES"] > 0, "counts %s" % td["counts"]
     for item in ("frontend_bound", "backend_bound", "retiring", "bad_speculation"):
         assert "pct" not in td[item] and "milli_pct" not in td[item] and "PMMIR_EL1" in td[item]["why"], "%s: %s" % (item, td[item])

@@ -10,7 +10,7 @@ measured with the reason, and end ok (no crash, every register put back).
 
 Expected wiring (pmu/x86_corepmu.h), config keys:
   core_events = <event strings separated by spaces>   (default: empty)
-  topdown     = on | off                               (default: off)
+  topdown     = on | off | l2 (the Zen 5 signature)    (default: off)
   ibs         = off | fetch | op                       (default: off)
   ibs_period  = N (bytes-style integer, 0x..)          (default: 0x10000)
   ibs_count   = cycles | ops                           (default: cycles)
@@ -76,6 +76,8 @@ def cp_boot(scratch, model, extra_cfg=None, events=None):
     events = events or model_events
     d = scratch()
     cfg = dict(CORE_CFG, core_events=events, **(extra_cfg or {}))
+    if model in PIPELINE and cfg["topdown"] == "on":   # a Zen 4/5 signature asks for level 2 too
+        cfg["topdown"] = "l2"
     if model in LOAD_SOURCE and extra_cfg is None:
         cfg.update(LATENCY_CFG)
     run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=model)
@@ -134,6 +136,10 @@ def test_corepmu_backend(model, scratch, figure):
 # fewer than 6 counters (legacy layout) none of the inputs is programmed, with 6 the counters
 # read 0 ("no cycles counted"). Either way every category carries the same why.
 PIPELINE = {ZEN5: ("Zen 5", 8)}
+# Linux amdzen5/pipeline.json PipelineL2 metric names
+PIPELINE_L2 = ["frontend_bound_by_latency", "frontend_bound_by_bandwidth", "bad_speculation_from_mispredicts",
+               "bad_speculation_from_pipeline_restarts", "backend_bound_by_memory", "backend_bound_by_cpu",
+               "retiring_from_fastpath", "retiring_from_microcode"]
 PIPELINE_INPUTS = ["ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
                    "de_no_dispatch_per_slot.backend_stalls", "de_no_dispatch_per_slot.smt_contention",
                    "de_src_op_disp.all", "ex_ret_ops"]
@@ -149,14 +155,20 @@ def check_amd_pipeline(model, probe, td):
     gen, width = PIPELINE[model]
     assert ptd["method"] == "amd-pipeline" and ptd["level"] == 1 and "amdzen5/pipeline.json" in ptd["rule"], ptd
     assert td["method"] == "amd-pipeline" and td["formula"] == gen and td["dispatch_width"] == width, td
-    assert td["level"] == 1 and td["level2_why"], td
     if probe["counters"] >= 6:
         assert td["why"] == "ls_not_halted_cyc counted 0: no cycles counted", td
         assert td["counts"] == {k: 0 for k in PIPELINE_INPUTS}, td["counts"]
+        # topdown = l2 on six counters: level 2 is group 1, every metric says why (no cycles)
+        assert td["level"] == 2 and "level2_why" not in td and td["inputs_multiplexed"] is True, td
+        assert sorted(td["level2"]) == sorted(PIPELINE_L2), td["level2"]
+        assert all("why" in v for v in td["level2"].values()), td["level2"]
     else:
+        # QEMU's EPYC models: four counters; neither level, and the record says why for both
         assert td["why"] == "pipeline utilization needs 6 core counters at once, this CPU has %d (%s)" % (
             probe["counters"], probe["layout"]), td
         assert td["counts"] == {k: None for k in PIPELINE_INPUTS}, td["counts"]
+        assert td["level"] == 1 and td["level2_why"] == "level 2 needs level 1's 6 counters too", td
+        assert "level2" not in td and "level2_counts" not in td, td
     assert td["slots"] is None and td["slots_why"] == td["why"], td
     for k in ("frontend_bound", "bad_speculation", "backend_bound", "smt_contention", "retiring"):
         assert td[k] == {"why": td["why"]}, (k, td)

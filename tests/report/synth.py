@@ -92,9 +92,11 @@ def records(serial="S1", triad=(6000, 6100, 5900, 3000), verdict="PASS"):
                             "counted_read_bytes": 65536, "counted_write_bytes": 1024, "ratio_read": 1.0,
                             "ratio_write": None, "tolerance": 0.1, "why": None}},
             # AMD pipeline utilization, Zen 5: slots 8 x 1000 = 8000; 1200/8000 = 15 %, (2500 - 2100)/8000
-            # = 5 %, 1500/8000 = 18.75 %, 300/8000 = 3.75 %, 2100/8000 = 26.25 %
+            # = 5 %, 1500/8000 = 18.75 %, 300/8000 = 3.75 %, 2100/8000 = 26.25 %; level 2: 8 x 150/8000 =
+            # 15 %, (1200 - 1200)/8000 = 0, 5 % x 30/40 = 3.75 %, x 10/40 = 1.25 %, 18.75 % x 400/1000 =
+            # 7.5 %, x 600/1000 = 11.25 %, 26.25 % x 1890/2100 = 23.625 %, x 210/2100 = 2.625 %
             {"type": "topdown", "kernel": "copy", "pass": 0, "cpu": 0, "method": "amd-pipeline", "pmu": "amd_core",
-             "valid": True, "level": 1, "level2_why": "x", "formula": "Zen 5",
+             "valid": True, "level": 2, "formula": "Zen 5",
              "formula_source": "Linux tools/perf/pmu-events/arch/x86/amdzen5/pipeline.json", "dispatch_width": 8,
              "slots": 8000, "slots_source": "x",
              "counts": {"ls_not_halted_cyc": 1000, "de_no_dispatch_per_slot.no_ops_from_frontend": 1200,
@@ -102,7 +104,22 @@ def records(serial="S1", triad=(6000, 6100, 5900, 3000), verdict="PASS"):
                         "de_src_op_disp.all": 2500, "ex_ret_ops": 2100},
              "frontend_bound": {"milli_pct": 15000, "pct": 15.0}, "bad_speculation": {"milli_pct": 5000, "pct": 5.0},
              "backend_bound": {"milli_pct": 18750, "pct": 18.75}, "smt_contention": {"milli_pct": 3750, "pct": 3.75},
-             "retiring": {"milli_pct": 26250, "pct": 26.25}},
+             "retiring": {"milli_pct": 26250, "pct": 26.25},
+             "inputs_multiplexed": True, "inputs_time_enabled": 300000, "inputs_time_running": 150000,
+             "level2_time_running": 150000,
+             "level2_counts": {"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/": 150, "ex_ret_brn_misp": 30,
+                               "bp_redirects.resync": 10, "ex_no_retire.load_not_complete": 400,
+                               "ex_no_retire.not_complete": 1000, "ex_ret_ucode_ops": 210},
+             "level2_mixed_groups": ["frontend_bound_by_latency", "frontend_bound_by_bandwidth", "retiring_from_fastpath",
+                                     "retiring_from_microcode"],
+             "level2": {"frontend_bound_by_latency": {"milli_pct": 15000, "pct": 15.0},
+                        "frontend_bound_by_bandwidth": {"milli_pct": 0, "pct": 0.0},
+                        "bad_speculation_from_mispredicts": {"milli_pct": 3750, "pct": 3.75},
+                        "bad_speculation_from_pipeline_restarts": {"milli_pct": 1250, "pct": 1.25},
+                        "backend_bound_by_memory": {"milli_pct": 7500, "pct": 7.5},
+                        "backend_bound_by_cpu": {"milli_pct": 11250, "pct": 11.25},
+                        "retiring_from_fastpath": {"milli_pct": 23625, "pct": 23.625},
+                        "retiring_from_microcode": {"milli_pct": 2625, "pct": 2.625}}},
             ]
     triad_best = recs[10]["best_rate_mbps"]
     ok = triad_best >= 20000

@@ -201,6 +201,13 @@ def test_schema_violations(tmp_path, report):
     ("topdown copy cpu 0 slots", lambda r: r[18].update(slots=6000)),
     # a valid AMD record whose cycle count was taken out: nothing left to recompute it from
     ("topdown copy cpu 0", lambda r: r[18]["counts"].update(ls_not_halted_cyc=None)),
+    # level 2 (topdown = l2): a metric changed, a level-2 count changed, a level-1 count both levels use
+    ("topdown copy cpu 0 level2 retiring_from_microcode milli_pct",
+     lambda r: r[18]["level2"]["retiring_from_microcode"].update(milli_pct=2700)),
+    ("topdown copy cpu 0 level2 backend_bound_by_memory milli_pct",
+     lambda r: r[18]["level2_counts"].update({"ex_no_retire.not_complete": 800})),
+    ("topdown copy cpu 0 level2 frontend_bound_by_latency milli_pct",
+     lambda r: r[18]["level2_counts"].update({"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/": 160})),
 ])
 def test_recompute_flags_tampering(tmp_path, report, where, edit):
     clean = report(synth.write(tmp_path / "c.jsonl", synth.records()))

@@ -29,52 +29,14 @@
 #include "pmu/core/x86_corepmu.h"
 #include "tests/model/hw_model.h"
 #include "tests/unit/linux_mapfile.h"
-#include "tests/unit/oracle_file.h"
-#include "tests/unit/amd_perfctl.h"
+#include "tests/unit/amd_pipeline_oracle.h"
 #include "tests/unit/json_check.h"
 #include "efi/out/pmu_json.h"
-
-#define MAX_LINES 64
-static struct line { char dir[16], file[32], kind[8], name[64], group[48], rest[200]; } ln[MAX_LINES];
-static int nln;
-
-static int load(void)
-{
-	FILE *f = oracle_open("linux-perf/amd_pipeline.txt");
-	if (!f)
-		return 0;
-	char buf[400];
-	nln = 0;
-	while (fgets(buf, sizeof(buf), f) && nln < MAX_LINES) {
-		struct line *l = &ln[nln];
-		int off = 0;
-		buf[strcspn(buf, "\n")] = 0;
-		if (buf[0] == '#' || sscanf(buf, "%15s %31s %7s %63s %47s %n", l->dir, l->file, l->kind, l->name, l->group, &off) < 5)
-			continue;
-		snprintf(l->rest, sizeof(l->rest), "%s", buf + off);   /* metric: the expression; event: the UMask */
-		nln++;
-	}
-	fclose(f);
-	return nln;
-}
 
 static int setup(void **state)
 {
 	(void)state;
 	return load() > 0 && linux_mapfile_load() > 0 ? 0 : -1;
-}
-
-static const char *dir_of(const struct amd_pipeline_gen *g)
-{
-	return g->gens == X86_GEN_ZEN4 ? "amdzen4" : g->gens == X86_GEN_ZEN5 ? "amdzen5" : "?";
-}
-
-static const struct line *find(const char *dir, const char *kind, const char *name)
-{
-	for (int i = 0; i < nln; i++)
-		if (!strcmp(ln[i].dir, dir) && !strcmp(ln[i].kind, kind) && !strcmp(ln[i].name, name))
-			return &ln[i];
-	return NULL;
 }
 
 static int input_of(const struct amd_pipeline_gen *g, const char *event)
@@ -159,12 +121,6 @@ static void test_table_equals_pipeline_json(void **state)
 	assert_int_equal(metrics, 10);
 }
 
-/* PERF_CTL field bits from an extract event line (tests/unit/amd_perfctl.h). */
-static uint64_t json_config(const struct line *l)
-{
-	return amd_perfctl_fields(strtoull(l->group, NULL, 16), strcmp(l->rest, "-") ? strtoull(l->rest, NULL, 16) : 0);
-}
-
 static void test_inputs_encode_as_json(void **state)
 {
 	(void)state;
@@ -172,9 +128,7 @@ static void test_inputs_encode_as_json(void **state)
 	for (unsigned r = 0; r < amd_pipeline_ngens; r++) {
 		const struct amd_pipeline_gen *g = &amd_pipeline_gens[r];
 		/* the generations a CPU of the row has, as probed: Family 19h model 11h, Family 1Ah model 02h */
-		int zen4 = g->gens == X86_GEN_ZEN4;
-		struct x86_event_caps caps = { .vendor = X86_EV_AMD,
-					       .gens = corepmu_x86_gens("AuthenticAMD", zen4 ? 0x19 : 0x1A, zen4 ? 0x11 : 0x02) };
+		struct x86_event_caps caps = row_caps(g);
 		assert_true(caps.gens & g->gens);
 		for (int i = 0; i < APL_NINPUT; i++) {
 			const struct line *l = find(dir_of(g), "event", g->event[i]);
@@ -330,19 +284,7 @@ static uint64_t first_ctl_write(uint32_t i)
 	return ~0ull;
 }
 
-/* The `topdown` record of the last window, checked to be one JSON object. */
-static const char *record(void)
-{
-	static char buf[2048];
-	struct strbuf sb;
-	struct json j;
-	sb_init(&sb, buf, sizeof(buf));
-	json_begin(&j, &sb);
-	corepmu_json_topdown(&j, &cp);
-	json_end(&j);
-	assert_true(json_check_object(buf, strlen(buf)));
-	return buf;
-}
+static const char *record(void) { return topdown_record(&cp); }
 
 static void check_window(unsigned family, unsigned model_no, const char *dir, const int64_t want[APL_NCAT])
 {

@@ -201,6 +201,17 @@ static void test_json(void **state)
 		"\"check\":\"default\",\"expect_link\":\"default\",\"expect_no_downtrain\":\"default\","
 		"\"expect_cpus\":\"default\",\"expect_memory\":\"default\",\"expect_microcode\":\"default\"}}");
 
+	/* topdown's third value, and a bad one named with its line */
+	assert_int_equal(parse_args("copy_passes = 2\ntopdown = l2\n", 0, NULL), 0);
+	assert_int_equal(cfg.topdown, 2);
+	to_json(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\"topdown\":\"l2\","));
+	assert_non_null(strstr(buf, "\"topdown\":\"efiperf.cfg:2\","));
+	cfg_defaults(&cfg);
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_parse_text(&cfg, "\ntopdown = l3\n", 14, FNAME, &errs), 1);
+	expect_error(0, "efiperf.cfg:2", "topdown", "'l3' is not one of: off, on, l2");
+
 	/* a field holding no valid choice is written as null, never as a wrong name */
 	cfg_defaults(&cfg);
 	cfg.exit = (enum cfg_exit)7;
@@ -251,7 +262,7 @@ static void test_help(void **state)
 		"printable text of at most 255 characters (default empty)\n",
 		"  core_events     = EVENTS ",
 		"(default empty)\n",
-		"  topdown         = off|on ",
+		"  topdown         = off|on|l2 ",
 		"(default off)\n",
 		"  ibs             = off|fetch|op ",
 		"(default off)\n",

@@ -2,7 +2,7 @@
 /*
  * Fault injection over every step of the core-PMU sequences: Intel architectural perfmon with
  * TopDown (PERF_METRICS and general-counter variants), AMD core counters (PerfMonV2) with IBS
- * op sampling, AMD pipeline utilization (topdown = on) on Zen 4 and Zen 5, and Arm PMUv3. A clean run of probe, start, two ticks, stop and restore is
+ * op sampling, AMD pipeline utilization (topdown = on; l2 with two groups of inputs and one of events) on Zen 4 and Zen 5, and Arm PMUv3. A clean run of probe, start, two ticks, stop and restore is
  * counted in register accesses (tests/model/hw_model.h numbers every MSR, system-register and
  * RDPMC access); then the run is repeated with access k failing, for every k, once and from k
  * on (sticky: restore fails too). After each run every plain register is either back as found
@@ -126,6 +126,16 @@ static void amd_mux_td_run(void)
 	corepmu_run(&amh, "core/event=0xC0/ core/event=0x76/", 1, IBS_MODE_OFF);
 	multiplex = 0;
 	assert_int_equal(cp.mux.ngroups, 2);
+}
+/* topdown = l2: level 1's inputs group 0, level 2's group 1 on the same six counters, two events
+ * group 2 (each tick rotates) */
+static void amd_l2_run(void)
+{
+	multiplex = 1;
+	corepmu_run(&amh, "core/event=0xC0/ core/event=0x76/", 2, IBS_MODE_OFF);
+	multiplex = 0;
+	assert_int_equal(cp.mux.ngroups, 3);
+	assert_int_equal(cp.ac.nused, APL_NIN2 + 2);
 }
 static void amd_mux_ibs_run(void)
 {
@@ -272,7 +282,14 @@ static void test_amd_pipeline(void **state)
 	amd_sig = 0x00B00F20;   /* Zen 5: family 1Ah model 02h */
 	sweep(&(struct scenario){ "AMD Zen 5 pipeline utilization", amd_init, amd_td_run, cp_set, cp_report });
 	assert_non_null(cp.apl_gen);
+	sweep(&(struct scenario){ "AMD Zen 5 pipeline utilization level 2 + 2 events, 3 groups", amd_init, amd_l2_run,
+				  cp_set, cp_report });
+	assert_true(cp.apl_l2);
+	assert_int_equal(cp.mux.rotations, 2);
 	amd_sig = 0x00A10F11;
+	sweep(&(struct scenario){ "AMD Zen 4 pipeline utilization level 2 + 2 events, 3 groups", amd_init, amd_l2_run,
+				  cp_set, cp_report });
+	assert_true(cp.apl_l2);
 }
 
 static void test_multiplexed(void **state)

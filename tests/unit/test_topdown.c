@@ -126,6 +126,34 @@ static void start_topdown(const struct tm_cpu *cpu, int rdpmc)
 	assert_int_equal(corepmu_start(&tmh, &cp, 0, 1000), HW_OK);
 }
 
+/* topdown = l2 on Intel is topdown = on (its level 2 comes with on where the CPU has it): the
+ * same TopDown plan and counters, with and without core_events. */
+static void test_l2_is_on_for_intel(void **state)
+{
+	(void)state;
+	static struct intel_topdown td_on;
+	static struct intel_core ic_on;
+	const struct tm_cpu *cpus[] = { &icx, &spr };
+	const char *events[] = { "", "INST_RETIRED.ANY_P cpu/event=0x3c,umask=0x0/" };
+	char err[160];
+	for (unsigned c = 0; c < 2; c++)
+		for (unsigned e = 0; e < 2; e++) {
+			tm_init(cpus[c], fx_steps, NULL);
+			for (int topdown = 1; topdown <= 2; topdown++) {
+				assert_int_equal(corepmu_probe(&tmh, &cp), 0);
+				struct corepmu_config cfg = { .core_events = events[e], .topdown = topdown, .multiplex = 1 };
+				assert_int_equal(corepmu_configure(&cp, &cfg, err, sizeof(err)), 0);
+				if (topdown == 1) {
+					td_on = cp.td;
+					ic_on = cp.ic;
+				}
+			}
+			assert_memory_equal(&cp.td, &td_on, sizeof(td_on));
+			assert_memory_equal(&cp.ic, &ic_on, sizeof(ic_on));
+			assert_int_equal(cp.td_level2, cpus[c] == &spr);   /* Sapphire Rapids: level 2 with on */
+		}
+}
+
 static void set_shares(uint32_t ret, uint32_t bad, uint32_t fe, uint32_t be)
 {
 	truth.share[TD_RETIRING] = ret;
@@ -307,6 +335,7 @@ static void test_pre_icelake_anythread_with_smt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_l2_is_on_for_intel),
 		cmocka_unit_test(test_seed_metric_bytes),
 		cmocka_unit_test(test_seed_delta_method),
 		cmocka_unit_test(test_seed_perf_stat_example),
