@@ -205,9 +205,10 @@ static void probe_amd(const struct hw *hw, struct corepmu *cp)
 	if (!cp->ibs.present)
 		lack(cp, "%s", cp->ibs.why);
 	cp->apl_gen = amd_pipeline_for(cp->caps.gens);
-	if (cp->apl_gen)
+	if (cp->apl_gen) {
 		cp->td_rule = cp->apl_gen->source;
-	else
+		cp->td_level2 = 1;   /* every row has PipelineL2: level 2 with topdown = l2 */
+	} else
 		fmt_snprintf(cp->td_why, CP_LACK_LEN, "%s; family 0x%x model 0x%x", amd_pipeline_no_row, cp->family,
 			     cp->model);
 }

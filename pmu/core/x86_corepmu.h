@@ -62,7 +62,7 @@ struct corepmu {
 	/* choice */
 	uint8_t backend;            /* enum corepmu_backend */
 	const char *backend_name;   /* "intel-arch-perfmon", "amd-core", NULL */
-	uint8_t td_kind, td_level2; /* TopDown method the table chose (enum td_kind) */
+	uint8_t td_kind, td_level2; /* TopDown method the table chose (enum td_kind); its row gives level 2 */
 	const char *td_rule;        /* which table row chose it */
 	char td_why[CP_LACK_LEN];   /* why none */
 	int nlacks;

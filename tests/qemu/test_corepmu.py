@@ -153,7 +153,7 @@ def check_amd_pipeline(model, probe, td):
         assert td.get("method") is None and td["why"] == ptd["why"], td
         return
     gen, width = PIPELINE[model]
-    assert ptd["method"] == "amd-pipeline" and ptd["level"] == 1 and "amdzen5/pipeline.json" in ptd["rule"], ptd
+    assert ptd["method"] == "amd-pipeline" and ptd["level"] == 2 and "amdzen5/pipeline.json" in ptd["rule"], ptd
     assert td["method"] == "amd-pipeline" and td["formula"] == gen and td["dispatch_width"] == width, td
     if probe["counters"] >= 6:
         assert td["why"] == "ls_not_halted_cyc counted 0: no cycles counted", td
