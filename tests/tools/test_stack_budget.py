@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""Tests of tests/tools/stack_budget.py on the hand-written .ci files of stack_fixtures/ (host only).
+
+ok/:  efi_main (400 bytes) -> helper (1000) -> memset (EXTERNAL: 64), and a UEFI service call
+      (BS->Stall: the firmware's share, 0); run_one (100) -> window_spec.kernel, resolved by the
+      ".kernel = k1" assignment to k1 (300). Worst: boot 1464, ap 400, nothing fails.
+bad/: efi_main of 70000 bytes -> ping (32) -> pong (48): 70080, over the 65536 boot budget; the
+      ping <-> pong recursion, an indirect
+      call no rule resolves, two callees without a frame or EXTERNAL entry, and run_one of 30016
+      bytes (over the x86_64 AP budget of 24576, three quarters of 0x8000).
+"""
+import io
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import stack_budget as sb  # noqa: E402
+
+FIX = os.path.join(HERE, "stack_fixtures")
+TOOL = os.path.join(HERE, "stack_budget.py")
+
+
+def run(name, arch="x86_64", partial=True):
+    root = os.path.join(FIX, name)
+    out = io.StringIO()
+    fails = sb.check(sb.load([root]), sb.Sources(root), arch, out=out, verbose=True, partial=partial)
+    return fails, out.getvalue()
+
+
+def test_budgets_are_the_edk2_facts():
+    # DxeIpl.h STACK_SIZE 0x20000; UefiCpuPkg.dec PcdCpuApStackSize 0x8000; ArmPsciMpServicesDxe
+    # AP_STACK_SIZE 0x1000: half the DXE stack, three quarters of an AP stack.
+    assert sb.BUDGETS["x86_64"] == {"boot": 65536, "ap": 24576}
+    assert sb.BUDGETS["aarch64"] == {"boot": 65536, "ap": 3072}
+
+
+def test_parse_ci():
+    funcs = {f.title: f for f in sb.load([os.path.join(FIX, "ok")])}
+    assert sorted(funcs) == ["efi/main.c:helper", "efi/window.c:k1", "efi/window.c:run_one", "efi_main", "go"]
+    assert funcs["efi_main"].size == 400 and funcs["efi_main"].kind == "static"
+    assert funcs["efi_main"].calls == [("efi/main.c:helper", "efi/main.c:4:2"), ("__indirect_call", "efi/main.c:5:2")]
+
+
+def test_ok_depths_and_paths():
+    fails, text = run("ok")
+    assert fails == 0, text
+    assert "stack x86_64: boot 1464 bytes of 65536, ap 400 bytes of 24576 (efi/window.c:run_one)" in text
+    assert "indirect efi/window.c:6:11: window_kernel (efi/measure/window.c) -> k1" in text
+    assert "indirect efi/main.c:5:2: UEFI services (BS/RT, protocols) -> firmware" in text
+    # the boot path, frame by frame
+    path = text.split("boot path of efi_main, 1464 bytes:\n")[1].split("stack x86_64:")[0].split("\n")
+    assert [line.split()[:2] for line in path if line.strip()] == [["400", "efi_main"], ["1000", "efi/main.c:helper"],
+                                                                   ["64", "memset"]]
+
+
+def test_bad_fails_each_way():
+    fails, text = run("bad")
+    assert "FAIL boot entry efi_main (efi/main.c:2:12): 70080 bytes, over its budget of 65536" in text
+    assert "FAIL ap entry efi/main.c:run_one (efi/main.c:10:13): 30016 bytes, over its budget of 24576" in text
+    assert "FAIL recursion: efi/main.c:ping -> efi/main.c:pong -> efi/main.c:ping" in text
+    assert "FAIL indirect: efi/main.c:5:2: unresolved indirect call in efi_main: mystery(arg);" in text
+    assert "FAIL external: efi/main.c:6:2: efi_main calls vendor_blob" in text
+    assert "FAIL external: efi/main.c:10:51: efi/main.c:run_one calls use" in text
+    assert fails == 6, text
+
+
+def test_missing_entry_fails():
+    # Without --partial every AP_ENTRIES function must be in the .ci files: a renamed callback
+    # would otherwise drop out of the check unseen. arm_ap_main is aarch64's only.
+    fails, text = run("ok", partial=False)
+    assert "FAIL entry: ap entry corepmu_call is in no .ci file" in text
+    assert "arm_ap_main is in no" not in text
+    assert fails == len(sb.AP_ENTRIES) - 2, text   # all but run_one (in the fixture) and arm_ap_main
+    fails, text = run("ok", "aarch64", partial=False)
+    assert "FAIL entry: ap entry arm_ap_main is in no .ci file" in text
+
+
+def test_aarch64_budget_is_smaller():
+    fails, text = run("ok", "aarch64")
+    assert fails == 0 and "ap 400 bytes of 3072" in text
+
+
+def test_command_exit_status(tmp_path):
+    ok = subprocess.run(["/usr/bin/python3", TOOL, "--arch", "x86_64", "--partial", "--src", os.path.join(FIX, "ok"),
+                         os.path.join(FIX, "ok")], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = subprocess.run(["/usr/bin/python3", TOOL, "--arch", "x86_64", "--partial", "--src", os.path.join(FIX, "bad"),
+                          os.path.join(FIX, "bad")], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "6 failures" in bad.stdout, bad.stdout
+    none = subprocess.run(["/usr/bin/python3", TOOL, "--arch", "x86_64", str(tmp_path)], capture_output=True,
+                          text=True, timeout=60)
+    assert none.returncode == 1 and "no .ci files" in none.stderr
+    usage = subprocess.run(["/usr/bin/python3", TOOL], capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 2 and "usage" in usage.stderr and "Traceback" not in usage.stderr
