@@ -455,7 +455,8 @@ def check(funcs, src, arch, top=5, out=sys.stdout, verbose=False, partial=False)
         for r in [r for r in rows if r[0] == kind][:top]:
             print("stack %s: %s path of %s, %d bytes:" % (arch, kind, r[2].title, r[1]), file=out)
             for fr, size in r[3]:
-                name, loc = (fr.title, fr.loc) if isinstance(fr, Func) else (fr, "external")
+                name, loc = ((fr.title, fr.loc) if isinstance(fr, Func) else
+                             (fr, "known cycle" if fr.startswith("(") else "external"))
                 print("    %6d  %s  %s" % (size, name, loc), file=out)
     worst = {k: max([r for r in rows if r[0] == k], key=lambda r: r[1], default=None) for k in ("boot", "ap")}
     missing = [k for k in worst if worst[k] is None]

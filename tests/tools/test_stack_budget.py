@@ -94,3 +94,25 @@ def test_command_exit_status(tmp_path):
     assert none.returncode == 1 and "no .ci files" in none.stderr
     usage = subprocess.run(["/usr/bin/python3", TOOL], capture_output=True, text=True, timeout=60)
     assert usage.returncode == 2 and "usage" in usage.stderr and "Traceback" not in usage.stderr
+
+
+def test_known_cycle_rounds_and_dynamic_frame(tmp_path):
+    # walk() calls itself: KNOWN_CYCLES bounds it at AML_MAX_DEPTH + 1 = 17 rounds, so the path
+    # is efi_main 16 + walk 100 + 16 more rounds of 100 = 1716 bytes, and no failure. A frame
+    # GCC calls "dynamic" (alloca) with no bound fails.
+    (tmp_path / "efi").mkdir()
+    (tmp_path / "efi" / "aml.c.ci").write_text(
+        'graph: { title: "efi/aml.c"\n'
+        'node: { title: "efi/aml.c:walk" label: "efi/aml.c:walk\\nefi/aml.c:3:13\\n100 bytes (static)" }\n'
+        'edge: { sourcename: "efi/aml.c:walk" targetname: "efi/aml.c:walk" label: "efi/aml.c:4:2" }\n'
+        'node: { title: "efi_main" label: "efi_main\\nefi/aml.c:1:12\\n16 bytes (static)" }\n'
+        'edge: { sourcename: "efi_main" targetname: "efi/aml.c:walk" label: "efi/aml.c:2:2" }\n'
+        'node: { title: "efi/aml.c:run_one" label: "efi/aml.c:run_one\\nefi/aml.c:5:13\\n64 bytes (dynamic)" }\n'
+        '}\n')
+    out = io.StringIO()
+    fails = sb.check(sb.load([str(tmp_path)]), sb.Sources(str(tmp_path)), "x86_64", out=out, partial=True)
+    text = out.getvalue()
+    assert "boot 1716 bytes of 65536" in text, text
+    assert "known cycle, at most 17 round(s)" in text
+    assert "FAIL dynamic: efi/aml.c:run_one (efi/aml.c:5:13): frame size dynamic" in text
+    assert fails == 1, text
