@@ -76,6 +76,21 @@ AP_ENTRIES = [
     ("kernel_tune_entry", "arch/kernel_tune.c: the tuner as a hw_cpu_fn (arch/kernel_tune.h)"),
 ]
 
+# Exception handlers efiperf installs: the firmware calls them on the stack of the CPU that
+# faulted (efiperf's safe MSR / system-register accessors fault by design, on APs too: MpInitLib
+# APs share the boot CPU's IDT). The deepest is added to every path above: a fault may come at
+# its deepest point. The firmware's own exception stub and saved context are its share.
+EXCEPTION_ENTRIES = [
+    ("on_exception", "efi/exceptions.c: registered through EFI_CPU_ARCH_PROTOCOL RegisterInterruptHandler"),
+    ("arm_ap_exception", "arch/aarch64/psci.c: the PSCI APs' vectors (ap_entry.S) call it [aarch64]"),
+]
+
+# The fatal-exception path: on_exception calls it (exceptions_on_fatal) for a fault no fixup
+# covers; it writes the error record and the log, runs the cleanups and ends the run. Budgeted
+# against the boot CPU's stack. NOT budgeted on an AP: were an AP to take such a fault it would
+# run there, on the AP stack, and call boot services, which an AP may not; the report says so.
+FATAL_ENTRIES = [("on_fatal", "efi/main.c: the fatal-exception path (exceptions_on_fatal)")]
+
 # The first three are what the firmware (or ap_entry.S) calls; the rest are the hw_cpu_fn
 # functions they call (INDIRECT's "hw_cpu_fn").
 AP_TRAMPOLINES = {"ap_trampoline", "pending_trampoline", "arm_ap_main"}
@@ -101,6 +116,10 @@ INDIRECT = [
      r"\bwindow\(arg, ", ["window", "field:kernel"]),
     ("iio_window_run's traffic (efi/measure/dma_window.c, uncore_run.c)", r"^\s*traffic\(arg\);",
      ["cha_pass", "whole_window"]),
+    # The fatal path is budgeted on its own (FATAL_ENTRIES), not inside every path: see there.
+    ("exceptions_on_fatal's callback (efi/main.c passes on_fatal): FATAL_ENTRIES", r"^\s*fatal_fn\(", ["firmware"]),
+    ("cleanup_push's functions (efi/mp.c, nvme_measure.c, vec_run.c)", r"^\s*fn\(slots\[i\]\.arg\);",
+     ["psci_cleanup", "give_back_all", "cleanup"]),
     ("hw_trace_drain's callback (efi/main.c passes trace_line)", r"^\s*fn\(arg, e\);", ["trace_line"]),
     ("verdict_banner's callback (efi/verdict/run_verdict.c passes banner_line)", r"^\s*line\(arg, buf\);",
      ["banner_line"]),
@@ -142,7 +161,7 @@ EXTERNAL = [
     (r"^__(u?(div|mod|divmod)ti[34]|popcountdi2)$", 64, "a libgcc arithmetic leaf"),
     (r"^(InitializeLib|AllocatePool|AllocateZeroPool|FreePool|CompareGuid|CompareMem|DevicePathSize|"
      r"DevicePathFromHandle|LibFileInfo)$", 512, "a gnu-efi helper over boot services"),
-    (r"^(arm_sysreg_(rd|wr)_\w+|arm_psci_(smc|hvc)|arm_mmio_(rd|wr)\d+|arm_clean_to_poc|x86_\w+_safe|arch_copy|"
+    (r"^(arm_sysreg_(rd|wr)_\w+|arm_psci_(smc|hvc)|arm_ap_self|arm_mmio_(rd|wr)\d+|arm_clean_to_poc|x86_\w+_safe|arch_copy|"
      r"x86_known_loop|arm_known_loop)$", 0,
      "arch/*/*.S: a leaf that pushes nothing (a register access, SMC/HVC, a cache clean, a copy or the known loop)"),
 ]
@@ -419,7 +438,8 @@ def check(funcs, src, arch, top=5, out=sys.stdout, verbose=False, partial=False)
     g = Graph(funcs, src)
     budget = BUDGETS[arch]
     rows = []
-    for kind, entries in (("boot", BOOT_ENTRIES), ("ap", AP_ENTRIES)):
+    for kind, entries in (("exc", EXCEPTION_ENTRIES), ("fatal", FATAL_ENTRIES), ("boot", BOOT_ENTRIES),
+                          ("ap", AP_ENTRIES)):
         for name, why in entries:
             ds = g.named(name)
             other = re.search(r"\[(\w+)\]$", why)
@@ -429,7 +449,24 @@ def check(funcs, src, arch, top=5, out=sys.stdout, verbose=False, partial=False)
                 g.memo.clear()   # the memo may hide a cycle first met from another entry
                 depth, path = g.worst(d, [])
                 rows.append((kind, depth, d, path, why))
+    exc = max([r for r in rows if r[0] == "exc"], key=lambda r: r[1], default=None)
+    fatal = [r for r in rows if r[0] == "fatal"]
+    rows = [r for r in rows if r[0] not in ("exc", "fatal")]
+    if exc:
+        print("stack %s: exception handler %s: %d bytes, added to every path (%s)" % (arch, exc[2].title, exc[1], exc[4]),
+              file=out)
+        rows = [(k, depth + exc[1], d, path + [("(a fault here: %s)" % exc[2].title, 0)] + exc[3], why)
+                for k, depth, d, path, why in rows]
     fails = 0
+    for kind, depth, d, path, why in fatal:
+        total = depth + (exc[1] if exc else 0)
+        print("stack %s: fatal-exception path %s: %d bytes with the handler, on the boot CPU's budget of %d; "
+              "on an AP it is not budgeted (it would also call boot services there)" % (arch, d.title, total, budget["boot"]),
+              file=out)
+        if total > budget["boot"]:
+            fails += 1
+            print("stack %s: FAIL fatal path %s: %d bytes, over the boot budget of %d" % (arch, d.title, total, budget["boot"]),
+                  file=out)
     for kind, depth, d, path, why in rows:
         if depth > budget[kind]:
             fails += 1
@@ -456,7 +493,7 @@ def check(funcs, src, arch, top=5, out=sys.stdout, verbose=False, partial=False)
             print("stack %s: %s path of %s, %d bytes:" % (arch, kind, r[2].title, r[1]), file=out)
             for fr, size in r[3]:
                 name, loc = ((fr.title, fr.loc) if isinstance(fr, Func) else
-                             (fr, "known cycle" if fr.startswith("(") else "external"))
+                             (fr, "" if fr.startswith("(a fault") else "known cycle" if fr.startswith("(") else "external"))
                 print("    %6d  %s  %s" % (size, name, loc), file=out)
     worst = {k: max([r for r in rows if r[0] == k], key=lambda r: r[1], default=None) for k in ("boot", "ap")}
     missing = [k for k in worst if worst[k] is None]

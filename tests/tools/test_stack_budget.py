@@ -29,6 +29,15 @@ def run(name, arch="x86_64", partial=True):
     return fails, out.getvalue()
 
 
+def run_ci(tmp_path, ci_text):
+    """check() over one hand-written .ci file (efi/x.c.ci) in tmp_path: (failures, report)."""
+    (tmp_path / "efi").mkdir()
+    (tmp_path / "efi" / "x.c.ci").write_text(ci_text)
+    out = io.StringIO()
+    fails = sb.check(sb.load([str(tmp_path)]), sb.Sources(str(tmp_path)), "x86_64", out=out, partial=True)
+    return fails, out.getvalue()
+
+
 def test_budgets_are_the_edk2_facts():
     # DxeIpl.h STACK_SIZE 0x20000; UefiCpuPkg.dec PcdCpuApStackSize 0x8000; ArmPsciMpServicesDxe
     # AP_STACK_SIZE 0x1000: half the DXE stack, three quarters of an AP stack.
@@ -72,7 +81,8 @@ def test_missing_entry_fails():
     fails, text = run("ok", partial=False)
     assert "FAIL entry: ap entry corepmu_call is in no .ci file" in text
     assert "arm_ap_main is in no" not in text
-    assert fails == len(sb.AP_ENTRIES) - 2, text   # all but run_one (in the fixture) and arm_ap_main
+    # every AP entry but run_one (in the fixture) and arm_ap_main, and on_exception, on_fatal
+    assert fails == len(sb.AP_ENTRIES) - 2 + 2, text
     fails, text = run("ok", "aarch64", partial=False)
     assert "FAIL entry: ap entry arm_ap_main is in no .ci file" in text
 
@@ -100,8 +110,7 @@ def test_known_cycle_rounds_and_dynamic_frame(tmp_path):
     # walk() calls itself: KNOWN_CYCLES bounds it at AML_MAX_DEPTH + 1 = 17 rounds, so the path
     # is efi_main 16 + walk 100 + 16 more rounds of 100 = 1716 bytes, and no failure. A frame
     # GCC calls "dynamic" (alloca) with no bound fails.
-    (tmp_path / "efi").mkdir()
-    (tmp_path / "efi" / "aml.c.ci").write_text(
+    fails, text = run_ci(tmp_path,
         'graph: { title: "efi/aml.c"\n'
         'node: { title: "efi/aml.c:walk" label: "efi/aml.c:walk\\nefi/aml.c:3:13\\n100 bytes (static)" }\n'
         'edge: { sourcename: "efi/aml.c:walk" targetname: "efi/aml.c:walk" label: "efi/aml.c:4:2" }\n'
@@ -109,10 +118,26 @@ def test_known_cycle_rounds_and_dynamic_frame(tmp_path):
         'edge: { sourcename: "efi_main" targetname: "efi/aml.c:walk" label: "efi/aml.c:2:2" }\n'
         'node: { title: "efi/aml.c:run_one" label: "efi/aml.c:run_one\\nefi/aml.c:5:13\\n64 bytes (dynamic)" }\n'
         '}\n')
-    out = io.StringIO()
-    fails = sb.check(sb.load([str(tmp_path)]), sb.Sources(str(tmp_path)), "x86_64", out=out, partial=True)
-    text = out.getvalue()
     assert "boot 1716 bytes of 65536" in text, text
     assert "known cycle, at most 17 round(s)" in text
     assert "FAIL dynamic: efi/aml.c:run_one (efi/aml.c:5:13): frame size dynamic" in text
     assert fails == 1, text
+
+
+def test_exception_handler_added_to_every_path(tmp_path):
+    # on_exception (100 bytes) may run on top of the deepest frame of any path: efi_main
+    # 400 -> helper 1000 gives 1400 + 100 = 1500, run_one 50 + 100 = 150; the fatal path on_fatal (2000) is reported
+    # with the handler, 2100, against the boot budget.
+    fails, text = run_ci(tmp_path,
+        'graph: { title: "efi/x.c"\n'
+        'node: { title: "efi/x.c:helper" label: "efi/x.c:helper\\nefi/x.c:2:13\\n1000 bytes (static)" }\n'
+        'node: { title: "efi_main" label: "efi_main\\nefi/x.c:1:12\\n400 bytes (static)" }\n'
+        'edge: { sourcename: "efi_main" targetname: "efi/x.c:helper" label: "efi/x.c:1:20" }\n'
+        'node: { title: "efi/x.c:on_exception" label: "on_exception\\nefi/x.c:3:20\\n100 bytes (static)" }\n'
+        'node: { title: "efi/x.c:on_fatal" label: "on_fatal\\nefi/x.c:4:13\\n2000 bytes (static)" }\n'
+        'node: { title: "efi/x.c:run_one" label: "run_one\\nefi/x.c:5:13\\n50 bytes (static)" }\n'
+        '}\n')
+    assert fails == 0, text
+    assert "exception handler efi/x.c:on_exception: 100 bytes" in text
+    assert "boot 1500 bytes of 65536, ap 150 bytes of 24576" in text
+    assert "fatal-exception path efi/x.c:on_fatal: 2100 bytes with the handler" in text
