@@ -8,6 +8,7 @@
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make bench-dma       efiperf's own NVMe queues against the firmware's Block IO, one QEMU boot
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
+#   make stack           worst-case stack depth from efi_main and every AP entry, both arches (tests/tools/stack_budget.py)
 #   make deps            install every Debian package the build, run and tests need
 #   make usb DEV=/dev/sdX  write build/<arch>/efiperf.img to a USB stick and verify it (FORCE=1: see boot/usb.sh)
 #   make report          boot/efiperf-report over build/<arch>/logs/*.jsonl: results, HTML in build/<arch>/report/
@@ -68,7 +69,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering events bench bench-dma deps clean report usb
+.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma deps clean report usb
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -125,6 +126,25 @@ fuzz:
 layering:
 	$(Q)/usr/bin/python3 tests/tools/layering.py --self-test
 	$(Q)/usr/bin/python3 tests/tools/layering.py
+
+# Stack budget: the C objects of both architectures compiled again with GCC's
+# -fcallgraph-info=su (a .ci file per object: each function's frame and its calls) under
+# build/stack/<arch>/ (the shipped objects and image are not touched), then
+# tests/tools/stack_budget.py: the worst depth from efi_main and from every AP entry, against
+# half the DXE stack and half the firmware's AP stack (the facts are in the tool).
+STACK_B  := build/stack/$(ARCH)
+STACK_CI := $(patsubst %,$(STACK_B)/%.o,$(filter %.c,$(COMMON_SRC) $(ARCH_SRC)))
+$(STACK_B)/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -fcallgraph-info=su -c $< -o $@
+
+stack-ci: $(STACK_CI)
+
+stack:
+	$(Q)$(MAKE) --no-print-directory stack-ci ARCH=x86_64
+	$(Q)$(MAKE) --no-print-directory stack-ci ARCH=aarch64
+	$(Q)rc=0; for a in x86_64 aarch64; do \
+		/usr/bin/python3 tests/tools/stack_budget.py --arch $$a build/stack/$$a || rc=1; done; exit $$rc
 
 # Every named uncore event of every platform: platform, name, perf-style string, raw values.
 events:

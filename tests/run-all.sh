@@ -9,7 +9,8 @@
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
 #   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
 #             nothing when all is there), `make events` (must list events of
-#             every platform), `make layering` (the include-direction check must pass), and a
+#             every platform), `make layering` (the include-direction check must pass), `make stack`
+#             (the static stack budget of both arches, tests/tools/stack_budget.py), and a
 #             smoke run of `make bench` (one rep over 8 MB: must print its ratio table), and the
 #             oracle extractors the README names (tests/tools/*_extract.py): they read an upstream
 #             checkout make test does not have, so each is started without one and must exit
@@ -128,6 +129,9 @@ if want tools; then
 	run layering make --no-print-directory layering
 	if [ "$rc" = 0 ] && grep -qE '^layering: 0 violation' "$out"; then pass
 	else fail "make layering: exit status $rc (a violation, or the checker failed)"; fi
+	run stack make -j"$JOBS" --no-print-directory stack
+	if [ "$rc" = 0 ] && [ "$(grep -cE '^stack (x86_64|aarch64): boot [0-9]+ bytes of [0-9]+, ap [0-9]+ bytes of [0-9]+ .*, 0 failures$' "$out")" = 2 ]; then pass
+	else fail "make stack: exit status $rc, or no 'stack ARCH: boot N bytes of B, ap N bytes of B (...), E entries, 0 failures' line for both arches"; fi
 	run bench-smoke make --no-print-directory bench BENCH_ARGS="--reps 1 --size 8000000 --min-time 0.1"
 	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out" && grep -qE '^kernel .* ratio +paired +spread$' "$out" &&
 		grep -qE '^goal: ([0-9]+ of 6 kernels at or above 1.00x likwid-bench|no verdict \(likwid-bench did not run\))' "$out"; then pass

@@ -194,6 +194,10 @@ int aml_data_object(const struct walker *w, uint32_t p, uint32_t end, uint32_t *
 				return -1;
 			n.i = t[body];
 			q = body + 1;
+		} else if (body >= oend || t[body] == OP_BUFFER || t[body] == OP_PACKAGE || t[body] == OP_VARPACKAGE) {
+			/* Not recursed into: a size nested in sizes would recurse once per 2 bytes of the
+			 * table, past the 128 KiB DXE stack (STACK_SIZE, edk2 DxeIplPeim/DxeIpl.h). */
+			return *why = "size is not a constant integer", -1;
 		} else if (aml_data_object(w, body, (uint32_t)oend, &q, &n, why) || n.kind != V_INT)
 			return *why = "size is not a constant integer", -1;
 		v->kind = op == OP_BUFFER ? V_BUF : V_PKG;

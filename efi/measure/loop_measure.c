@@ -30,7 +30,13 @@ static void loop_json(struct json *j, const char *key, const struct known_loop_r
 static void loop_once(const struct hw *hw, const struct platform *p, uint64_t iterations, int masked,
 		      struct known_loop_result *r)
 {
-	struct core_set s = p->core;
+	/* Static, not on the stack: a core_set is about 18 KB and this runs on APs (loop_on_cpu),
+	 * whose stacks the firmware sizes: UefiCpuPkg's PcdCpuApStackSize defaults to 32 KiB
+	 * (UefiCpuPkg.dec), ArmPkg's ArmPsciMpServicesDxe gives 4 KiB (AP_STACK_SIZE,
+	 * MpServicesInternal.h); `make stack` checks it. One CPU at a time: hw_run_on_cpu returns
+	 * when its CPU finished (StartupThisAP blocking, or PSCI CPU_ON then wait). */
+	static struct core_set s;
+	s = p->core;
 	if (s.pmu && s.pmu->start(hw, &s) != HW_OK) {
 		fmt_snprintf(r->why, sizeof(r->why), "core counters could not be started");
 		s.pmu->restore(hw, &s);
