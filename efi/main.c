@@ -285,10 +285,35 @@ RUN_STEP(measure_loop)
 static int run_measure_blockio_write(const struct run_ctx *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
 static int run_measure_nvme(const struct run_ctx *c) { return measure_nvme(c->hw, c->p, c->cfg, c->image); }
 
+/* The fault_test test hook (config fault_test = ap): one undefined instruction on the first
+ * enabled AP. The AP's job ends at the exception (efi/exceptions.c exceptions_ap_call, never the
+ * boot CPU's fatal path) and this reports it as an `exception` error record; the run goes on. */
+static int run_fault_test(const struct run_ctx *c)
+{
+	if (c->cfg->fault_test != CFG_FAULT_TEST_AP)
+		return 0;
+	const struct mp_info *mp = &c->p->mp;
+	uint32_t cpu = 0;
+	while (cpu < mp->logical && (cpu == mp->bsp || (mp->cpu && !mp->cpu[cpu].enabled)))
+		cpu++;
+	if (cpu >= mp->logical) {
+		rep_error("fault_test", "no AP to fault on (%u CPUs, backend %s)", mp->logical, mp->backend);
+		return -1;
+	}
+	hw_status st = hw_run_on_cpu(c->hw, cpu, arch_undefined_insn, NULL);
+	const char *why = mp_cpu_why(cpu);
+	if (st == HW_OK)
+		rep_error("fault_test", "CPU %u ran the undefined instruction and no exception was seen", cpu);
+	else
+		rep_error("exception", "%s", why ? why : hw_status_name(st));   /* why names the CPU */
+	return -1;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(const struct run_ctx *c);
 } run_table[] = {
+	{ "fault_test", run_fault_test },                /* test hook: off unless fault_test = ap */
 	{ "copy", run_measure_copy },                    /* + core counters, the known loop's set */
 	{ "cha", run_measure_cha },                      /* CHA around a copy window */
 	{ "uncore plan", run_uncore_run_plan },          /* IIO stack map against the PCIe tree */
@@ -348,7 +373,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[8192];
+		static char help[16384];   /* cfg_help of every key: about 8 KiB today */
 		struct strbuf sb;
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);
