@@ -11,17 +11,17 @@ static volatile uint32_t recovered;
 static void (*fatal_fn)(const char *vector, uintptr_t ip);
 static uint64_t boot_hwid;   /* arch_cpu_hwid() of the CPU that registered: the boot CPU */
 
-/* Jobs running on other CPUs under exceptions_ap_call, found by hardware ID. More at once than
- * slots: the rest run unguarded (a fault there parks its CPU, see on_exception). */
-#define AP_GUARDS 64
+/* Jobs running on other CPUs under exceptions_ap_call, found by hardware ID: one slot per CPU
+ * up to the MADT's limit (efi/fw/acpi.h ACPI_MAX_CPU_IDS). More at once than slots: the rest run
+ * unguarded (a fault there parks its CPU, see on_ap_fault). */
+#define AP_GUARDS 1024
 struct ap_guard {
 	struct arch_guard jmp;
 	uint64_t hwid;
 	struct exc_ap_fault fault;
 };
 static struct ap_guard *volatile ap_guards[AP_GUARDS];
-static volatile struct exc_ap_fault ap_parked;   /* the last fault of an unguarded AP */
-static volatile uint32_t ap_parked_n;
+static volatile struct exc_ap_fault ap_parked;   /* the last fault of an unguarded AP (for a debugger) */
 
 /* A fault no fixup covers on a CPU other than the boot CPU: no boot services there (PI 1.8
  * Vol.2 13.4 EFI_MP_SERVICES_PROTOCOL.StartupAllAPs(), which StartupThisAP() refers to: "EFI
@@ -41,7 +41,6 @@ static void on_ap_fault(void *context, uint64_t me, const char *vector)
 	ap_parked.vector = f.vector;
 	ap_parked.ip = f.ip;
 	ap_parked.hwid = me;
-	__atomic_store_n(&ap_parked_n, 1, __ATOMIC_RELEASE);
 	for (;;)
 		arch_cpu_relax();
 }
@@ -129,14 +128,4 @@ int exceptions_ap_call(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault)
 	if (faulted)
 		*fault = *(volatile struct exc_ap_fault *)&g.fault;
 	return faulted;
-}
-
-int exceptions_ap_parked(struct exc_ap_fault *fault)
-{
-	if (!__atomic_load_n(&ap_parked_n, __ATOMIC_ACQUIRE))
-		return 0;
-	fault->vector = ap_parked.vector;
-	fault->ip = ap_parked.ip;
-	fault->hwid = ap_parked.hwid;
-	return 1;
 }

@@ -28,12 +28,10 @@ struct exc_ap_fault {
 /* Run fn(arg) on this (non-boot) CPU so that a fault no fixup covers ends fn instead of the run:
  * the handler, seeing it is not on the boot CPU, fills *fault and resumes here (arch_guarded_call).
  * Returns 0 when fn returned, 1 when it faulted (*fault filled). Calls no firmware: safe in an
- * EFI_AP_PROCEDURE. */
+ * EFI_AP_PROCEDURE. With more than 1024 such calls at once the rest run unguarded: a fault there
+ * is recorded and its CPU spins (it may not call boot services), so its job never returns. */
 int exceptions_ap_call(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault);
 
-/* A fault on a CPU that was in no exceptions_ap_call: that CPU recorded it and spins forever
- * (it may not call boot services). Returns 1 and fills *fault when one happened. */
-int exceptions_ap_parked(struct exc_ap_fault *fault);
 
 /* Register the handlers. Returns the number of vectors registered; *why gets a reason
  * ("EFI_CPU_ARCH_PROTOCOL not found", "vector 13: Access Denied") when fewer than all. */
