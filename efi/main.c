@@ -34,6 +34,7 @@
 #include "efi/measure/run_plan.h"
 #include "efi/measure/ddio_measure.h"
 #include "efi/measure/dma_cpu.h"
+#include "efi/measure/window.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
@@ -286,8 +287,23 @@ static int run_measure_blockio_write(const struct run_ctx *c) { return measure_b
 static int run_measure_nvme(const struct run_ctx *c) { return measure_nvme(c->hw, c->p, c->cfg, c->image); }
 
 /* The fault_test test hook (config fault_test = ap): one undefined instruction on the first
- * enabled AP. The AP's job ends at the exception (efi/exceptions.c exceptions_ap_call, never the
+ * enabled AP, as a job and then as a window's kernel. The AP's job ends at the exception (efi/exceptions.c exceptions_ap_call, never the
  * boot CPU's fatal path) and this reports it as an `exception` error record; the run goes on. */
+static uint64_t fault_kernel(void *arg)
+{
+	arch_undefined_insn(arg);
+	return 0;
+}
+
+static void fault_test_report(uint32_t cpu, hw_status st, const char *how)
+{
+	const char *why = mp_cpu_why(cpu);
+	if (st == HW_OK)
+		rep_error("fault_test", "CPU %u ran the undefined instruction (%s) and no exception was seen", cpu, how);
+	else
+		rep_error("exception", "%s", why ? why : hw_status_name(st));   /* why names the CPU */
+}
+
 static int run_fault_test(const struct run_ctx *c)
 {
 	if (c->cfg->fault_test != CFG_FAULT_TEST_AP)
@@ -301,11 +317,13 @@ static int run_fault_test(const struct run_ctx *c)
 		return -1;
 	}
 	hw_status st = hw_run_on_cpu(c->hw, cpu, arch_undefined_insn, NULL);
-	const char *why = mp_cpu_why(cpu);
-	if (st == HW_OK)
-		rep_error("fault_test", "CPU %u ran the undefined instruction and no exception was seen", cpu);
-	else
-		rep_error("exception", "%s", why ? why : hw_status_name(st));   /* why names the CPU */
+	fault_test_report(cpu, st, "job");
+	/* the same inside a quiesced window (mp_start_on_cpu / mp_wait, the window's barrier) */
+	struct window_cpu wc = { .cpu = cpu };
+	struct window_spec ws = { .kernel = fault_kernel, .cpus = &wc, .ncpus = 1, .mask_interrupts = 1 };
+	struct window_result wr;
+	window_run(c->hw, &ws, &wr);
+	fault_test_report(cpu, wc.st, "window");
 	return -1;
 }
 

@@ -294,10 +294,22 @@ struct ap_call { hw_cpu_fn fn; void *arg; int faulted; struct exc_ap_fault fault
 /* The AP procedures StartupThisAP runs: the job under exceptions_ap_call, so a fault no fixup
  * covers ends the job here (the AP may not take the boot CPU's fatal path: it would call boot
  * services) and the boot CPU reports it through mp_cpu_why. */
+static volatile uint32_t ap_job_faults;   /* MP-services jobs that ended at an exception */
+
 static VOID EFIAPI ap_trampoline(VOID *p)
 {
 	struct ap_call *c = p;
 	c->faulted = exceptions_ap_call(c->fn, c->arg, &c->fault);
+	if (c->faulted)
+		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
+}
+
+uint32_t mp_jobs_faulted(void)
+{
+	uint32_t n = __atomic_load_n(&ap_job_faults, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; ps.on && i < mpi.logical; i++)
+		n += ps.busy[i] && __atomic_load_n(&ps.ap[i].state, __ATOMIC_ACQUIRE) == ARCH_AP_FAULTED;
+	return n;
 }
 
 extern char ImageBase[];   /* gnu-efi's linker script: the image's load address */
@@ -340,6 +352,8 @@ static VOID EFIAPI pending_trampoline(VOID *arg)
 {
 	struct mp_pending *p = arg;
 	p->faulted = exceptions_ap_call(p->fn, p->arg, &p->fault);
+	if (p->faulted)
+		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
 }
 
 hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p)

@@ -51,6 +51,11 @@ void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt, con
  * address and hardware ID, the job then returned HW_ERROR), or NULL. */
 const char *mp_cpu_why(uint32_t cpu);
 
+/* Jobs on APs that have ended at an exception so far (MP services: exceptions_ap_call; PSCI: a
+ * started AP in ARCH_AP_FAULTED). A CPU waiting for an AP's progress stops when it changes: that
+ * AP will make none. No firmware call: safe on an AP. */
+uint32_t mp_jobs_faulted(void);
+
 /* 1 once the fatal-exception path asked every AP to leave whatever it is waiting for. */
 int mp_aborting(void);
 

@@ -164,8 +164,9 @@ EXTERNAL = [
     (r"^(InitializeLib|AllocatePool|AllocateZeroPool|FreePool|CompareGuid|CompareMem|DevicePathSize|"
      r"DevicePathFromHandle|LibFileInfo)$", 512, "a gnu-efi helper over boot services"),
     (r"^(arm_sysreg_(rd|wr)_\w+|arm_psci_(smc|hvc)|arm_ap_self|arm_mmio_(rd|wr)\d+|arm_clean_to_poc|x86_\w+_safe|arch_copy|"
-     r"x86_known_loop|arm_known_loop)$", 0,
-     "arch/*/*.S: a leaf that pushes nothing (a register access, SMC/HVC, a cache clean, a copy or the known loop)"),
+     r"x86_known_loop|arm_known_loop|arch_undefined_insn)$", 0,
+     "arch/*/*.S: a leaf that pushes nothing (a register access, SMC/HVC, a cache clean, a copy, the known loop "
+     "or the fault_test hook's undefined instruction)"),
 ]
 
 
