@@ -32,6 +32,20 @@ int arch_fault_fixup(void *system_context, hw_status st);
 /* The saved instruction pointer in that context (for reporting a fault that was not ours). */
 uintptr_t arch_fault_ip(void *system_context);
 
+/* A resume point for a job on another CPU, so that a fault no fixup covers ends the job instead
+ * of the run (efi/exceptions.c exceptions_ap_call). arch_guarded_call saves the callee-saved
+ * registers and stack pointer in g, calls fn(arg) and returns 0; arch_fault_escape(ctx, g),
+ * called by the exception handler on the same CPU while fn runs, rewrites the exception context
+ * so that, when the handler returns, arch_guarded_call returns 1 on fn's caller's frame
+ * (arch/<arch>/guard.S). g must stay valid until arch_guarded_call has returned. */
+#define ARCH_GUARD_WORDS 24
+struct arch_guard { uint64_t w[ARCH_GUARD_WORDS]; };
+int arch_guarded_call(struct arch_guard *g, hw_cpu_fn fn, void *arg) __attribute__((returns_twice));
+void arch_fault_escape(void *system_context, struct arch_guard *g);
+/* A job that executes an architecturally undefined instruction (x86_64 UD2, aarch64 UDF #0):
+ * the config's fault_test hook (test only). */
+void arch_undefined_insn(void *arg);
+
 /* SMIs since reset: Intel MSR_SMI_COUNT (0x34, SDM Vol.4 Table 2-20); HW_FAULT_GP where the
  * CPU has no such MSR, HW_UNSUPPORTED on aarch64 (no SMM). */
 hw_status arch_smi_count(const struct hw *hw, uint64_t *count);
@@ -111,7 +125,9 @@ hw_status arch_ap_start(struct arch_ap *ap, int conduit);
 int arch_ap_is_off(uint64_t hwid, int conduit);
 /* PSCI_VERSION (5.1.1): major << 16 | minor, or a negative PSCI error. */
 int32_t arch_psci_version(int conduit);
-/* This CPU's hardware ID as the MADT names it (aarch64: MPIDR_EL1 Aff3..Aff0; x86: 0). */
+/* This CPU's hardware ID as the MADT names it (aarch64: MPIDR_EL1 Aff3..Aff0; x86_64: the
+ * x2APIC ID of CPUID leaf 0BH EDX, or the initial APIC ID of leaf 01H EBX[31:24] where leaf 0BH
+ * is absent: SDM Vol.2A CPUID). Safe in an exception handler: no firmware call. */
 uint64_t arch_cpu_hwid(void);
 
 #endif

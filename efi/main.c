@@ -34,6 +34,7 @@
 #include "efi/measure/run_plan.h"
 #include "efi/measure/ddio_measure.h"
 #include "efi/measure/dma_cpu.h"
+#include "efi/measure/window.h"
 #include "efi/platform.h"
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
@@ -285,10 +286,52 @@ RUN_STEP(measure_loop)
 static int run_measure_blockio_write(const struct run_ctx *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
 static int run_measure_nvme(const struct run_ctx *c) { return measure_nvme(c->hw, c->p, c->cfg, c->image); }
 
+/* The fault_test test hook (config fault_test = ap): one undefined instruction on the first
+ * enabled AP, as a job and then as a window's kernel. The AP's job ends at the exception (efi/exceptions.c exceptions_ap_call, never the
+ * boot CPU's fatal path) and this reports it as an `exception` error record; the run goes on. */
+static uint64_t fault_kernel(void *arg)
+{
+	arch_undefined_insn(arg);
+	return 0;
+}
+
+static void fault_test_report(uint32_t cpu, hw_status st, const char *how)
+{
+	const char *why = mp_cpu_why(cpu);
+	if (st == HW_OK)
+		rep_error("fault_test", "CPU %u ran the undefined instruction (%s) and no exception was seen", cpu, how);
+	else
+		rep_error("exception", "%s", why ? why : hw_status_name(st));   /* why names the CPU */
+}
+
+static int run_fault_test(const struct run_ctx *c)
+{
+	if (c->cfg->fault_test != CFG_FAULT_TEST_AP)
+		return 0;
+	const struct mp_info *mp = &c->p->mp;
+	uint32_t cpu = 0;
+	while (cpu < mp->logical && (cpu == mp->bsp || (mp->cpu && !mp->cpu[cpu].enabled)))
+		cpu++;
+	if (cpu >= mp->logical) {
+		rep_error("fault_test", "no AP to fault on (%u CPUs, backend %s)", mp->logical, mp->backend);
+		return -1;
+	}
+	hw_status st = hw_run_on_cpu(c->hw, cpu, arch_undefined_insn, NULL);
+	fault_test_report(cpu, st, "job");
+	/* the same inside a quiesced window (mp_start_on_cpu / mp_wait, the window's barrier) */
+	struct window_cpu wc = { .cpu = cpu };
+	struct window_spec ws = { .kernel = fault_kernel, .cpus = &wc, .ncpus = 1, .mask_interrupts = 1 };
+	struct window_result wr;
+	window_run(c->hw, &ws, &wr);
+	fault_test_report(cpu, wc.st, "window");
+	return -1;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(const struct run_ctx *c);
 } run_table[] = {
+	{ "fault_test", run_fault_test },                /* test hook: off unless fault_test = ap */
 	{ "copy", run_measure_copy },                    /* + core counters, the known loop's set */
 	{ "cha", run_measure_cha },                      /* CHA around a copy window */
 	{ "uncore plan", run_uncore_run_plan },          /* IIO stack map against the PCIe tree */
@@ -348,7 +391,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[8192];
+		static char help[16384];   /* cfg_help of every key: about 8 KiB today */
 		struct strbuf sb;
 		sb_init(&sb, help, sizeof(help));
 		cfg_help(&sb);

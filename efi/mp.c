@@ -6,6 +6,7 @@
 #include "efi/cleanup.h"
 #include "efi/fw/acpi.h"
 #include "efi/pages.h"
+#include "efi/exceptions.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
 
@@ -28,7 +29,7 @@ static struct {
 	int on;
 	struct arch_ap *ap;
 	uint8_t *busy;           /* a job was started and its AP has not been seen off */
-	char (*why)[96];
+	char (*why)[160];
 	int cleanup;
 	volatile uint32_t abort;
 } ps = { .cleanup = -1 };
@@ -182,6 +183,7 @@ int mp_init(struct mp_info *info)
 			}
 			mpi.packages = np ? np : 1;
 			mpi.cpu = cpu;
+			ps.why = AllocateZeroPool(n * sizeof(*ps.why));   /* mp_cpu_why of a faulted job */
 		}
 	}
 	if (!mpi.present)
@@ -221,7 +223,7 @@ int mp_aborting(void)
 
 const char *mp_cpu_why(uint32_t cpu)
 {
-	return ps.on && cpu < mpi.logical && ps.why[cpu][0] ? ps.why[cpu] : NULL;
+	return ps.why && cpu < mpi.logical && ps.why[cpu][0] ? ps.why[cpu] : NULL;
 }
 
 static hw_status psci_start(uint32_t cpu, hw_cpu_fn fn, void *arg)
@@ -287,12 +289,40 @@ static hw_status psci_wait(uint32_t cpu)
 
 /* ---- the one interface ------------------------------------------------------------------ */
 
-struct ap_call { hw_cpu_fn fn; void *arg; };
+struct ap_call { hw_cpu_fn fn; void *arg; int faulted; struct exc_ap_fault fault; };
+
+/* The AP procedures StartupThisAP runs: the job under exceptions_ap_call, so a fault no fixup
+ * covers ends the job here (the AP may not take the boot CPU's fatal path: it would call boot
+ * services) and the boot CPU reports it through mp_cpu_why. */
+static volatile uint32_t ap_job_faults;   /* MP-services jobs that ended at an exception */
 
 static VOID EFIAPI ap_trampoline(VOID *p)
 {
 	struct ap_call *c = p;
-	c->fn(c->arg);
+	c->faulted = exceptions_ap_call(c->fn, c->arg, &c->fault);
+	if (c->faulted)
+		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
+}
+
+uint32_t mp_jobs_faulted(void)
+{
+	uint32_t n = __atomic_load_n(&ap_job_faults, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; ps.on && i < mpi.logical; i++)
+		n += ps.busy[i] && __atomic_load_n(&ps.ap[i].state, __ATOMIC_ACQUIRE) == ARCH_AP_FAULTED;
+	return n;
+}
+
+extern char ImageBase[];   /* gnu-efi's linker script: the image's load address */
+
+/* The MP-services counterpart of psci_wait's "exception on CPU" reason. */
+static hw_status ap_fault_why(uint32_t cpu, const struct exc_ap_fault *f)
+{
+	if (ps.why)
+		fmt_snprintf(ps.why[cpu], sizeof(ps.why[cpu]),
+			     "CPU %u: unexpected %s at IP 0x%lx (efiperf.so+0x%lx) on an AP (hwid 0x%llx); its job ended there",
+			     cpu, f->vector, (unsigned long)f->ip, (unsigned long)(f->ip - (uintptr_t)ImageBase),
+			     (unsigned long long)f->hwid);
+	return HW_ERROR;
 }
 
 hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg)
@@ -309,15 +339,21 @@ hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg)
 	}
 	if (!mpi.present)
 		return HW_UNSUPPORTED;
-	struct ap_call c = { fn, arg };
+	struct ap_call c = { fn, arg, 0, { 0 } };
+	if (ps.why)
+		ps.why[cpu][0] = 0;
 	EFI_STATUS st = mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, 0, &c, NULL);
+	if (st == EFI_SUCCESS && c.faulted)
+		return ap_fault_why(cpu, &c.fault);
 	return st == EFI_SUCCESS ? HW_OK : HW_ERROR;
 }
 
 static VOID EFIAPI pending_trampoline(VOID *arg)
 {
 	struct mp_pending *p = arg;
-	p->fn(p->arg);
+	p->faulted = exceptions_ap_call(p->fn, p->arg, &p->fault);
+	if (p->faulted)
+		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
 }
 
 hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p)
@@ -332,6 +368,8 @@ hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pendi
 		p->started = st == HW_OK;
 		return st;
 	}
+	if (ps.why)
+		ps.why[cpu][0] = 0;
 	EFI_EVENT ev;
 	if (BS->CreateEvent(0, 0, NULL, NULL, &ev) != EFI_SUCCESS)
 		return HW_ERROR;
@@ -354,5 +392,7 @@ hw_status mp_wait(struct mp_pending *p)
 	UINTN index;
 	EFI_STATUS st = BS->WaitForEvent(1, (EFI_EVENT *)&p->event, &index);
 	BS->CloseEvent(p->event);
+	if (st == EFI_SUCCESS && p->faulted)
+		return ap_fault_why(p->cpu, &p->fault);
 	return st == EFI_SUCCESS ? HW_OK : HW_ERROR;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 #include "efi/config/cpuset.h"
+#include "efi/exceptions.h"
 
 struct mp_info {
 	int present;             /* MP services protocol found */
@@ -46,8 +47,14 @@ struct acpi_cpu_topo;
 void mp_use_acpi(const struct acpi_madt *madt, const struct acpi_fadt *fadt, const struct acpi_pptt *pptt);
 
 /* Why CPU `cpu`'s last job did not run or end (PSCI: CPU_ON's error, an exception on the AP
- * with its ESR and address, no CPU_OFF), or NULL. */
+ * with its ESR and address, no CPU_OFF; MP services: an exception on the AP with its vector,
+ * address and hardware ID, the job then returned HW_ERROR), or NULL. */
 const char *mp_cpu_why(uint32_t cpu);
+
+/* Jobs on APs that have ended at an exception so far (MP services: exceptions_ap_call; PSCI: a
+ * started AP in ARCH_AP_FAULTED). A CPU waiting for an AP's progress stops when it changes: that
+ * AP will make none. No firmware call: safe on an AP. */
+uint32_t mp_jobs_faulted(void);
 
 /* 1 once the fatal-exception path asked every AP to leave whatever it is waiting for. */
 int mp_aborting(void);
@@ -67,6 +74,8 @@ struct mp_pending {
 	void *arg;
 	int started;
 	uint32_t cpu;
+	int faulted;             /* MP services: the job ended at an exception (exceptions_ap_call) */
+	struct exc_ap_fault fault;
 };
 hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p);
 hw_status mp_wait(struct mp_pending *p);

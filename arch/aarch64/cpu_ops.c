@@ -118,6 +118,16 @@ int arch_fault_fixup(void *system_context, hw_status st)
 	return 1;
 }
 
+/* arch/aarch64/guard.S: resume there with X0 = g. */
+void arch_guard_escape(void);
+
+void arch_fault_escape(void *system_context, struct arch_guard *g)
+{
+	struct efi_system_context_aarch64 *c = system_context;
+	c->elr = (uint64_t)(uintptr_t)arch_guard_escape;
+	c->x[0] = (uint64_t)(uintptr_t)g;
+}
+
 uintptr_t arch_fault_ip(void *system_context)
 {
 	struct efi_system_context_aarch64 *c = system_context;

@@ -24,3 +24,13 @@ uintptr_t arch_fault_ip(void *system_context)
 {
 	return (uintptr_t)((EFI_SYSTEM_CONTEXT_X64 *)system_context)->Rip;
 }
+
+/* arch/x86_64/guard.S: resume there with RDI = g (the System V first argument). */
+void arch_guard_escape(void);
+
+void arch_fault_escape(void *system_context, struct arch_guard *g)
+{
+	EFI_SYSTEM_CONTEXT_X64 *c = system_context;
+	c->Rip = (UINT64)(uintptr_t)arch_guard_escape;
+	c->Rdi = (UINT64)(uintptr_t)g;
+}

@@ -27,6 +27,7 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const fault_test_names[] = { "off", "ap", NULL };
 static const char *const topdown_names[] = { "off", "on", "l2", NULL };
 static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
@@ -256,6 +257,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_LOADED_SIZE] = { "loaded_size", CFG_T_BYTES, "BYTES", NULL,
 			      64 * MIB, 64 * KIB, 16 * GIB, 4 * KIB, FIELD(loaded_size),
 			      "bytes of the chase and of each bandwidth CPU's buffer", NULL, NULL },
+	[CFG_FAULT_TEST] = { "fault_test", CFG_T_ENUM, "off|ap", fault_test_names,
+			     0, 0, 0, 0, FIELD(fault_test),
+			     "test hook: ap faults once on the first AP", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",

@@ -20,6 +20,7 @@
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
+enum cfg_fault_test { CFG_FAULT_TEST_OFF, CFG_FAULT_TEST_AP };
 
 enum cfg_key_id {
 	CFG_EXIT,            /* exit = return | shutdown | reboot            (default return)   */
@@ -74,6 +75,7 @@ enum cfg_key_id {
 	CFG_LOADED_LATENCY,  /* loaded_latency = off | on                    (default off)      */
 	CFG_LOADED_DELAYS,   /* loaded_delays = N[,N...] pause loops per line                   */
 	CFG_LOADED_SIZE,     /* loaded_size = bytes, multiple of 4K          (default 64M)      */
+	CFG_FAULT_TEST,      /* fault_test = off | ap   TEST HOOK: #UD on an AP (default off)   */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -138,6 +140,7 @@ struct efiperf_config {
 	uint64_t cache_bw_dram;    /* bytes per array of the DRAM point, 0: 4 x the last level, >= 64M */
 	uint32_t loaded_latency;
 	char loaded_delays[64];    /* injection delays, checked when parsed (cfg_loaded_delays) */
+	uint32_t fault_test;       /* test hook: 1 runs an undefined instruction on the first AP */
 	uint64_t loaded_size;      /* bytes of the chase and of each bandwidth CPU's buffer */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };

@@ -19,13 +19,16 @@ static void cpu_counters(const struct window_spec *s, int i, int start)
 		wc->cpu_stop(wc->ctx, i);
 }
 
-/* Also left when the fatal-exception path asks every AP to stop waiting (mp_aborting).
- * arch_cpu_relax() between polls: a waiting CPU gives way (under QEMU's round-robin TCG a spin
- * without it takes the boot CPU's share of virtual time, and the firmware's timer interrupt
- * on the boot CPU no longer keeps up). */
+static uint32_t faults0;   /* mp_jobs_faulted() when the window started */
+
+/* Also left when the fatal-exception path asks every AP to stop waiting (mp_aborting), or when
+ * a CPU's job ended at an exception during this window (mp_jobs_faulted: it will never arrive;
+ * window_run then fails with that CPU's status). arch_cpu_relax() between polls: a waiting CPU
+ * gives way (under QEMU's round-robin TCG a spin without it takes the boot CPU's share of
+ * virtual time, and the firmware's timer interrupt on the boot CPU no longer keeps up). */
 static void spin_until(volatile uint32_t *v, uint32_t want)
 {
-	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want && !mp_aborting())
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want && !mp_aborting() && mp_jobs_faulted() == faults0)
 		arch_cpu_relax();
 }
 
@@ -58,6 +61,7 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 	int n = s->ncpus < WINDOW_MAX_CPUS ? s->ncpus : WINDOW_MAX_CPUS;
 	int bsp_job = -1, started = 0;
 	n_ready = n_done = go = 0;
+	faults0 = mp_jobs_faulted();
 
 	for (int i = 0; i < n; i++) {
 		struct window_cpu *c = &s->cpus[i];

@@ -167,7 +167,7 @@ static void test_json(void **state)
 		"{\"exit\":\"return\",\"trace\":\"none\",\"copy_size\":67108864,\"copy_passes\":3,"
 		"\"loop_iterations\":10000000,\"pcie\":\"on\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"pcie_pmu_rp\":null,\"ddio_sweep\":\"none\",\"dma_cpu_traffic\":\"none\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,"
+		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"pcie_pmu_rp\":null,\"ddio_sweep\":\"none\",\"dma_cpu_traffic\":\"none\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,\"fault_test\":\"off\","
 		"\"check\":[],\"expect_link\":[],\"expect_no_downtrain\":[],\"expect_cpus\":[],\"expect_memory\":[],\"expect_microcode\":[],"
 		"\"origin\":{\"exit\":\"default\",\"trace\":\"default\","
 		"\"copy_size\":\"default\",\"copy_passes\":\"default\",\"loop_iterations\":\"default\","
@@ -177,7 +177,7 @@ static void test_json(void **state)
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"kernel\":\"default\",\"kernel_budget\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
-		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"pcie_pmu_rp\":\"default\",\"ddio_sweep\":\"default\",\"dma_cpu_traffic\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\","
+		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"pcie_pmu_rp\":\"default\",\"ddio_sweep\":\"default\",\"dma_cpu_traffic\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\",\"fault_test\":\"default\","
 		"\"check\":\"default\",\"expect_link\":\"default\",\"expect_no_downtrain\":\"default\","
 		"\"expect_cpus\":\"default\",\"expect_memory\":\"default\",\"expect_microcode\":\"default\"}}");
 
@@ -187,7 +187,7 @@ static void test_json(void **state)
 		"{\"exit\":\"shutdown\",\"trace\":\"hw\",\"copy_size\":4096,\"copy_passes\":1000,"
 		"\"loop_iterations\":10000000,\"pcie\":\"off\",\"cpus\":\"boot\",\"mmio_bdf\":null,\"mmio_bar\":0,\"mmio_bytes\":65536,\"mmio_write\":\"off\",\"dma_engine\":null,\"dma_blockio\":null,\"dma_bytes\":16777216,\"dma_write_lba\":\"none\",\"cha\":\"off\",\"cha_count\":0,\"cha_events\":\"\","
 		"\"core_events\":\"\",\"topdown\":\"off\",\"ibs\":\"off\",\"ibs_period\":65536,\"ibs_count\":\"cycles\",\"stream\":\"off\",\"stream_size\":67108864,"
-		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"pcie_pmu_rp\":null,\"ddio_sweep\":\"none\",\"dma_cpu_traffic\":\"none\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,"
+		"\"stream_passes\":5,\"kernel\":\"auto\",\"kernel_budget\":1000,\"latency\":\"off\",\"latency_max\":67108864,\"nvme\":\"none\",\"nvme_rw\":\"read\",\"nvme_bs\":\"4K,128K\",\"nvme_iodepth\":\"1,32\",\"nvme_size\":16777216,\"nvme_write_lba\":\"none\",\"uncore\":\"off\",\"uncore_events\":\"\",\"pcie_pmu_rp\":null,\"ddio_sweep\":\"none\",\"dma_cpu_traffic\":\"none\",\"c2c\":\"off\",\"c2c_rounds\":50,\"c2c_trips\":100,\"numa_matrix\":\"off\",\"numa_size\":67108864,\"cache_bw\":\"off\",\"cache_bw_passes\":10,\"cache_bw_dram\":0,\"loaded_latency\":\"off\",\"loaded_delays\":\"0,100,1000,10000\",\"loaded_size\":67108864,\"fault_test\":\"off\","
 		"\"check\":[],\"expect_link\":[],\"expect_no_downtrain\":[],\"expect_cpus\":[],\"expect_memory\":[],\"expect_microcode\":[],"
 		"\"origin\":{\"exit\":\"efiperf.cfg:1\",\"trace\":\"argument 1\","
 		"\"copy_size\":\"argument 2\",\"copy_passes\":\"efiperf.cfg:3\",\"loop_iterations\":\"default\","
@@ -197,7 +197,7 @@ static void test_json(void **state)
 		"\"topdown\":\"default\",\"ibs\":\"default\",\"ibs_period\":\"default\",\"ibs_count\":\"default\","
 		"\"stream\":\"default\",\"stream_size\":\"default\",\"stream_passes\":\"default\",\"kernel\":\"default\",\"kernel_budget\":\"default\",\"latency\":\"default\","
 		"\"latency_max\":\"default\",\"nvme\":\"default\",\"nvme_rw\":\"default\",\"nvme_bs\":\"default\",\"nvme_iodepth\":\"default\","
-		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"pcie_pmu_rp\":\"default\",\"ddio_sweep\":\"default\",\"dma_cpu_traffic\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\","
+		"\"nvme_size\":\"default\",\"nvme_write_lba\":\"default\",\"uncore\":\"default\",\"uncore_events\":\"default\",\"pcie_pmu_rp\":\"default\",\"ddio_sweep\":\"default\",\"dma_cpu_traffic\":\"default\",\"c2c\":\"default\",\"c2c_rounds\":\"default\",\"c2c_trips\":\"default\",\"numa_matrix\":\"default\",\"numa_size\":\"default\",\"cache_bw\":\"default\",\"cache_bw_passes\":\"default\",\"cache_bw_dram\":\"default\",\"loaded_latency\":\"default\",\"loaded_delays\":\"default\",\"loaded_size\":\"default\",\"fault_test\":\"default\","
 		"\"check\":\"default\",\"expect_link\":\"default\",\"expect_no_downtrain\":\"default\","
 		"\"expect_cpus\":\"default\",\"expect_memory\":\"default\",\"expect_microcode\":\"default\"}}");
 
@@ -221,7 +221,7 @@ static void test_json(void **state)
 
 static void test_help(void **state)
 {
-	char buf[8192];
+	char buf[16384];
 	struct strbuf sb;
 	static const char *const lines[] = {
 		"  exit            = return|shutdown|reboot ",
@@ -327,6 +327,8 @@ static void test_help(void **state)
 		"(default 0,100,1000,10000)\n",
 		"  loaded_size     = BYTES ",
 		"64K..16G, a multiple of 4096 (default 64M)\n",
+		"  fault_test      = off|ap ",
+		"(default off)\n",
 		"  check           = PATH OP VALUE ",
 		"repeatable (default none)\n",
 		"  expect_link     = BDF GT/s xW ",
