@@ -75,18 +75,34 @@ const struct amd_pipeline_gen *amd_pipeline_for(uint16_t gens)
 
 typedef __int128 i128;
 
+/* q / d rounded to nearest, halves away from 0 (d > 0): a ratio in 1/1000 %. */
+static int64_t div_round(i128 q, i128 d)
+{
+	return (int64_t)((q >= 0 ? q + d / 2 : q - d / 2) / d);
+}
+
+/* Why input i has no count: the counter's own why, or "not counted". */
+static void input_why(const struct amd_pipeline_gen *g, int i, const char *const *whys, char *why, size_t n)
+{
+	fmt_snprintf(why, n, "%s: %s", apl_input_name(g, i), whys && whys[i] && whys[i][0] ? whys[i] : "not counted");
+}
+
+static void no_cycles(const struct amd_pipeline_gen *g, char *why, size_t n)
+{
+	fmt_snprintf(why, n, "%s counted 0: no cycles counted", g->event[APL_CYCLES]);
+}
+
 void amd_pipeline(const struct amd_pipeline_gen *g, const uint64_t count[APL_NINPUT], uint32_t have,
 		  const char *const whys[APL_NINPUT], struct amd_pipeline_out *out)
 {
 	*out = (struct amd_pipeline_out){ 0 };
 	for (int i = 0; i < APL_NINPUT; i++)
 		if (!(have & (1u << i))) {
-			fmt_snprintf(out->why, sizeof(out->why), "%s: %s", g->event[i],
-				     whys && whys[i] && whys[i][0] ? whys[i] : "not counted");
+			input_why(g, i, whys, out->why, sizeof(out->why));
 			return;
 		}
 	if (!count[APL_CYCLES]) {
-		fmt_snprintf(out->why, sizeof(out->why), "%s counted 0: no cycles counted", g->event[APL_CYCLES]);
+		no_cycles(g, out->why, sizeof(out->why));
 		return;
 	}
 	i128 slots = (i128)g->width * count[APL_CYCLES];
@@ -95,8 +111,7 @@ void amd_pipeline(const struct amd_pipeline_gen *g, const uint64_t count[APL_NIN
 		i128 num = 0;
 		for (int i = 0; i < APL_NINPUT; i++)
 			num += (i128)g->coef[k][i] * count[i];
-		num *= MILLI_PCT;
-		out->milli_pct[k] = (int64_t)((num >= 0 ? num + slots / 2 : num - slots / 2) / slots);
+		out->milli_pct[k] = div_round(num * MILLI_PCT, slots);
 	}
 	out->valid = 1;
 }
@@ -136,24 +151,25 @@ static i128 dot(const int8_t *coef, const uint64_t *count)
 static int l2_one(const struct amd_pipeline_gen *g, const struct amd_pipeline_l2 *m, const uint64_t *count,
 		  uint32_t have, const char *const *whys, int64_t *milli, char *why, size_t n)
 {
-	int8_t cyc[APL_NIN2] = { [APL_CYCLES] = 1 };
-	const int8_t *need[] = { m->num, m->den, m->parent >= 0 ? g->coef[m->parent] : m->num, cyc };
+	/* the parent's level-1 numerator row (APL_NINPUT wide) widened to APL_NIN2, so missing()
+	 * and dot() read only its own coefficients; all 0 without a parent */
+	int8_t cyc[APL_NIN2] = { [APL_CYCLES] = 1 }, pc[APL_NIN2] = { 0 };
+	for (int i = 0; m->parent >= 0 && i < APL_NINPUT; i++)
+		pc[i] = g->coef[m->parent][i];
+	const int8_t *need[] = { m->num, m->den, pc, cyc };
 	for (unsigned k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
 		int i = missing(need[k], have);
 		if (i >= 0) {
-			fmt_snprintf(why, n, "%s: %s", apl_input_name(g, i), whys && whys[i] && whys[i][0] ? whys[i] : "not counted");
+			input_why(g, i, whys, why, n);
 			return -1;
 		}
 	}
 	i128 pn = 1, pd = 1, num = dot(m->num, count), den = dot(m->den, count);
-	if (m->parent >= 0) {   /* the parent's numerator over W x cycles; the int8 row widened */
-		int8_t pc[APL_NIN2] = { 0 };
-		for (int i = 0; i < APL_NINPUT; i++)
-			pc[i] = g->coef[m->parent][i];
+	if (m->parent >= 0) {   /* the parent's numerator over W x cycles */
 		pn = dot(pc, count);
 		pd = (i128)g->width * count[APL_CYCLES];
 		if (!pd) {
-			fmt_snprintf(why, n, "%s counted 0: no cycles counted", g->event[APL_CYCLES]);
+			no_cycles(g, why, n);
 			return -1;
 		}
 	}
@@ -165,8 +181,7 @@ static int l2_one(const struct amd_pipeline_gen *g, const struct amd_pipeline_l2
 		fmt_snprintf(why + o, n - o, " counted 0: d_ratio's denominator is 0");
 		return -1;
 	}
-	i128 q = pn * num * MILLI_PCT, d = pd * den;
-	*milli = (int64_t)((q >= 0 ? q + d / 2 : q - d / 2) / d);
+	*milli = div_round(pn * num * MILLI_PCT, pd * den);
 	return 0;
 }
 
