@@ -22,7 +22,7 @@ void known_loop_run(const struct core_set *s, uint64_t iterations, int masked, s
 		fmt_snprintf(r->why, sizeof(r->why), "no %s counter on this CPU", arch_known_loop_event);
 		return;
 	}
-	if (c->state == CTR_ABSENT || c->state == CTR_FAULTED) {
+	if (!ctr_state_live(c->state)) {
 		fmt_snprintf(r->why, sizeof(r->why), "%s %s: %s", arch_known_loop_event, ctr_state_name(c->state),
 			     c->why);
 		return;

@@ -104,7 +104,6 @@ int amd_core_add_on(struct amd_core *ac, const char *name, uint64_t config, int 
 	return i;
 }
 
-static int live(const struct x86_ctr *c) { return x86_ctr_live(c); }
 static const char *ctl_name(const struct amd_core *ac) { return ac->stride == 1 ? "PerfEvtSel" : "PERF_CTL"; }
 static const char *ctr_name(const struct amd_core *ac) { return ac->stride == 1 ? "PerfCtr" : "PERF_CTR"; }
 
@@ -112,7 +111,7 @@ hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct savese
 {
 	uint64_t ours = 0;
 	for (int i = 0; i < ac->nused; i++)
-		if (live(&ac->c[i]))
+		if (x86_ctr_live(&ac->c[i]))
 			ours |= 1ull << ((ac->c[i].sel_msr - ac->ctl_base) / ac->stride);
 	if (!ours)
 		return HW_OK;
@@ -123,7 +122,7 @@ hw_status amd_core_start(const struct hw *hw, struct amd_core *ac, struct savese
 			st = saveset_write(hw, sv, reg_msr(PerfCntrGlobalCtl), ac->global_orig & ~ours);
 		if (st != HW_OK) {
 			for (int i = 0; i < ac->nused; i++)
-				if (live(&ac->c[i]))
+				if (x86_ctr_live(&ac->c[i]))
 					x86_ctr_fault(&ac->c[i], "PerfCntrGlobalCtl", st);
 			return st;
 		}

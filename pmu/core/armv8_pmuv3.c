@@ -275,7 +275,7 @@ static hw_status armv8_stop(const struct hw *hw, struct core_set *s)
 	uint64_t en = enable_mask(s), was = 0;
 	if (!s->started || !en)
 		return HW_OK;
-	if (s->c[PMUV3_CYCLES].state != CTR_ABSENT && s->c[PMUV3_CYCLES].state != CTR_FAULTED)
+	if (ctr_state_live(s->c[PMUV3_CYCLES].state))
 		STEP(hw_sysreg_read(hw, SYSREG_PMCCNTR_EL0, &s->c[PMUV3_CYCLES].after),
 		     "read PMCCNTR_EL0");
 	char what[40];

@@ -30,7 +30,7 @@ hw_status core_saveset_restore(const struct hw *hw, struct core_set *s)
 
 void core_finish_counter(struct core_counter *c)
 {
-	if (c->state == CTR_ABSENT || c->state == CTR_FAULTED)
+	if (!ctr_state_live(c->state))
 		return;
 	uint64_t mask = c->width_mask ? c->width_mask : ~0ull;
 	c->delta = (c->after - c->before) & mask;

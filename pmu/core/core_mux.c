@@ -90,7 +90,7 @@ void core_mux_finish(struct core_set *acc)
 {
 	for (int i = 0; i < acc->n; i++) {
 		struct core_counter *a = &acc->c[i];
-		if (a->state == CTR_ABSENT || a->state == CTR_FAULTED)
+		if (!ctr_state_live(a->state))
 			continue;
 		a->delta = metric_mux_scale(a->raw, acc->window_ns, core_mux_running_ns(acc, i));
 		a->state = a->raw ? CTR_COUNTED : CTR_NOT_ADVANCING;

@@ -19,4 +19,11 @@ static inline int ctr_state_read(uint8_t st)
 	return st == CTR_COUNTED || st == CTR_NOT_ADVANCING;
 }
 
+/* The counter is there and has not faulted: it is programmed and read (a multiplexed one whose
+ * group never ran, CTR_NOT_COUNTED, included). */
+static inline int ctr_state_live(uint8_t st)
+{
+	return st != CTR_ABSENT && st != CTR_FAULTED;
+}
+
 #endif

@@ -137,7 +137,6 @@ int intel_core_add_on(struct intel_core *ic, const char *name, uint64_t config, 
 	return i;
 }
 
-static int live(const struct x86_ctr *c) { return x86_ctr_live(c); }
 
 /* Which general counters our_global_bits counts: every group's, the running group's and the
  * pinned ones, or the pinned ones alone. */
@@ -149,15 +148,15 @@ static uint64_t our_global_bits(const struct intel_core *ic, enum bits_of which)
 	uint64_t b = 0;
 	for (int i = 0; i < ic->ngp_used; i++) {
 		const struct x86_ctr *c = &ic->gp[i];
-		int in = which == BITS_ALL ? live(c) : which == BITS_RUNNING ? x86_ctr_on(c, ic->cur)
-					   : live(c) && c->group == X86_PINNED;
+		int in = which == BITS_ALL ? x86_ctr_live(c) : which == BITS_RUNNING ? x86_ctr_on(c, ic->cur)
+					   : x86_ctr_live(c) && c->group == X86_PINNED;
 		if (in)
 			b |= 1ull << (c->sel_msr - IA32_PERFEVTSEL0);
 	}
 	for (int i = 0; i < ic->nfx; i++)
-		if (live(&ic->fx[i]))
+		if (x86_ctr_live(&ic->fx[i]))
 			b |= 1ull << (PERF_GLOBAL_CTRL_FIXED_SHIFT + (unsigned)i);
-	if (ic->metrics && ic->nfx > (int)FIXED_CTR_SLOTS && live(&ic->fx[FIXED_CTR_SLOTS]))
+	if (ic->metrics && ic->nfx > (int)FIXED_CTR_SLOTS && x86_ctr_live(&ic->fx[FIXED_CTR_SLOTS]))
 		b |= 1ull << PERF_GLOBAL_CTRL_EN_PERF_METRICS;
 	return b;
 }
@@ -165,10 +164,10 @@ static uint64_t our_global_bits(const struct intel_core *ic, enum bits_of which)
 static void fault_live(struct intel_core *ic, const char *reg, hw_status st)
 {
 	for (int i = 0; i < ic->ngp_used; i++)
-		if (live(&ic->gp[i]))
+		if (x86_ctr_live(&ic->gp[i]))
 			x86_ctr_fault(&ic->gp[i], reg, st);
 	for (int i = 0; i < ic->nfx; i++)
-		if (live(&ic->fx[i]))
+		if (x86_ctr_live(&ic->fx[i]))
 			x86_ctr_fault(&ic->fx[i], reg, st);
 }
 
@@ -188,7 +187,7 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct sa
 	ic->global_ours = bits;
 	uint64_t fcc_mask = 0, fcc_bits = 0, fcc = 0;
 	for (int i = 0; i < ic->nfx; i++) {
-		if (!live(&ic->fx[i]))
+		if (!x86_ctr_live(&ic->fx[i]))
 			continue;
 		unsigned sh = FIXED_CTR_CTRL_BITS * (unsigned)i;
 		fcc_mask |= (uint64_t)FIXED_CTR_CTRL_FIELD_MASK << sh;
@@ -200,7 +199,7 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct sa
 			st = saveset_write(hw, sv, reg_msr(IA32_FIXED_CTR_CTRL), (fcc & ~fcc_mask) | fcc_bits);
 		if (st != HW_OK)
 			for (int i = 0; i < ic->nfx; i++)
-				if (live(&ic->fx[i]))
+				if (x86_ctr_live(&ic->fx[i]))
 					x86_ctr_fault(&ic->fx[i], "IA32_FIXED_CTR_CTRL", st);
 	}
 	for (int i = 0; i < ic->ngp_used; i++) {
@@ -214,7 +213,7 @@ hw_status intel_core_start(const struct hw *hw, struct intel_core *ic, struct sa
 	ic->global_ours = our_global_bits(ic, BITS_ALL);
 	x86_mux_reset(ic->gp, ic->ngp_used);
 	for (int i = 0; i < ic->nfx; i++)
-		if (live(&ic->fx[i]))
+		if (x86_ctr_live(&ic->fx[i]))
 			ic->fx[i].reads = 0;
 	intel_core_read(hw, ic);
 	return HW_OK;
@@ -239,7 +238,7 @@ hw_status intel_core_unfreeze(const struct hw *hw, struct intel_core *ic)
 static void read_one(const struct hw *hw, struct x86_ctr *c, const char *reg)
 {
 	uint64_t v;
-	if (!live(c))
+	if (!x86_ctr_live(c))
 		return;
 	hw_status st = hw_rdmsr(hw, c->ctr_msr, &v);
 	if (st != HW_OK)
@@ -276,7 +275,7 @@ hw_status intel_core_rotate(const struct hw *hw, struct intel_core *ic, struct s
 	ic->cur = next;
 	for (int i = 0; i < ic->ngp_used; i++) {
 		struct x86_ctr *c = &ic->gp[i];
-		if (!live(c) || c->group != next)
+		if (!x86_ctr_live(c) || c->group != next)
 			continue;
 		hw_status s2 = x86_ctr_switch(hw, sv, c, c->config | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN, 1,
 					      "IA32_PERFEVTSELx", PMC_NAME(ic));
@@ -285,7 +284,7 @@ hw_status intel_core_rotate(const struct hw *hw, struct intel_core *ic, struct s
 	hw_status s3 = hw_wrmsr(hw, IA32_PERF_GLOBAL_CTRL, keep | our_global_bits(ic, BITS_RUNNING));
 	if (s3 != HW_OK)
 		for (int i = 0; i < ic->ngp_used; i++)
-			if (live(&ic->gp[i]) && ic->gp[i].group == next)
+			if (x86_ctr_live(&ic->gp[i]) && ic->gp[i].group == next)
 				x86_ctr_fault(&ic->gp[i], "IA32_PERF_GLOBAL_CTRL", s3);
 	return st != HW_OK ? st : s3;
 }

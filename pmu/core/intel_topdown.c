@@ -59,7 +59,7 @@ void td_plan(struct intel_topdown *td, struct intel_core *ic, enum td_kind kind,
 static int metrics_live(const struct intel_topdown *td, const struct intel_core *ic)
 {
 	return td->kind == TD_METRICS && !td->why[0] && ic->programmed &&
-	       ic->fx[FIXED_CTR_SLOTS].state != CTR_ABSENT && ic->fx[FIXED_CTR_SLOTS].state != CTR_FAULTED;
+	       x86_ctr_live(&ic->fx[FIXED_CTR_SLOTS]);
 }
 
 static void failed(struct intel_topdown *td, struct intel_core *ic, const char *what, hw_status st)

@@ -50,7 +50,7 @@ hw_status x86_ctr_switch(const struct hw *hw, struct saveset *sv, struct x86_ctr
 
 void x86_ctr_finish(struct x86_ctr *c)
 {
-	if (c->state == CTR_ABSENT || c->state == CTR_FAULTED)
+	if (!x86_ctr_live(c))
 		return;
 	c->state = c->acc ? CTR_COUNTED : CTR_NOT_ADVANCING;
 	c->scaled = c->acc;

@@ -50,7 +50,7 @@ hw_status x86_ctr_switch(const struct hw *hw, struct saveset *sv, struct x86_ctr
 /* Not absent or faulted. */
 static inline int x86_ctr_live(const struct x86_ctr *c)
 {
-	return c->state != CTR_ABSENT && c->state != CTR_FAULTED;
+	return ctr_state_live(c->state);
 }
 /* Live and programmed while group cur runs (pinned, or of group cur). */
 static inline int x86_ctr_on(const struct x86_ctr *c, uint8_t cur)
