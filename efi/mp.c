@@ -296,12 +296,19 @@ struct ap_call { hw_cpu_fn fn; void *arg; int faulted; struct exc_ap_fault fault
  * services) and the boot CPU reports it through mp_cpu_why. */
 static volatile uint32_t ap_job_faults;   /* MP-services jobs that ended at an exception */
 
+/* fn(arg) on this AP under exceptions_ap_call: 1 when it faulted (*fault filled, counted). */
+static int guarded_job(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault)
+{
+	int faulted = exceptions_ap_call(fn, arg, fault);
+	if (faulted)
+		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
+	return faulted;
+}
+
 static VOID EFIAPI ap_trampoline(VOID *p)
 {
 	struct ap_call *c = p;
-	c->faulted = exceptions_ap_call(c->fn, c->arg, &c->fault);
-	if (c->faulted)
-		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
+	c->faulted = guarded_job(c->fn, c->arg, &c->fault);
 }
 
 uint32_t mp_jobs_faulted(void)
@@ -351,9 +358,7 @@ hw_status mp_run_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg)
 static VOID EFIAPI pending_trampoline(VOID *arg)
 {
 	struct mp_pending *p = arg;
-	p->faulted = exceptions_ap_call(p->fn, p->arg, &p->fault);
-	if (p->faulted)
-		__atomic_add_fetch(&ap_job_faults, 1, __ATOMIC_ACQ_REL);
+	p->faulted = guarded_job(p->fn, p->arg, &p->fault);
 }
 
 hw_status mp_start_on_cpu(uint32_t cpu, hw_cpu_fn fn, void *arg, struct mp_pending *p)
