@@ -110,6 +110,10 @@ void exceptions_unregister(void)
 uint32_t exceptions_recovered(void) { return recovered; }
 void exceptions_on_fatal(void (*fn)(const char *, uintptr_t)) { fatal_fn = fn; }
 
+extern char ImageBase[];   /* gnu-efi's linker script: the image's load address */
+
+uintptr_t exceptions_image_offset(uintptr_t ip) { return ip - (uintptr_t)ImageBase; }
+
 int exceptions_ap_call(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault)
 {
 	struct ap_guard g = { .hwid = arch_cpu_hwid() };

@@ -32,6 +32,10 @@ struct exc_ap_fault {
  * is recorded and its CPU spins (it may not call boot services), so its job never returns. */
 int exceptions_ap_call(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault);
 
+/* ip as an offset into efiperf's image (the "efiperf.so+0x..." of fault messages, to look up
+ * with nm): ip minus gnu-efi's ImageBase, the image's load address. No firmware call. */
+uintptr_t exceptions_image_offset(uintptr_t ip);
+
 
 /* Register the handlers. Returns the number of vectors registered; *why gets a reason
  * ("EFI_CPU_ARCH_PROTOCOL not found", "vector 13: Access Denied") when fewer than all. */

@@ -224,12 +224,8 @@ static EFI_HANDLE self;
  * (`return` cannot return from an exception: the CPU spins with the message shown). */
 static void on_fatal(const char *vector, uintptr_t ip)
 {
-	EFI_LOADED_IMAGE *li = NULL;
-	uintptr_t base = 0;
-	if (BS->HandleProtocol(self, &LoadedImageProtocol, (VOID **)&li) == EFI_SUCCESS)
-		base = (uintptr_t)li->ImageBase;
 	rep_error("exception", "unexpected %s at IP 0x%lx (efiperf.so+0x%lx): not a fault-safe access",
-		  vector, (unsigned long)ip, (unsigned long)(ip - base));
+		  vector, (unsigned long)ip, (unsigned long)exceptions_image_offset(ip));
 	cleanup_run_all();   /* e.g. NVMe controllers go back to the firmware driver */
 	end_record();
 	leave();

@@ -319,15 +319,13 @@ uint32_t mp_jobs_faulted(void)
 	return n;
 }
 
-extern char ImageBase[];   /* gnu-efi's linker script: the image's load address */
-
 /* The MP-services counterpart of psci_wait's "exception on CPU" reason. */
 static hw_status ap_fault_why(uint32_t cpu, const struct exc_ap_fault *f)
 {
 	if (ps.why)
 		fmt_snprintf(ps.why[cpu], sizeof(ps.why[cpu]),
 			     "CPU %u: unexpected %s at IP 0x%lx (efiperf.so+0x%lx) on an AP (hwid 0x%llx); its job ended there",
-			     cpu, f->vector, (unsigned long)f->ip, (unsigned long)(f->ip - (uintptr_t)ImageBase),
+			     cpu, f->vector, (unsigned long)f->ip, (unsigned long)exceptions_image_offset(f->ip),
 			     (unsigned long long)f->hwid);
 	return HW_ERROR;
 }
