@@ -4,6 +4,8 @@
 #   make                 build/x86_64/efiperf.efi           (gnu-efi, Debian)
 #   make ARCH=aarch64    build/aarch64/efiperf.efi          (gnu-efi arm64 sysroot + picolibc)
 #   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
+#   make image SIGN_KEY=KEY.pem SIGN_CERT=CERT.pem   both arches' images with Secure Boot signed
+#                        loaders (boot/sign.sh, sbsign; SIGN_PASS=... for an encrypted key)
 #   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make bench-dma       efiperf's own NVMe queues against the firmware's Block IO, one QEMU boot
@@ -11,6 +13,7 @@
 #   make stack           worst-case stack depth from efi_main and every AP entry, both arches (tests/tools/stack_budget.py)
 #   make deps            install every Debian package the build, run and tests need
 #   make usb DEV=/dev/sdX  write build/<arch>/efiperf.img to a USB stick and verify it (FORCE=1: see boot/usb.sh)
+#   make bench-collector the fleet collector ingesting 1,000 simulated machines, SQLite and PostgreSQL
 #   make report          boot/efiperf-report over build/<arch>/logs/*.jsonl: results, HTML in build/<arch>/report/
 
 ARCH ?= x86_64
@@ -69,7 +72,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma deps clean report usb
+.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma bench-collector deps clean report usb
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -101,10 +104,23 @@ $(B)/acpi_install.efi: $(B)/acpi_install.so
 
 # FAT image: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, \startup.nsh.
 # The images make run/test build set exit = shutdown so QEMU powers off (boot/efiperf.cfg).
+ifeq ($(SIGN_KEY),)
 image: $(B)/efiperf.img $(B)/acpi_install.efi
 $(B)/efiperf.img: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
 	$(Q)boot/deps.sh $(ARCH)
 	$(Q)boot/mkimage.sh $@ $< $(BOOTNAME) boot/efiperf.cfg
+else
+# Signed: both arches, each loader signed (build/<arch>/efiperf.signed.efi) and put in the image.
+image:
+	$(Q)$(MAKE) --no-print-directory signed-image ARCH=x86_64
+	$(Q)$(MAKE) --no-print-directory signed-image ARCH=aarch64
+endif
+.PHONY: signed-image
+signed-image: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
+	$(Q)boot/deps.sh --check sign
+	$(Q)test -n "$(SIGN_CERT)" || { echo "make image: SIGN_KEY needs SIGN_CERT (the certificate the firmware trusts)" >&2; exit 2; }
+	$(Q)boot/sign.sh --key "$(SIGN_KEY)" --cert "$(SIGN_CERT)" $< $(B)/efiperf.signed.efi
+	$(Q)boot/mkimage.sh $(B)/efiperf.img $(B)/efiperf.signed.efi $(BOOTNAME) boot/efiperf.cfg
 
 run: $(B)/efiperf.img
 	$(Q)boot/deps.sh --check run $(ARCH)
@@ -162,6 +178,13 @@ bench-dma:
 	$(Q)$(MAKE) --no-print-directory image ARCH=x86_64
 	$(Q)boot/deps.sh --check run x86_64
 	$(Q)/usr/bin/python3 tests/bench/bench_dma.py --image build/x86_64/efiperf.img $(if $(BENCH_DMA_SIZE),--size $(BENCH_DMA_SIZE))
+
+# boot/efiperf-collector over loopback: 1,000 machines' records, 64 at a time, one record per POST;
+# records/s, p50/p99 latency, lost and duplicated records. A benchmark, not a test.
+# BENCH_COLLECTOR_ARGS="--machines 100 --db sqlite"
+bench-collector:
+	$(Q)boot/deps.sh --check test
+	$(Q)/usr/bin/python3 tests/bench/bench_collector.py $(BENCH_COLLECTOR_ARGS)
 
 deps:
 	$(Q)boot/deps.sh all

@@ -7,6 +7,8 @@
 #   boot/deps.sh --check run ARCH    what `make run` needs to boot ARCH
 #   boot/deps.sh --check test        what `make test` needs
 #   boot/deps.sh report              what boot/efiperf-report needs (Debian's python3 packages)
+#   boot/deps.sh --check collector   what boot/efiperf-collector needs (aiohttp, psycopg)
+#   boot/deps.sh --check sign        what make image SIGN_KEY=... needs (sbsigntool)
 #
 # gnu-efi:arm64 is not co-installable with gnu-efi:amd64 (Debian's gnu-efi 3.0.15 is not
 # Multi-Arch and installs into /usr/lib), so it is downloaded as a .deb and unpacked into
@@ -24,6 +26,11 @@ PKG_TEST=(libcmocka-dev libpfm4-dev clang acpica-tools python3 pkg-config python
 # Debian's chromium (headless).
 PKG_REPORT=(python3 python3-matplotlib python3-jsonschema)
 PKG_BROWSER=(chromium)
+# boot/efiperf-collector (aiohttp, psycopg 3 for PostgreSQL) and its tests (a PostgreSQL 15 server
+# of their own); make image SIGN_KEY=... signs with sbsign; the lab-network tests run dnsmasq-base
+# (the binary alone: no service that would start a DHCP server on this machine).
+PKG_COLLECTOR=(python3-aiohttp python3-psycopg)
+PKG_LAB=(postgresql-15 sbsigntool dnsmasq-base)
 
 SYSROOT=build/sysroot-aarch64
 
@@ -76,12 +83,14 @@ aarch64) install_missing "${PKG_BUILD_A64[@]}"; arm64_sysroot ;;
 	case "${2:-}" in
 	run) if [ "${3:-x86_64}" = aarch64 ]; then install_missing "${PKG_RUN_A64[@]}"; else install_missing "${PKG_RUN_X86[@]}"; fi ;;
 	test) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}" \
-		"${PKG_REPORT[@]}" "${PKG_BROWSER[@]}"; arm64_sysroot ;;
+		"${PKG_REPORT[@]}" "${PKG_BROWSER[@]}" "${PKG_COLLECTOR[@]}" "${PKG_LAB[@]}"; arm64_sysroot ;;
+	collector) install_missing "${PKG_REPORT[@]}" "${PKG_COLLECTOR[@]}" ;;
+	sign) install_missing sbsigntool openssl ;;
 	report) install_missing "${PKG_REPORT[@]}" ;;
-	*) echo "usage: $0 --check run ARCH | --check test | --check report" >&2; exit 2 ;;
+	*) echo "usage: $0 --check run ARCH | --check test | --check report | --check collector | --check sign" >&2; exit 2 ;;
 	esac ;;
 report) install_missing "${PKG_REPORT[@]}" ;;
 all) install_missing "${PKG_BUILD_X86[@]}" "${PKG_RUN_X86[@]}" "${PKG_RUN_A64[@]}" "${PKG_TEST[@]}" "${PKG_REPORT[@]}" \
-	"${PKG_BROWSER[@]}"; arm64_sysroot ;;
+	"${PKG_BROWSER[@]}" "${PKG_COLLECTOR[@]}" "${PKG_LAB[@]}"; arm64_sysroot ;;
 *) echo "usage: $0 all | x86_64 | aarch64 | report | --check run ARCH | --check test | --check report" >&2; exit 2 ;;
 esac

@@ -4,7 +4,12 @@
 # copy the logs it wrote out of the FAT image and print their paths.
 #
 #   boot/qemu.sh --arch x86_64|aarch64 --image IMG --logs DIR [--cpu MODEL] [--smp N]
-#                [--timeout SEC] [--quiet] [--readonly] [--boot-nvme SLOT] [-- extra qemu args...]
+#                [--timeout SEC] [--quiet] [--readonly] [--boot-nvme SLOT] [--secure-boot]
+#                [-- extra qemu args...]
+# --secure-boot boots Debian's firmware whose variable store has Secure Boot on and trusts only
+# Debian's snakeoil test key (/usr/share/ovmf/PkKek-1-snakeoil.pem): OVMF_CODE_4M.snakeoil.fd on
+# q35 with SMM and a secure flash (x86_64), AAVMF_CODE.snakeoil.fd (aarch64). An image signed
+# with that key (make image SIGN_KEY=... SIGN_CERT=...) runs; an unsigned one is refused.
 # --readonly attaches the image write-protected (efiperf must go on console-only).
 # --boot-nvme SLOT (x86_64) attaches the image to an NVMe controller at PCI device SLOT of bus 0
 # (e.g. 0x9) instead of q35's AHCI disk: efiperf then boots from, and logs to, an NVMe disk
@@ -18,7 +23,7 @@
 # Exit status: 0 when the run's last JSONL record is {"type":"end","status":"ok"}, 1 when it
 # ended with status error, 2 when no log was written or QEMU failed or timed out.
 set -euo pipefail
-arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 ro= bootnvme=${QEMU_BOOT_NVME:-} extra=()
+arch=x86_64 img= logs= cpu=${QEMU_CPU:-} smp=4 timeout=600 quiet=0 ro= bootnvme=${QEMU_BOOT_NVME:-} secure=0 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=$2; shift 2 ;;
@@ -30,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1; shift ;;
 	--readonly) ro=,readonly=on; shift ;;
 	--boot-nvme) bootnvme=$2; shift 2 ;;
+	--secure-boot) secure=1; shift ;;
 	--) shift; extra=("$@"); break ;;
 	*) echo "qemu.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -43,9 +49,14 @@ trap 'rm -rf "$work"' EXIT
 case $arch in
 x86_64)
 	cpu=${cpu:-Icelake-Server}
-	cp /usr/share/OVMF/OVMF_VARS.fd "$work/vars.fd"
-	cmd=(qemu-system-x86_64 -M q35 -cpu "$cpu" -smp "$smp" -m 512 -nographic -no-reboot -net none
-	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE.fd
+	machine=q35 code=/usr/share/OVMF/OVMF_CODE.fd vars=/usr/share/OVMF/OVMF_VARS.fd sb=()
+	if [ $secure = 1 ]; then
+		machine=q35,smm=on code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd vars=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+		sb=(-global driver=cfi.pflash01,property=secure,value=on)
+	fi
+	cp "$vars" "$work/vars.fd"
+	cmd=(qemu-system-x86_64 -M "$machine" "${sb[@]}" -cpu "$cpu" -smp "$smp" -m 512 -nographic -no-reboot -net none
+	     -drive if=pflash,format=raw,readonly=on,file="$code"
 	     -drive if=pflash,format=raw,file="$work/vars.fd"
 	     )
 	# q35's AHCI disk cannot be read-only in QEMU: a write-protected image goes on virtio-blk.
@@ -55,9 +66,11 @@ x86_64)
 	;;
 aarch64)
 	cpu=${cpu:-max}
-	cp /usr/share/AAVMF/AAVMF_VARS.fd "$work/vars.fd"
+	code=/usr/share/AAVMF/AAVMF_CODE.fd vars=/usr/share/AAVMF/AAVMF_VARS.fd
+	[ $secure = 1 ] && code=/usr/share/AAVMF/AAVMF_CODE.snakeoil.fd vars=/usr/share/AAVMF/AAVMF_VARS.snakeoil.fd
+	cp "$vars" "$work/vars.fd"
 	cmd=(qemu-system-aarch64 -M virt -cpu "$cpu" -smp "$smp" -m 512 -icount shift=0 -nographic -no-reboot -net none
-	     -drive if=pflash,format=raw,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd
+	     -drive if=pflash,format=raw,readonly=on,file="$code"
 	     -drive if=pflash,format=raw,file="$work/vars.fd"
 	     -drive if=none,format=raw,file="$img",id=d$ro -device virtio-blk-device,drive=d)
 	;;

@@ -11,7 +11,8 @@
 #             nothing when all is there), `make events` (must list events of
 #             every platform), `make layering` (the include-direction check must pass), `make stack`
 #             (the static stack budget of both arches, tests/tools/stack_budget.py), and a
-#             smoke run of `make bench` (one rep over 8 MB: must print its ratio table), and the
+#             smoke run of `make bench` (one rep over 8 MB: must print its ratio table), a smoke run
+#             of `make bench-collector` (8 machines: 0 records lost or duplicated on both databases), and the
 #             oracle extractors the README names (tests/tools/*_extract.py): they read an upstream
 #             checkout make test does not have, so each is started without one and must exit
 #             non-zero with its usage line and no Python traceback (it imports and parses)
@@ -136,6 +137,9 @@ if want tools; then
 	if [ "$rc" = 0 ] && grep -qE '^triad +[a-z0-9_]+ ' "$out" && grep -qE '^kernel .* ratio +paired +spread$' "$out" &&
 		grep -qE '^goal: ([0-9]+ of 6 kernels at or above 1.00x likwid-bench|no verdict \(likwid-bench did not run\))' "$out"; then pass
 	else fail "make bench (smoke): exit status $rc, or no triad row, no ratio/paired/spread head or no 'goal:' line"; fi
+	run bench-collector-smoke make --no-print-directory bench-collector BENCH_COLLECTOR_ARGS="--machines 8 --concurrency 4"
+	if [ "$rc" = 0 ] && [ "$(grep -cE '^(sqlite|postgresql) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +0 +0$' "$out")" = 2 ]; then pass
+	else fail "make bench-collector (smoke): exit status $rc, or no sqlite and postgresql rows with 0 lost and 0 duplicated"; fi
 	run extractors bash -c 'for t in tests/tools/*_extract.py; do echo "== $t"; "$0" "$t"; echo "exit $?"; done' "$PY"
 	bad=$(awk '/^== /{t=$2; u=0; tb=0; next} /[Uu]sage/{u=1} /^Traceback/{tb=1} /^exit /{if ($2 == 0 || !u || tb) print t}' "$out")
 	if [ "$rc" = 0 ] && grep -q '^== ' "$out" && [ -z "$bad" ]; then pass

@@ -332,13 +332,16 @@ def _qemu_sh(cmd, logs):
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
-def boot(arch, img, d, cpu=None, exclusive=False, tag="logs", readonly=False, smp=None, extra=None):
+def boot(arch, img, d, cpu=None, exclusive=False, tag="logs", readonly=False, smp=None, extra=None,
+         secure_boot=False):
     """Boot img with boot/qemu.sh --quiet; its logs go to d/tag. exclusive: no other QEMU runs
     meanwhile (boots whose wall time is a figure)."""
     logs = os.path.join(d, tag)
     cmd = [QEMU_SH, "--arch", arch, "--image", img, "--logs", logs, "--quiet", "--timeout", str(Settings.boot_timeout)]
     if readonly:
         cmd += ["--readonly"]
+    if secure_boot:
+        cmd += ["--secure-boot"]
     if smp:
         cmd += ["--smp", str(smp)]
     if cpu:
