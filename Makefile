@@ -14,6 +14,7 @@
 #   make deps            install every Debian package the build, run and tests need
 #   make usb DEV=/dev/sdX  write build/<arch>/efiperf.img to a USB stick and verify it (FORCE=1: see boot/usb.sh)
 #   make bench-collector the fleet collector ingesting 1,000 simulated machines, SQLite and PostgreSQL
+#   make netboot         build/netboot/: both arches' loaders, the config, a DHCP/TFTP server configuration (boot/netboot.sh)
 #   make report          boot/efiperf-report over build/<arch>/logs/*.jsonl: results, HTML in build/<arch>/report/
 
 ARCH ?= x86_64
@@ -72,7 +73,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma bench-collector deps clean report usb
+.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma bench-collector deps clean report usb netboot
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -185,6 +186,12 @@ bench-dma:
 bench-collector:
 	$(Q)boot/deps.sh --check test
 	$(Q)/usr/bin/python3 tests/bench/bench_collector.py $(BENCH_COLLECTOR_ARGS)
+
+# A lab network's boot root and its DHCP/TFTP server configuration (NETBOOT_ARGS="--server IP --interface IF ...").
+netboot:
+	$(Q)$(MAKE) --no-print-directory all ARCH=x86_64
+	$(Q)$(MAKE) --no-print-directory all ARCH=aarch64
+	$(Q)boot/netboot.sh $(NETBOOT_ARGS)
 
 deps:
 	$(Q)boot/deps.sh all

@@ -28,7 +28,8 @@ PKG_REPORT=(python3 python3-matplotlib python3-jsonschema)
 PKG_BROWSER=(chromium)
 # boot/efiperf-collector (aiohttp, psycopg 3 for PostgreSQL) and its tests (a PostgreSQL 15 server
 # of their own); make image SIGN_KEY=... signs with sbsign; the lab-network tests run dnsmasq-base
-# (the binary alone: no service that would start a DHCP server on this machine).
+# (the binary alone: no service that would start a DHCP server on this machine), only inside an
+# ip netns they create, bound to its bridge with --bind-interfaces.
 PKG_COLLECTOR=(python3-aiohttp python3-psycopg)
 PKG_LAB=(postgresql-15 sbsigntool dnsmasq-base)
 

@@ -16,6 +16,7 @@
 #include "efi/exceptions.h"
 #include "efi/cleanup.h"
 #include "efi/hw_efi.h"
+#include "efi/netboot.h"
 #include "efi/measure/measure.h"
 #include "efi/measure/c2c.h"
 #include "efi/measure/numa_matrix.h"
@@ -52,6 +53,7 @@
 #define CMDLINE_BYTES 1024
 #define TRACE_ENTRIES 4096
 #define SCHEMA_VERSION 1
+#define CFG_NET_MAX_BYTES (256u << 10)   /* a config file from the boot server, at most */
 #define NS_PER_MS 1000000u
 
 static struct efiperf_config cfg;
@@ -61,6 +63,7 @@ static char cmdline[CMDLINE_BYTES];
 static char cmdline_note[96];
 static char cfg_paths[CFG_SEARCH_MAX][CFG_SEARCH_PATH_LEN];
 static int cfg_npaths, cfg_used = -1;   /* candidates searched; the one read, -1 none */
+static char cfg_url[160];               /* the boot server's copy read, when netbooted */
 static char run_started[32] = "unknown";
 static struct hw_trace tracer;
 static uint64_t t_start;
@@ -112,18 +115,24 @@ static void load_config(EFI_HANDLE image, int have_volume)
 	cfg_defaults(&cfg);
 	cfg_npaths = cfg_search_paths(disc.serial, disc.smbios_status == 0 && disc.smbios.board.present ?
 					  disc.smbios.board.product : NULL, cfg_paths);
-	for (int i = 0; have_volume && i < cfg_npaths && cfg_used < 0; i++) {
+	/* No FAT volume but loaded over PXE: the same candidates from the boot server (TFTP). */
+	struct netboot net;
+	const char *net_why = NULL;
+	int have_net = !have_volume && netboot_open(image, &net, &net_why) == 0;
+	for (int i = 0; (have_volume || have_net) && i < cfg_npaths && cfg_used < 0; i++) {
 		char *text = NULL;
 		size_t len = 0;
 		const char *why = NULL;
-		int r = vol_read_file(cfg_paths[i], &text, &len, &why);
+		int r = have_volume ? vol_read_file(cfg_paths[i], &text, &len, &why) :
+				      netboot_read_file(&net, cfg_paths[i], CFG_NET_MAX_BYTES, &text, &len, cfg_url,
+							sizeof(cfg_url), &why);
 		if (r == 0) {
 			cfg_used = i;
-			cfg_parse_text(&cfg, text, len, cfg_paths[i], &cfg_errs);
+			cfg_parse_text(&cfg, text, len, have_volume ? cfg_paths[i] : cfg_url, &cfg_errs);
 			FreePool(text);
 		} else if (r < 0) {
 			struct cfg_error *e = &cfg_errs.e[cfg_errs.count < CFG_MAX_ERRORS ? cfg_errs.count : 0];
-			fmt_snprintf(e->where, sizeof(e->where), "%s", cfg_paths[i]);
+			fmt_snprintf(e->where, sizeof(e->where), "%s", have_volume ? cfg_paths[i] : cfg_url);
 			fmt_snprintf(e->message, sizeof(e->message), "cannot read: %s", why);
 			cfg_errs.count++;
 			break;
@@ -157,7 +166,7 @@ static void run_record(void)
 	json_str(j, "cmdline", cmdline);
 	if (cmdline_note[0])
 		json_str(j, "cmdline_note", cmdline_note);
-	json_str(j, "config_file", cfg_used >= 0 ? cfg_paths[cfg_used] : NULL);
+	json_str(j, "config_file", cfg_used < 0 ? NULL : cfg_url[0] ? cfg_url : cfg_paths[cfg_used]);
 	json_arr(j, "config_search");
 	for (int i = 0; i < cfg_npaths; i++)
 		json_str(j, NULL, cfg_paths[i]);
@@ -365,7 +374,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	discovery_firmware(&disc);
 	load_config(image, have_volume);
 	run_verdict_start(&cfg);
-	if (!have_volume)
+	if (!have_volume && cfg_url[0] && cfg_used >= 0)
+		rep_line("log: no boot volume (%s): configuration from %s, console only", why, cfg_url);
+	else if (!have_volume)
 		rep_line("log: no boot volume (%s): configuration defaults, console only", why);
 
 	rep_line("efiperf %s: bare-metal performance measurement", EFIPERF_VERSION);
