@@ -144,14 +144,14 @@ def test_bad_uploads_are_refused(collector):
 
 
 def test_stale_run_is_incomplete(collector):
-    srv = collector(stale=1.5)
+    srv = collector(stale=4)
     recs = records_of(serial="LAB6")
     st, _ = srv.client.post("r6", list(enumerate(recs[:10])))
     assert st == 200
     assert srv.client.get_json("/api/v1/runs/r6")["state"] == "RUNNING"
     st, page = srv.client.request("GET", "/")
     assert 'id="running"><li><a href="/runs/r6">' in page.decode()
-    time.sleep(2.0)
+    time.sleep(4.5)
     assert srv.client.get_json("/api/v1/runs/r6")["state"] == "INCOMPLETE"
     assert [r["run_id"] for r in srv.client.get_json("/api/v1/runs?result=INCOMPLETE")] == ["r6"]
     # the end arrives late: the run is classified after all
