@@ -72,6 +72,13 @@ $(B)/aml/%.aml: aml/%.asl
 	@mkdir -p $(dir $@)
 	iasl -p $(basename $@) $< >$@.log 2>&1 || { cat $@.log; exit 1; }
 $(B)/test_aml: $(B)/aml/nv_pmu_ssdt.aml
+
+# The AML reader over whole tables, under the sanitizers (tests/tools/test_aml_real.py runs it on
+# the real machines' tables of tests/aml/real/ and compares it with iasl -d).
+$(B)/aml_dump: tools/aml_dump.c $(PURE_OBJ)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) -o $@
+-include $(B)/aml_dump.d
 $(B)/test_apmt_companion: $(B)/aml/cspmu_companion_ssdt.aml
 
 # Builds and runs each test binary on its own, so one that fails to build or crashes does not

@@ -32,7 +32,7 @@ static int load(void **state)
 	return ssdt_len > 36 ? 0 : -1;
 }
 
-static void reset(void) { memset(&info, 0, sizeof(info)); }
+static void reset(void) { aml_host_reset(&info); }
 
 static const struct aml_device *by_path(const char *path)
 {
@@ -235,17 +235,18 @@ static void test_hand_assembled(void **state)
 	assert_string_equal(info.dev[0].hid, "PNP0A08");
 	assert_false(info.dev[0].has_uid);
 
-	/* an opcode that cannot be sized (CreateDWordField 0x8A at scope level) ends its scope
-	 * with a defect; the next top-level scope is still read */
+	/* a byte that is no AML opcode (0x02, ACPI 6.5 20.3 assigns it none) ends its scope with
+	 * a defect naming it; the next top-level scope is still read */
 	static const uint8_t body2[] = {
-		0x10, 0x0D, '_', 'S', 'B', '_', 0x8A, 'B', 'U', 'F', 'F', 0x00, 'X', 'X',
+		0x10, 0x0D, '_', 'S', 'B', '_', 0x02, 'B', 'U', 'F', 'F', 0x00, 'X', 'X',
 		0x10, 0x16, '_', 'G', 'P', 'E', 0x5B, 0x82, 0x0F, 'D', 'E', 'V', '1',
 		0x08, '_', 'H', 'I', 'D', 0x0D, 'A', 'B', 'C', 0x00,
 	};
 	reset();
 	assert_int_equal(aml_parse_table(t, table(t, body2, sizeof(body2)), 3, &info), 0);
 	assert_int_equal(info.ndefects, 1);
-	assert_string_equal(info.defect[0], "DSDT[3] @0x2a \\_SB_: opcode 0x8a cannot be sized; rest of the scope not read");
+	assert_string_equal(info.defect[0], "DSDT[3] @0x2a \\_SB_: object (opcode 0x02): not an AML term opcode "
+					    "(ACPI 6.5 20.3); rest of the scope not read");
 	assert_int_equal(info.ndev, 1);
 	assert_string_equal(info.dev[0].path, "\\_GPE.DEV1");
 	assert_string_equal(info.dev[0].hid, "ABC");
@@ -261,7 +262,8 @@ static void test_hand_assembled(void **state)
 	assert_int_equal(info.ndev, 1);
 	assert_false(info.dev[0].has_crs);
 	assert_int_equal(info.ndefects, 1);
-	assert_non_null(strstr(info.defect[0], "@0x33 \\DEV2: opcode 0x08"));
+	assert_non_null(strstr(info.defect[0], "@0x33 \\DEV2: Name (opcode 0x08): PkgLength runs past the enclosing "
+				      "object (the operand at 0x38, opcode 0x11)"));
 	assert_non_null(strstr(info.defect[0], "PkgLength runs past"));
 
 	/* a large resource descriptor longer than its buffer */
@@ -312,6 +314,13 @@ static void test_bad_header(void **state)
 	assert_non_null(strstr(info.defect[0], "header Length 200 is outside [36, 40]"));
 }
 
+static int unload(void **state)
+{
+	(void)state;
+	aml_info_free(&info);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,5 +332,5 @@ int main(void)
 		cmocka_unit_test(test_depth_bound),
 		cmocka_unit_test(test_bad_header),
 	};
-	return cmocka_run_group_tests(tests, load, NULL);
+	return cmocka_run_group_tests(tests, load, unload);
 }
