@@ -142,11 +142,16 @@ $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(B)/fuzz/libpure.a
 
 # Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
 # (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.
+# fuzz_aml's working corpus also gets every real machine's table of aml/real/ (kept there
+# xz-compressed), behind a 0x00 flags byte (header Length as it is): libFuzzer replays each
+# before mutating.
+FUZZ_SEED_AML = for f in aml/real/*.dat.xz; do { printf '\000'; xz -dc $$f; } >$$work/real-$$(basename $$f .dat.xz) || exit 1; done
 fuzz: $(FUZZ_BINS)
 	@crashed=0; \
 	for t in $(FUZZ_TARGETS); do \
 		work=$(B)/fuzz/corpus/$$t; art=$(B)/fuzz/artifacts/$$t; \
 		mkdir -p $$work $$art; rm -f $$art/*; \
+		case $$t in fuzz_aml) $(FUZZ_SEED_AML) ;; esac; \
 		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$$art/ \
 			$$work fuzz/corpus/$$t >$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
 		runs=$$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \

@@ -289,7 +289,9 @@ static const char *op_name(uint8_t op, uint8_t ext)
 	case OP_WHILE: return "While";
 	case OP_NAME: return "Name";
 	case OP_EXTERNAL: return "External";
-	default: return "object";
+	default:
+		return (op >= 'A' && op <= 'Z') || op == '_' || op == OP_ROOT || op == OP_PARENT || op == OP_DUAL_NAME ||
+		       op == OP_MULTI_NAME ? "name or method invocation" : "object";
 	}
 }
 

@@ -224,8 +224,9 @@ static int method_argc(const struct aml_info *in, const char *path)
 
 /* The method a NameString at p names from scope (ACPI 6.5 5.3: a single NameSeg without
  * prefix is searched in scope and then each parent scope up to the root; any other name is
- * taken as written). Its ArgCount, or -1 when it names no declared method. */
-static int call_argc(struct walker *w, uint32_t p, uint32_t end, const char *scope)
+ * taken as written). Its ArgCount, or -1 when it names no declared method. Not inlined: its two
+ * path buffers would otherwise sit in every one of aml_term()'s recursive frames. */
+__attribute__((noinline)) static int call_argc(struct walker *w, uint32_t p, uint32_t end, const char *scope)
 {
 	char path[AML_PATH_LEN], seg[5];
 	uint32_t q;

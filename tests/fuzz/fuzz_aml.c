@@ -7,7 +7,9 @@
  *              past it)
  * Seeds (tests/fuzz/corpus/fuzz_aml): tests/aml/nv_pmu_ssdt.asl compiled by iasl 20200925, as
  * is and with Device(BAD0)'s PkgLength patched past the table's end, and
- * tests/aml/cspmu_companion_ssdt.asl, each behind a 0x01 byte.
+ * tests/aml/cspmu_companion_ssdt.asl, each behind a 0x01 byte; and, added to the working corpus
+ * by tests/unit.mk's fuzz rule, every real machine's table of tests/aml/real/ behind a 0x00 byte.
+ * The reader's pool is calloc/free, so ASan also sees its device and method arrays.
  * Checks beyond not crashing: counts within their bounds, every string terminated, every kept
  * device with a _HID and an absolute path, defects named after the table; each kept device with
  * an integer _UID and a printable _HID found again as the companion of an APMT ACPI-device node
