@@ -314,6 +314,16 @@ static void test_bad_header(void **state)
 	assert_non_null(strstr(info.defect[0], "header Length 200 is outside [36, 40]"));
 }
 
+/* t[0..n) read into a fresh info as table 0, with no defect (each one printed first). */
+static void parse_clean(const uint8_t *t, uint32_t n)
+{
+	reset();
+	assert_int_equal(aml_parse_table(t, n, 0, &info), 0);
+	for (uint32_t i = 0; i < info.ndefects; i++)
+		print_message("defect: %s\n", info.defect[i]);
+	assert_int_equal(info.ndefects, 0);
+}
+
 /* One Device(DEV0) holding body[0..n) after a Name(_HID, "HID0000"), inside Scope(\_SB): the
  * hand-assembled bytes of the issue's cases. A 2-byte PkgLength (lead 0x40 | low nibble, then
  * bits 11:4) on both, so bodies up to 4095 bytes fit. Returns the table's length. */
@@ -363,11 +373,7 @@ static void test_real_firmware_shapes(void **state)
 		memcpy(b, cases[c].b, cases[c].n);
 		memcpy(b + cases[c].n, after, sizeof(after));
 		n = in_device(t, b, cases[c].n + (uint32_t)sizeof(after));
-		reset();
-		assert_int_equal(aml_parse_table(t, n, 0, &info), 0);
-		for (uint32_t i = 0; i < info.ndefects; i++)
-			print_message("case %u defect: %s\n", c, info.defect[i]);
-		assert_int_equal(info.ndefects, 0);
+		parse_clean(t, n);
 		assert_int_equal(info.ndev, 2);
 		assert_string_equal(info.dev[0].path, "\\_SB_.DEV0");
 		assert_string_equal(info.dev[0].hid, "HID0000");
@@ -396,11 +402,7 @@ static void test_method_invocations(void **state)
 		0x08, '_', 'H', 'I', 'D', 0x0D, 'E', 0x00,              /* { _UID 7, _HID "E" } } */
 	};
 	uint32_t n = in_device(t, body, sizeof(body));
-	reset();
-	assert_int_equal(aml_parse_table(t, n, 0, &info), 0);
-	for (uint32_t i = 0; i < info.ndefects; i++)
-		print_message("defect: %s\n", info.defect[i]);
-	assert_int_equal(info.ndefects, 0);
+	parse_clean(t, n);
 	assert_int_equal(info.ndev, 3);
 	assert_string_equal(info.dev[1].path, "\\_SB_.DEV0.INIF");
 	assert_string_equal(info.dev[2].path, "\\_SB_.DEV0.INEL");
@@ -451,11 +453,7 @@ static void test_many_devices_long_strings_dsd(void **state)
 	memcpy(b + k, odd, sizeof(odd));
 	k += sizeof(odd);
 	uint32_t n = table(t, b, k);
-	reset();
-	assert_int_equal(aml_parse_table(t, n, 0, &info), 0);
-	for (uint32_t i = 0; i < info.ndefects; i++)
-		print_message("defect: %s\n", info.defect[i]);
-	assert_int_equal(info.ndefects, 0);
+	parse_clean(t, n);
 	assert_int_equal(info.ndev, 101);
 	assert_int_equal(info.dev_dropped, 0);
 	assert_string_equal(info.dev[99].path, "\\D099");
