@@ -21,6 +21,9 @@ import subprocess
 
 import pytest
 
+# one worker builds and runs aml_dump (tests/pytest.ini: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("aml_real")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REAL = os.path.join(ROOT, "tests", "aml", "real")
 DUMP = os.path.join(ROOT, "build", "host", "aml_dump")
