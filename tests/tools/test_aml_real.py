@@ -6,7 +6,8 @@ names each one's repository, path and commit), xz-compressed. For each machine i
 read in order into one namespace by build/host/aml_dump (the reader under ASan/UBSan, built by
 tests/unit.mk), and each table is disassembled by Debian's iasl (acpica-tools). The oracle is
 the .dsl text, parsed here on its own (tokens, braces, the ASL operator names): every Device
-outside a Method body, its path, its Name(_HID) (a string, or EisaId), its Name(_UID) and the
+outside a Method body, its path, its Name(_HID) (a string, or EisaId; a string that is neither a
+PNP nor an ACPI ID must be flagged hid_odd), its Name(_UID) and the
 memory descriptors of a Name(_CRS, ResourceTemplate () {...}) (Memory32Fixed, DWordMemory,
 QWordMemory, ExtendedMemory). The reader must give the same devices with a _HID, in the same
 order, with the same _HID, _UID and ranges, and name no defect: none may be lost behind a
@@ -50,6 +51,9 @@ TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/|[A-Za-z_\\^][A-Za-z0-9
                    re.S)
 SCOPES = {"Scope", "Device", "Processor", "ThermalZone", "PowerResource"}
 TRANSPARENT = {"DefinitionBlock", "If", "Else", "ElseIf", "While"}
+# ACPI 6.5 6.1.5: a _HID string is a PNP ID (3 uppercase letters, 4 hex digits) or an ACPI ID
+# (4 uppercase letters or digits, 4 hex digits); anything else the reader flags (hid_odd).
+HID_ID = r"[A-Z]{3}[0-9A-F]{4}|[A-Z0-9]{4}[0-9A-F]{4}"
 MEMORY = {"Memory32Fixed": (0, 1), "DWordMemory": (1, 4), "QWordMemory": (1, 4), "ExtendedMemory": (1, 4)}
 
 
@@ -145,7 +149,7 @@ def oracle(dsl):
                 scope = join_path(scope, pending[1])
                 dev = None
                 if kind == "Device":
-                    devices.append({"path": path_text(scope), "hid": None, "uid": None, "crs": None})
+                    devices.append({"path": path_text(scope), "hid": None, "odd": False, "uid": None, "crs": None})
                     dev = devices[-1]
             pending = None
             i += 1
@@ -171,10 +175,11 @@ def oracle(dsl):
             if name == "_HID":
                 if v.startswith('"'):
                     dev["hid"] = json.loads(v)
+                    dev["odd"] = not re.fullmatch(HID_ID, dev["hid"])
                 elif v == "EisaId":
-                    dev["hid"] = json.loads(toks[i + 6])
+                    dev["hid"], dev["odd"] = json.loads(toks[i + 6]), False
                 elif integer(v) is not None:
-                    dev["hid"] = eisaid(integer(v))
+                    dev["hid"], dev["odd"] = eisaid(integer(v)), False
             elif name == "_UID":
                 dev["uid"] = json.loads(v) if v.startswith('"') else integer(v)
             elif name == "_CRS":
@@ -223,6 +228,7 @@ def test_reader_equals_iasl(machine, aml_dump, tmp_path):
         assert [(d["path"], d["hid"]) for d in have] == [(d["path"], d["hid"]) for d in want], t
         for h, w in zip(have, want):
             assert h["uid"] == w["uid"], (t, w["path"])
+            assert h["hid_odd"] == w["odd"], (t, w["path"], w["hid"])
             if isinstance(w["crs"], list):
                 assert h["ranges"] == w["crs"], (t, w["path"])
             elif w["crs"] is None:
@@ -264,8 +270,8 @@ def test_oracle_reads_iasl_text():
     '''
     got = oracle(dsl)
     assert got == [
-        {"path": "\\_SB_.DEV1", "hid": "PNP0C02", "uid": "USB _PLD Object Container",
+        {"path": "\\_SB_.DEV1", "hid": "PNP0C02", "odd": False, "uid": "USB _PLD Object Container",
          "crs": [[0xFED00000, 0x400], [0x800000000, 0x1000]]},
-        {"path": "\\_SB_.DEV2", "hid": "OEM2UPDX65MPA", "uid": 1, "crs": None},
-        {"path": "\\_SB_.PCI0.DEV3", "hid": "PNP0A08", "uid": 5, "crs": None},
+        {"path": "\\_SB_.DEV2", "hid": "OEM2UPDX65MPA", "odd": True, "uid": 1, "crs": None},
+        {"path": "\\_SB_.PCI0.DEV3", "hid": "PNP0A08", "odd": False, "uid": 5, "crs": None},
     ]
