@@ -338,7 +338,8 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 			     (op == OP_EXT && ext >= EXT_DEVICE && ext <= EXT_THERMAL);
 		if (!scoped) {
 			if (op == OP_NAME) {
-				if (aml_name_string(w, p + 1, end, &q, NULL, seg)) {
+				aml_path_copy(sub, path);
+				if (aml_name_string(w, p + 1, end, &q, sub, seg)) {
 					aml_defect(w, off, path, "Name (opcode 0x08): bad NameString; rest of the scope not read");
 					return;
 				}
@@ -346,6 +347,7 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 					term_defect(w, off, op, 0, path, why);
 					return;
 				}
+				aml_declare(w, sub, AML_NOT_METHOD);
 				if (dev >= 0)
 					name_object(w, seg, &v, &w->info->dev[dev]);
 			} else if (op == OP_EXTERNAL) {
@@ -356,11 +358,16 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 					return;
 				}
 				if (t[q] == 8)          /* ObjectType MethodObj (ACPI 6.5 19.6.45) */
-					aml_method_declare(w, sub, t[q + 1]);
+					aml_declare(w, sub, t[q + 1]);
 				p = q + 2;
 			} else if (aml_term(w, p, end, path, 0, &p, &v, &why)) {
 				term_defect(w, off, op, ext, path, why);
 				return;
+			} else if (op == OP_EXT && (ext == EXT_REGION || ext == EXT_MUTEX || ext == EXT_EVENT ||
+						    ext == EXT_DATAREGION)) {
+				aml_path_copy(sub, path);           /* the name right after the opcode, sized above */
+				if (!aml_name_string(w, off + 2, p, &q, sub, NULL))
+					aml_declare(w, sub, AML_NOT_METHOD);
 			}
 			continue;
 		}
@@ -390,7 +397,7 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 			return;
 		}
 		if (op == OP_METHOD)
-			aml_method_declare(w, sub, t[body] & 7);
+			aml_declare(w, sub, t[body] & 7);
 		else if (op == OP_IF || op == OP_WHILE) {
 			if (aml_term(w, body, (uint32_t)oend, path, 0, &body, &v, &why)) {
 				term_defect(w, off, op, 0, path, why);
@@ -399,10 +406,15 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 			walk(w, body, (uint32_t)oend, depth + 1, path, dev);
 		} else if (op == OP_ELSE)
 			walk(w, body, (uint32_t)oend, depth + 1, path, dev);
-		else if (ext == EXT_DEVICE)
-			device(w, off, body, (uint32_t)oend, depth, sub);
-		else
-			walk(w, body + fixed, (uint32_t)oend, depth + 1, sub, -1);
+		else if (op == OP_SCOPE)
+			walk(w, body, (uint32_t)oend, depth + 1, sub, -1);
+		else {
+			aml_declare(w, sub, AML_NOT_METHOD);
+			if (ext == EXT_DEVICE)
+				device(w, off, body, (uint32_t)oend, depth, sub);
+			else
+				walk(w, body + fixed, (uint32_t)oend, depth + 1, sub, -1);
+		}
 		p = (uint32_t)oend;
 	}
 }

@@ -12,7 +12,9 @@
  * of Scope, Device, Processor, PowerResource, ThermalZone, If, Else and While. A NameString in
  * operand position is a method invocation when it names a Method (or External MethodObj, or
  * the predefined \_OSI) declared so far in the tables read, found by the namespace search rules
- * of ACPI 6.5 5.3; its arguments follow. A name not (yet) declared is a plain reference, as
+ * of ACPI 6.5 5.3 (a nearer Name, Device, Processor, PowerResource, ThermalZone, OperationRegion,
+ * DataTableRegion, Mutex or Event of that name makes it none); its arguments follow. Field units
+ * and CreateXField names are not recorded. A name not (yet) declared is a plain reference, as
  * ACPICA's loader takes it. Method bodies are not read (their objects exist only while they run).
  *
  * What it keeps, per Device (name path "\_SB_.CM00"):
@@ -98,8 +100,8 @@ struct aml_table {
 	int rc;
 };
 
-/* One declared method: its path's hash (FNV-1a 64 of "\\_SB_.PCI0._DSM") and ArgCount + 1
- * (0: an empty slot). */
+/* One declared name: its path's hash (FNV-1a 64 of "\\_SB_.PCI0._DSM") and ArgCount + 1 for a
+ * method, 9 for an object that is no method (0: an empty slot). */
 struct aml_method {
 	uint64_t hash;
 	uint8_t argc1;
@@ -120,7 +122,7 @@ struct aml_info {
 	struct aml_table table[AML_MAX_TABLES];
 	uint32_t ndev, dev_cap, dev_dropped;   /* dev_dropped: the pool gave no room */
 	struct aml_device *dev;     /* dev[0..ndev), from the pool */
-	uint32_t nmethod, method_cap, method_dropped;
+	uint32_t nmethod, method_cap, method_dropped;   /* declared names (methods and others) */
 	struct aml_method *method;  /* open-addressed by hash, method_cap a power of two */
 	uint32_t ndefects, defects_dropped;
 	char defect[AML_MAX_DEFECTS][AML_DEFECT_LEN];

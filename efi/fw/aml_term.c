@@ -152,7 +152,7 @@ int aml_name_string(const struct walker *w, uint32_t p, uint32_t end, uint32_t *
 	return 0;
 }
 
-/* ---- declared methods: hash of the absolute path -> ArgCount ----------------------------- */
+/* ---- declared names: hash of the absolute path -> ArgCount, or AML_NOT_METHOD ------------ */
 
 /* FNV-1a, 64 bits (the Fowler/Noll/Vo hash; offset basis and prime from its public definition). */
 static uint64_t path_hash(const char *s)
@@ -171,7 +171,9 @@ static struct aml_method *method_slot(struct aml_method *tab, uint32_t cap, uint
 	return &tab[i];
 }
 
-static int method_insert(struct aml_info *in, uint64_t h, uint32_t argc)
+/* Record hash -> argc1 unless the path is declared already (the first declaration stands, as
+ * ACPICA refuses a second object of one name). */
+static int method_insert(struct aml_info *in, uint64_t h, uint32_t argc1)
 {
 	if (!in->pool_alloc)
 		return -1;
@@ -189,10 +191,11 @@ static int method_insert(struct aml_info *in, uint64_t h, uint32_t argc)
 		in->method_cap = cap;
 	}
 	struct aml_method *m = method_slot(in->method, in->method_cap, h);
-	if (!m->argc1)
-		in->nmethod++;
+	if (m->argc1)
+		return 0;
+	in->nmethod++;
 	m->hash = h;
-	m->argc1 = (uint8_t)(argc + 1);
+	m->argc1 = (uint8_t)argc1;
 	return 0;
 }
 
@@ -201,30 +204,32 @@ static int method_insert(struct aml_info *in, uint64_t h, uint32_t argc)
 static void methods_init(struct walker *w)
 {
 	if (!w->info->method_cap)
-		method_insert(w->info, path_hash("\\_OSI"), 1);
+		method_insert(w->info, path_hash("\\_OSI"), 1 + 1);
 }
 
-void aml_method_declare(struct walker *w, const char *path, uint32_t argc)
+void aml_declare(struct walker *w, const char *path, uint32_t argc)
 {
 	methods_init(w);
-	if (method_insert(w->info, path_hash(path), argc & 7) && !w->info->method_dropped++)
-		aml_defect(w, 0, path, "the pool gave no room to record this method's ArgCount; later calls to "
-			   "undeclared-looking methods may be sized wrong");
+	if (method_insert(w->info, path_hash(path), argc == AML_NOT_METHOD ? AML_NOT_METHOD + 1 : (argc & 7) + 1) &&
+	    !w->info->method_dropped++)
+		aml_defect(w, 0, path, "the pool gave no room to record the names declared; later method invocations "
+			   "may be sized as plain references");
 }
 
-/* ArgCount of the method at absolute path, or -1 when none is declared there. */
+/* ArgCount of the method at absolute path; -2 when an object that is no method is declared
+ * there, -1 when nothing is. */
 static int method_argc(const struct aml_info *in, const char *path)
 {
 	if (!in->method_cap)
 		return -1;
 	uint64_t h = path_hash(path);
 	const struct aml_method *m = method_slot(in->method, in->method_cap, h);
-	return m->argc1 ? m->argc1 - 1 : -1;
+	return !m->argc1 ? -1 : m->argc1 == AML_NOT_METHOD + 1 ? -2 : m->argc1 - 1;
 }
 
 /* The method a NameString at p names from scope (ACPI 6.5 5.3: a single NameSeg without
- * prefix is searched in scope and then each parent scope up to the root; any other name is
- * taken as written). Its ArgCount, or -1 when it names no declared method. Not inlined: its two
+ * prefix is searched in scope and then each parent scope up to the root, the nearest object of
+ * that name deciding; any other name is taken as written). Its ArgCount, or -1 when it names no declared method. Not inlined: its two
  * path buffers would otherwise sit in every one of aml_term()'s recursive frames. */
 __attribute__((noinline)) static int call_argc(struct walker *w, uint32_t p, uint32_t end, const char *scope)
 {
@@ -234,8 +239,10 @@ __attribute__((noinline)) static int call_argc(struct walker *w, uint32_t p, uin
 	if (aml_name_string(w, p, end, &q, path, seg) || !seg[0])
 		return -1;
 	uint8_t c = w->t[p];
-	if (c == OP_ROOT || c == OP_PARENT || c == OP_DUAL_NAME || c == OP_MULTI_NAME)
-		return method_argc(w->info, path);
+	if (c == OP_ROOT || c == OP_PARENT || c == OP_DUAL_NAME || c == OP_MULTI_NAME) {
+		int n = method_argc(w->info, path);
+		return n < 0 ? -1 : n;
+	}
 	aml_path_copy(path, scope);
 	for (;;) {
 		size_t l = strlen(path);
@@ -247,8 +254,8 @@ __attribute__((noinline)) static int call_argc(struct walker *w, uint32_t p, uin
 			return -1;
 		memcpy(cand + l, seg, 5);
 		int n = method_argc(w->info, cand);
-		if (n >= 0 || l <= 1)
-			return n;
+		if (n != -1 || l <= 1)          /* the nearest object of that name decides */
+			return n < 0 ? -1 : n;
 		aml_path_pop(path);
 	}
 }

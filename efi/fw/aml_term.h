@@ -87,8 +87,10 @@ int aml_pkg_length(const struct walker *w, uint32_t p, uint32_t end, uint32_t *b
 void aml_path_copy(char *dst, const char *src);
 /* NameString at p (see aml_term.c); path updated when given, last gets the final NameSeg. */
 int aml_name_string(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after, char *path, char *last);
-/* Record that the method at path (absolute) takes argc arguments (ACPI 6.5 19.6.85: 0..7). */
-void aml_method_declare(struct walker *w, const char *path, uint32_t argc);
+#define AML_NOT_METHOD 8          /* aml_declare(): an object that is no method */
+/* Record that the object at path (absolute) is a method of argc arguments (ACPI 6.5 19.6.85:
+ * 0..7), or AML_NOT_METHOD. The first declaration of a path stands. */
+void aml_declare(struct walker *w, const char *path, uint32_t argc);
 /* One operand (TermArg, SuperName, Target, DataRefObject, PackageElement) at p, sized as
  * ACPICA's parser does, inside [p, end). scope: the absolute scope it is read in, for method
  * invocations; NULL reads names as plain references (package elements). depth: how deep in

@@ -407,7 +407,8 @@ static void test_method_invocations(void **state)
 	assert_string_equal(info.dev[1].path, "\\_SB_.DEV0.INIF");
 	assert_string_equal(info.dev[2].path, "\\_SB_.DEV0.INEL");
 	assert_int_equal(info.dev[2].uid, 7);
-	assert_int_equal(info.nmethod, 3);                          /* \_OSI, MTH2, EXT1 */
+	/* names declared: \_OSI, MTH2, EXT1 (methods); DEV0, INIF, INEL and their four Names */
+	assert_int_equal(info.nmethod, 10);
 
 	/* the same bytes, MTH2 declared with seven arguments: its invocation takes everything up
 	 * to the Device's end as arguments (the If and Else among them), then one more is missing:
@@ -421,6 +422,33 @@ static void test_method_invocations(void **state)
 	print_message("%s\n", info.defect[0]);
 	assert_non_null(strstr(info.defect[0], "\\_SB_.DEV0: name or method invocation (opcode 0x4d): operand missing: the enclosing "
 					      "object ends first"));
+	assert_int_equal(info.ndev, 1);
+
+	/* a Name nearer than the method shadows it (ACPI 6.5 5.3): Method (\\MTH1, 1) at the root,
+	 * Name (MTH1, Zero) in the Device; MTH1 there is a reference, so the Zero after it is a
+	 * statement of its own and no argument (else the Device named ZERO below would be eaten) */
+	static const uint8_t shadow[] = {
+		0x08, 'M', 'T', 'H', '1', 0x00,                             /* Name (MTH1, Zero) */
+		'M', 'T', 'H', '1',                                         /* MTH1 */
+		0x5B, 0x82, 0x0D, 'Z', 'E', 'R', 'O', 0x08, '_', 'H', 'I', 'D', 0x0D, 'Z', 0x00,
+	};
+	static const uint8_t root_method[] = { 0x14, 0x07, '\\', 'M', 'T', 'H', '1', 0x01 };
+	uint8_t t3[600], b3[300];
+	memcpy(b3, root_method, sizeof(root_method));
+	uint32_t n3 = in_device(t3, shadow, sizeof(shadow));
+	/* the root Method before the Scope: shift the Scope and add the method's bytes */
+	memmove(t3 + 36 + sizeof(root_method), t3 + 36, n3 - 36);
+	memcpy(t3 + 36, b3, sizeof(root_method));
+	n3 += (uint32_t)sizeof(root_method);
+	t3[4] = (uint8_t)n3;
+	t3[5] = (uint8_t)(n3 >> 8);
+	parse_clean(t3, n3);
+	assert_int_equal(info.ndev, 2);
+	assert_string_equal(info.dev[1].path, "\\_SB_.DEV0.ZERO");
+	/* without the Name, MTH1 resolves to the root method and takes the Device as its argument */
+	t3[36 + sizeof(root_method) + 7 + 8 + 14 + 1] = 'X';       /* Name (XTH1, Zero) */
+	reset();
+	assert_int_equal(aml_parse_table(t3, n3, 0, &info), 0);
 	assert_int_equal(info.ndev, 1);
 }
 
@@ -470,14 +498,16 @@ static void test_many_devices_long_strings_dsd(void **state)
 	assert_ptr_equal(aml_find_hid(&info, "OEM2UPDX65MPA", &from), o);
 	assert_ptr_equal(aml_find_hid_uid(&info, "ACPI0007", 64), &info.dev[64]);
 
-	/* a pool that gives nothing: no device kept, each counted, one defect says why */
+	/* a pool that gives nothing: no device kept, each counted, no name recorded; one defect
+	 * says so for each */
 	reset();
 	info.pool_alloc = NULL;
 	assert_int_equal(aml_parse_table(t, n, 0, &info), 0);
 	assert_int_equal(info.ndev, 0);
 	assert_int_equal(info.dev_dropped, 101);
-	assert_int_equal(info.ndefects, 1);
-	assert_non_null(strstr(info.defect[0], "the pool gave no room"));
+	assert_int_equal(info.ndefects, 2);
+	assert_non_null(strstr(info.defect[0], "the pool gave no room to record the names declared"));
+	assert_non_null(strstr(info.defect[1], "the pool gave no room for more than 0 devices"));
 }
 
 static int unload(void **state)
