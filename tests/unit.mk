@@ -72,6 +72,13 @@ $(B)/aml/%.aml: aml/%.asl
 	@mkdir -p $(dir $@)
 	iasl -p $(basename $@) $< >$@.log 2>&1 || { cat $@.log; exit 1; }
 $(B)/test_aml: $(B)/aml/nv_pmu_ssdt.aml
+
+# The AML reader over whole tables, under the sanitizers (tests/tools/test_aml_real.py runs it on
+# the real machines' tables of tests/aml/real/ and compares it with iasl -d).
+$(B)/aml_dump: tools/aml_dump.c $(PURE_OBJ)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS) -MMD -MP $< $(PURE_OBJ) -o $@
+-include $(B)/aml_dump.d
 $(B)/test_apmt_companion: $(B)/aml/cspmu_companion_ssdt.aml
 
 # Builds and runs each test binary on its own, so one that fails to build or crashes does not
@@ -135,12 +142,26 @@ $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(B)/fuzz/libpure.a
 
 # Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
 # (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.
+# fuzz_aml first replays every real machine's table of aml/real/ (kept there xz-compressed),
+# whole, behind a 0x01 flags byte: one run each, under the fuzzer's sanitizers; a crash there
+# fails the target. The tables then join the working corpus, which libFuzzer reads cut to
+# FUZZ_AML_MAX_LEN bytes (the flags byte makes each cut a table of that length): real AML to
+# mutate, at the speed of small inputs.
+FUZZ_AML_MAX_LEN := 65536
+FUZZ_SEED_AML = replay=$(B)/fuzz/replay/$$t; mkdir -p $$replay; \
+	for f in aml/real/*.dat.xz; do { printf '\001'; xz -dc $$f; } >$$replay/$$(basename $$f .dat.xz) || exit 1; done; \
+	if ! $(B)/fuzz/$$t $$replay/* >$(B)/fuzz/$$t.replay.log 2>&1; then \
+		echo "fuzz $$t: replay of aml/real/, 1 crashes (log $(B)/fuzz/$$t.replay.log)"; tail -n 40 $(B)/fuzz/$$t.replay.log; crashed=1; \
+	else echo "fuzz $$t: replayed $$(ls $$replay | wc -l) real tables of aml/real/, 0 crashes"; fi; \
+	cp $$replay/* $$work/; extra=-max_len=$(FUZZ_AML_MAX_LEN)
+
 fuzz: $(FUZZ_BINS)
 	@crashed=0; \
 	for t in $(FUZZ_TARGETS); do \
 		work=$(B)/fuzz/corpus/$$t; art=$(B)/fuzz/artifacts/$$t; \
 		mkdir -p $$work $$art; rm -f $$art/*; \
-		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$$art/ \
+		extra=; case $$t in fuzz_aml) $(FUZZ_SEED_AML) ;; esac; \
+		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$$art/ $$extra \
 			$$work fuzz/corpus/$$t >$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
 		runs=$$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \
 		[ -n "$$runs" ] || runs=$$(sed -n 's/.*#\([0-9][0-9]*\).*exec\/s.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \

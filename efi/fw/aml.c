@@ -7,11 +7,11 @@
  *          DWordPrefix 0x0C, StringPrefix 0x0D, QWordPrefix 0x0E, RevisionOp 0x5B 0x30),
  *   20.2.4 PkgLength (lead byte bits 7:6 = following bytes, bits 3:0 low nibble, bits 5:4 zero
  *          when bytes follow),
- *   20.2.5 term objects (NameOp 0x08, AliasOp 0x06, ScopeOp 0x10, BufferOp 0x11, PackageOp 0x12,
- *          VarPackageOp 0x13, MethodOp 0x14, ExternalOp 0x15, IfOp 0xA0, ElseOp 0xA1,
- *          WhileOp 0xA2, NoopOp 0xA3; ExtOpPrefix 0x5B with MutexOp 0x01, EventOp 0x02,
- *          OpRegionOp 0x80, FieldOp 0x81, DeviceOp 0x82, ProcessorOp 0x83, PowerResOp 0x84,
- *          ThermalZoneOp 0x85, IndexFieldOp 0x86, BankFieldOp 0x87).
+ *   20.2.5 term objects (NameOp 0x08, ScopeOp 0x10, MethodOp 0x14 with MethodFlags bits 2:0
+ *          ArgCount, ExternalOp 0x15 with ObjectType 8 = MethodObj and ArgumentCount, IfOp 0xA0,
+ *          ElseOp 0xA1, WhileOp 0xA2, NoopOp 0xA3; ExtOpPrefix 0x5B with DeviceOp 0x82,
+ *          ProcessorOp 0x83 (ProcID, PblkAddr, PblkLen), PowerResOp 0x84 (SystemLevel,
+ *          ResourceOrder), ThermalZoneOp 0x85); every other operand shape is in aml_term.c.
  * Resource descriptors: ACPI 6.5 6.4.3 (small items: bit 7 clear, name bits 6:3, length 2:0;
  * End Tag name 0xF; large items: bit 7 set, 16-bit length at byte 1). Memory ranges: 6.4.3.4.4
  * Memory32Fixed (0x86), 6.4.3.5.2 DWord (0x87), 6.4.3.5.1 QWord (0x8A), 6.4.3.5.4 Extended
@@ -20,6 +20,7 @@
  * daffd814-6eba-4d8c-8a91-bc9bbf4aa301 (stored as the ASL ToUUID operator lays it out, 19.6).
  */
 #include "efi/fw/aml_term.h"
+#include "arch/lib/fmt.h"
 
 #include <string.h>
 
@@ -67,7 +68,7 @@ static void resources(struct walker *w, const struct value *v, struct aml_device
 {
 	const uint8_t *t = w->t;
 	uint32_t r = v->pos, end = v->end;
-	if (v->count < end - r)
+	if (v->count != AML_COUNT_UNKNOWN && v->count < end - r)
 		end = r + v->count;
 	d->has_crs = 1;
 	while (r < end) {
@@ -98,28 +99,35 @@ static void resources(struct walker *w, const struct value *v, struct aml_device
 		aml_defect(w, v->pos, d->path, "_CRS small descriptor runs past the buffer's end 0x%x", end);
 }
 
-/* One Package(){"name", value} of the device-properties package. */
+/* One Package(){"name", value} of the device-properties package (value: an integer, a string,
+ * a package, a buffer or a reference, UEFI "_DSD Device Properties" / ACPI 6.5 6.2.5). */
 static void property(struct walker *w, const struct value *pk, struct aml_device *d)
 {
 	struct value k, val;
 	uint32_t q;
-	const char *why;
+	const char *why = "";
 	if (pk->kind != V_PKG || aml_data_object(w, pk->pos, pk->end, &q, &k, &why) || k.kind != V_STR ||
-	    aml_data_object(w, q, pk->end, &q, &val, &why) || (val.kind != V_INT && val.kind != V_STR)) {
-		aml_defect(w, pk->pos, d->path, "_DSD property is not Package(){\"name\", integer or string}");
+	    aml_data_object(w, q, pk->end, &q, &val, &why) || val.kind == V_EXPR) {
+		aml_defect(w, pk->pos, d->path, "_DSD property is not Package(){\"name\", data or reference}%s%s",
+			   why[0] ? ": " : "", why);
 		return;
 	}
 	if (d->nprops >= AML_MAX_PROPS) {
 		d->props_dropped++;
 		return;
 	}
+	static const uint8_t kind[] = { [V_INT] = AML_PROP_INT, [V_STR] = AML_PROP_STR, [V_BUF] = AML_PROP_BUF,
+					[V_PKG] = AML_PROP_PKG, [V_NAME] = AML_PROP_REF };
 	struct aml_prop *p = &d->prop[d->nprops++];
 	memset(p, 0, sizeof(*p));
 	aml_copy_str(w, &k, p->name, sizeof(p->name));
-	p->is_string = val.kind == V_STR;
-	p->value = val.i;
-	if (p->is_string)
+	p->kind = kind[val.kind];
+	p->is_string = p->kind == AML_PROP_STR;
+	p->value = val.kind == V_INT ? val.i : val.count;
+	if (val.kind == V_STR)
 		aml_copy_str(w, &val, p->str, sizeof(p->str));
+	else if (val.kind == V_NAME)
+		aml_name_text(w, &val, p->str, sizeof(p->str));
 }
 
 /* _DSD: pairs of (UUID buffer, package); the device-properties UUID's package is read. */
@@ -128,6 +136,8 @@ static void dsd(struct walker *w, const struct value *v, struct aml_device *d)
 	uint32_t q = v->pos;
 	const char *why;
 	d->has_dsd = 1;
+	if (v->count == AML_COUNT_UNKNOWN)
+		return;
 	for (uint32_t i = 0; q < v->end && i < v->count; i += 2) {
 		struct value uuid, body;
 		if (aml_data_object(w, q, v->end, &q, &uuid, &why) || aml_data_object(w, q, v->end, &q, &body, &why)) {
@@ -149,47 +159,96 @@ static void dsd(struct walker *w, const struct value *v, struct aml_device *d)
 	}
 }
 
+static int hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'); }
+static int upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/* ACPI 6.5 6.1.5: a _HID string is a PNP ID (three uppercase letters, four hex digits) or an
+ * ACPI ID (four uppercase letters or digits, four hex digits). 1 when hid is neither. */
+static int hid_odd(const char *hid)
+{
+	size_t l = strlen(hid), lead = l == 7 ? 3 : l == 8 ? 4 : 0;
+	if (!lead)
+		return 1;
+	for (size_t i = 0; i < l; i++)
+		if (i < lead ? !(upper_or_digit(hid[i]) && (l == 8 || (hid[i] >= 'A' && hid[i] <= 'Z'))) : !hex_digit(hid[i]))
+			return 1;
+	return 0;
+}
+
+/* A _HID / _UID string into dst (AML_STR_LEN): whole, or cut with a defect naming its length. */
+static void whole_string(struct walker *w, const struct value *v, char *dst, const struct aml_device *d, const char *what)
+{
+	size_t l = aml_copy_str(w, v, dst, AML_STR_LEN);
+	if (l >= AML_STR_LEN)
+		aml_defect(w, v->pos, d->path, "%s string of %u characters kept to its first %u (AML_STR_LEN)", what,
+			   (unsigned)l, AML_STR_LEN - 1);
+}
+
 static void name_object(struct walker *w, const char *seg, const struct value *v, struct aml_device *d)
 {
 	if (!strcmp(seg, "_HID")) {
-		if (v->kind == V_STR)
-			aml_copy_str(w, v, d->hid, sizeof(d->hid));
-		else if (v->kind == V_INT)
+		if (v->kind == V_STR) {
+			whole_string(w, v, d->hid, d, "_HID");
+			d->hid_odd = (uint8_t)hid_odd(d->hid);
+		} else if (v->kind == V_INT) {
 			eisaid((uint32_t)v->i, d->hid);
+			d->hid_odd = 0;
+		}
 	} else if (!strcmp(seg, "_UID")) {
 		if (v->kind == V_INT) {
 			d->has_uid = 1;
+			d->uid_is_string = 0;
 			d->uid = v->i;
+			d->uid_str[0] = 0;
 		} else if (v->kind == V_STR) {
-			aml_copy_str(w, v, d->uid_str, sizeof(d->uid_str));
+			whole_string(w, v, d->uid_str, d, "_UID");
 			d->has_uid = d->uid_is_string = 1;
 			d->uid = 0;
 			for (const char *c = d->uid_str; *c >= '0' && *c <= '9'; c++)
 				d->uid = d->uid * 10 + (uint64_t)(*c - '0');
 		}
-	} else if (!strcmp(seg, "_CRS") && v->kind == V_BUF)
+	} else if (!strcmp(seg, "_CRS") && v->kind == V_BUF) {
+		d->nranges = d->ranges_dropped = 0;
 		resources(w, v, d);
-	else if (!strcmp(seg, "_DSD") && v->kind == V_PKG)
+	} else if (!strcmp(seg, "_DSD") && v->kind == V_PKG) {
+		d->nprops = d->props_dropped = 0;
 		dsd(w, v, d);
+	}
 }
 
-/* A TermArg that must be a constant integer (OperationRegion offset and length). */
-static int const_arg(const struct walker *w, uint32_t p, uint32_t end, uint32_t *after)
+static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, int32_t dev);
+
+/* Room for one more device in the pool array (doubling it); 0 when the pool gives none. */
+static int dev_room(struct walker *w, const char *path)
 {
-	struct value v;
-	const char *why;
-	return aml_data_object(w, p, end, after, &v, &why) || v.kind != V_INT ? -1 : 0;
+	struct aml_info *in = w->info;
+	if (in->ndev < in->dev_cap)
+		return 1;
+	uint32_t cap = in->dev_cap ? 2 * in->dev_cap : 64;
+	struct aml_device *d = in->pool_alloc ? in->pool_alloc((size_t)cap * sizeof(*d)) : NULL;
+	if (!d) {
+		if (!in->dev_dropped)
+			aml_defect(w, 0, path, "the pool gave no room for more than %u devices; later devices not kept",
+				   in->ndev);
+		return 0;
+	}
+	if (in->dev) {
+		memcpy(d, in->dev, (size_t)in->ndev * sizeof(*d));
+		if (in->pool_release)
+			in->pool_release(in->dev);
+	}
+	in->dev = d;
+	in->dev_cap = cap;
+	return 1;
 }
-
-static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, struct aml_device *dev);
 
 /* DeviceOp body [body, oend) named `path`. */
 static void device(struct walker *w, uint32_t off, uint32_t body, uint32_t oend, int depth, const char *path)
 {
 	struct aml_info *in = w->info;
-	if (in->ndev >= AML_MAX_DEVICES) {
+	if (!dev_room(w, path)) {
 		in->dev_dropped++;
-		walk(w, body, oend, depth + 1, path, NULL);
+		walk(w, body, oend, depth + 1, path, -1);
 		return;
 	}
 	uint32_t slot = in->ndev++;
@@ -199,7 +258,8 @@ static void device(struct walker *w, uint32_t off, uint32_t body, uint32_t oend,
 	d->table_index = w->index;
 	d->offset = off;
 	aml_path_copy(d->path, path);
-	walk(w, body, oend, depth + 1, path, d);
+	walk(w, body, oend, depth + 1, path, (int32_t)slot);
+	d = &in->dev[slot];             /* the array may have moved */
 	int wanted = !in->nwant;
 	for (uint32_t k = 0; k < in->nwant && !wanted; k++)
 		wanted = !strcmp(d->hid, in->want_hid[k]);
@@ -211,7 +271,55 @@ static void device(struct walker *w, uint32_t off, uint32_t body, uint32_t oend,
 	}
 }
 
-static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, struct aml_device *dev)
+static const char *op_name(uint8_t op, uint8_t ext)
+{
+	if (op == OP_EXT)
+		switch (ext) {
+		case EXT_DEVICE: return "Device";
+		case EXT_PROCESSOR: return "Processor";
+		case EXT_POWERRES: return "PowerResource";
+		case EXT_THERMAL: return "ThermalZone";
+		default: return "object";
+		}
+	switch (op) {
+	case OP_SCOPE: return "Scope";
+	case OP_METHOD: return "Method";
+	case OP_IF: return "If";
+	case OP_ELSE: return "Else";
+	case OP_WHILE: return "While";
+	case OP_NAME: return "Name";
+	case OP_EXTERNAL: return "External";
+	default:
+		return (op >= 'A' && op <= 'Z') || op == '_' || op == OP_ROOT || op == OP_PARENT || op == OP_DUAL_NAME ||
+		       op == OP_MULTI_NAME ? "name or method invocation" : "object";
+	}
+}
+
+/* "0xNN" or "0x5B 0xNN" into buf. */
+static void opcode_text(char *buf, size_t n, uint8_t op, uint8_t ext)
+{
+	if (op == OP_EXT)
+		fmt_snprintf(buf, n, "0x5B 0x%02x", ext);
+	else
+		fmt_snprintf(buf, n, "0x%02x", op);
+}
+
+/* A term whose operands could not be sized: the defect names the statement (its opcode, at
+ * the defect's offset) and, when that is another one, the operand that failed. */
+static void term_defect(struct walker *w, uint32_t off, uint8_t op, uint8_t ext, const char *path, const char *why)
+{
+	char top[16], inner[16], at[48] = "";
+	opcode_text(top, sizeof(top), op, ext);
+	if (w->fail_off != off) {
+		opcode_text(inner, sizeof(inner), w->fail_op, w->fail_ext);
+		fmt_snprintf(at, sizeof(at), " (the operand at 0x%x, opcode %s)", w->fail_off, inner);
+	}
+	aml_defect(w, off, path, "%s (opcode %s): %s%s; rest of the scope not read", op_name(op, ext), top, why, at);
+}
+
+/* The TermList [p, end) in scope path (absolute). dev: the index of the Device whose names
+ * these are, or -1. */
+static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const char *path, int32_t dev)
 {
 	const uint8_t *t = w->t;
 	if (depth > AML_MAX_DEPTH) {
@@ -219,88 +327,101 @@ static void walk(struct walker *w, uint32_t p, uint32_t end, int depth, const ch
 		return;
 	}
 	while (p < end) {
-		uint32_t off = p, body;
+		uint32_t off = p, body, q;
 		uint64_t oend;
-		uint8_t op = t[p++];
-		uint8_t ext = op == OP_EXT && p < end ? t[p++] : 0;
+		uint8_t op = t[p];
+		uint8_t ext = op == OP_EXT && p + 1 < end ? t[p + 1] : 0;
 		char sub[AML_PATH_LEN], seg[5];
 		struct value v;
 		const char *why = "";
-		int with_pkg = op == OP_SCOPE || op == OP_METHOD || op == OP_IF || op == OP_ELSE || op == OP_WHILE ||
-			       (op == OP_EXT && ext >= EXT_FIELD && ext <= EXT_BANKFIELD);
-		if (op == OP_NOOP)
+		int scoped = op == OP_SCOPE || op == OP_METHOD || op == OP_IF || op == OP_ELSE || op == OP_WHILE ||
+			     (op == OP_EXT && ext >= EXT_DEVICE && ext <= EXT_THERMAL);
+		if (!scoped) {
+			if (op == OP_NAME) {
+				aml_path_copy(sub, path);
+				if (aml_name_string(w, p + 1, end, &q, sub, seg)) {
+					aml_defect(w, off, path, "Name (opcode 0x08): bad NameString; rest of the scope not read");
+					return;
+				}
+				if (aml_term(w, q, end, path, 0, &p, &v, &why)) {
+					term_defect(w, off, op, 0, path, why);
+					return;
+				}
+				aml_declare(w, sub, AML_NOT_METHOD);
+				if (dev >= 0)
+					name_object(w, seg, &v, &w->info->dev[dev]);
+			} else if (op == OP_EXTERNAL) {
+				aml_path_copy(sub, path);
+				if (aml_name_string(w, p + 1, end, &q, sub, NULL) || q + 2 > end) {
+					aml_defect(w, off, path, "External (opcode 0x15): NameString, ObjectType or "
+						   "ArgumentCount runs past the scope; rest of the scope not read");
+					return;
+				}
+				if (t[q] == 8)          /* ObjectType MethodObj (ACPI 6.5 19.6.45) */
+					aml_declare(w, sub, t[q + 1]);
+				p = q + 2;
+			} else if (aml_term(w, p, end, path, 0, &p, &v, &why)) {
+				term_defect(w, off, op, ext, path, why);
+				return;
+			} else if (op == OP_EXT && (ext == EXT_REGION || ext == EXT_MUTEX || ext == EXT_EVENT ||
+						    ext == EXT_DATAREGION)) {
+				aml_path_copy(sub, path);           /* the name right after the opcode, sized above */
+				if (!aml_name_string(w, off + 2, p, &q, sub, NULL))
+					aml_declare(w, sub, AML_NOT_METHOD);
+			}
 			continue;
-		if (with_pkg) {
-			if (aml_pkg_length(w, p, end, &body, &oend)) {
-				aml_defect(w, off, path, "opcode 0x%02x%s: malformed PkgLength; rest of the scope not read",
-				       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "");
+		}
+		uint32_t at = p + (op == OP_EXT ? 2 : 1);
+		if (aml_pkg_length(w, at, end, &body, &oend)) {
+			aml_defect(w, off, path, "%s (opcode 0x%02x): malformed PkgLength; rest of the scope not read",
+				   op_name(op, ext), op == OP_EXT ? ext : op);
+			return;
+		}
+		aml_path_copy(sub, path);
+		int named = op == OP_SCOPE || op == OP_METHOD || op == OP_EXT;
+		if (named && aml_name_string(w, body, end, &body, sub, NULL)) {
+			aml_defect(w, off, path, "%s: bad NameString; rest of the scope not read", op_name(op, ext));
+			return;
+		}
+		if (oend > end) {
+			aml_defect(w, off, named ? sub : path,
+				   "%s PkgLength 0x%llx runs past its enclosing scope (ends at 0x%x): object cut short, "
+				   "not used; rest of the scope not read", op_name(op, ext), (unsigned long long)(oend - at), end);
+			return;
+		}
+		/* fixed operands before the TermList: MethodFlags; ProcID PblkAddr PblkLen; SystemLevel ResourceOrder */
+		uint32_t fixed = op == OP_METHOD ? 1 : ext == EXT_PROCESSOR ? 6 : ext == EXT_POWERRES ? 3 : 0;
+		if (body + fixed > oend) {
+			aml_defect(w, off, sub, "%s: its name and fixed operands run past its PkgLength; rest of the scope "
+				   "not read", op_name(op, ext));
+			return;
+		}
+		if (op == OP_METHOD)
+			aml_declare(w, sub, t[body] & 7);
+		else if (op == OP_IF || op == OP_WHILE) {
+			if (aml_term(w, body, (uint32_t)oend, path, 0, &body, &v, &why)) {
+				term_defect(w, off, op, 0, path, why);
 				return;
 			}
-			aml_path_copy(sub, path);
-			if ((op == OP_SCOPE || ext == EXT_DEVICE) && aml_name_string(w, body, end, &body, sub, NULL)) {
-				aml_defect(w, off, path, "bad NameString of a Scope/Device; rest of the scope not read");
-				return;
-			}
-			if (oend > end) {
-				aml_defect(w, off, op == OP_SCOPE || ext == EXT_DEVICE ? sub : path,
-				       "%s PkgLength 0x%llx runs past its enclosing scope (ends at 0x%x): object cut short, "
-				       "not used", op == OP_SCOPE ? "Scope" : ext == EXT_DEVICE ? "Device" : "object",
-				       (unsigned long long)(oend - p), end);
-				return;
-			}
-			if (body > oend) {
-				aml_defect(w, off, sub, "name runs past the object's PkgLength");
-				return;
-			}
-			if (op == OP_SCOPE)
-				walk(w, body, (uint32_t)oend, depth + 1, sub, NULL);
-			else if (ext == EXT_DEVICE)
+			walk(w, body, (uint32_t)oend, depth + 1, path, dev);
+		} else if (op == OP_ELSE)
+			walk(w, body, (uint32_t)oend, depth + 1, path, dev);
+		else if (op == OP_SCOPE)
+			walk(w, body, (uint32_t)oend, depth + 1, sub, -1);
+		else {
+			aml_declare(w, sub, AML_NOT_METHOD);
+			if (ext == EXT_DEVICE)
 				device(w, off, body, (uint32_t)oend, depth, sub);
-			p = (uint32_t)oend;
-			continue;
+			else
+				walk(w, body + fixed, (uint32_t)oend, depth + 1, sub, -1);
 		}
-		int bad = 0;
-		switch (op) {
-		case OP_NAME:
-			bad = aml_name_string(w, p, end, &p, NULL, seg) || aml_data_object(w, p, end, &p, &v, &why);
-			if (!bad && dev)
-				name_object(w, seg, &v, dev);
-			break;
-		case OP_EXTERNAL:
-			bad = aml_name_string(w, p, end, &p, NULL, NULL) || (p += 2) > end;
-			break;
-		case OP_ALIAS:
-			bad = aml_name_string(w, p, end, &p, NULL, NULL) || aml_name_string(w, p, end, &p, NULL, NULL);
-			break;
-		case OP_EXT:
-			if (ext == EXT_MUTEX)
-				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end;
-			else if (ext == EXT_EVENT)
-				bad = aml_name_string(w, p, end, &p, NULL, NULL);
-			else if (ext == EXT_REGION)
-				bad = aml_name_string(w, p, end, &p, NULL, NULL) || ++p > end || const_arg(w, p, end, &p) ||
-				      const_arg(w, p, end, &p);
-			else {
-				aml_defect(w, off, path, "extended opcode 0x5B 0x%02x cannot be sized; rest of the scope not read",
-				       ext);
-				return;
-			}
-			break;
-		default:
-			aml_defect(w, off, path, "opcode 0x%02x cannot be sized; rest of the scope not read", op);
-			return;
-		}
-		if (bad) {
-			aml_defect(w, off, path, "opcode 0x%02x%s: object cut short or malformed%s%s; rest of the scope not read",
-			       op == OP_EXT ? ext : op, op == OP_EXT ? " (0x5B prefix)" : "", why[0] ? ": " : "", why);
-			return;
-		}
+		p = (uint32_t)oend;
 	}
 }
 
 int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, struct aml_info *info)
 {
-	struct walker w = { tbl, len, table_index, "????", info };
+	struct walker w = { .t = tbl, .len = len, .index = table_index, .sig = "????", .info = info };
 	info->ntables++;
 	if (len >= 4) {
 		memcpy(w.sig, tbl, 4);
@@ -326,7 +447,7 @@ int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, stru
 		return -1;
 	}
 	w.len = declared;
-	walk(&w, HEADER_LEN, declared, 0, "\\", NULL);
+	walk(&w, HEADER_LEN, declared, 0, "\\", -1);
 	if (tb) {
 		tb->length = declared;
 		tb->rc = 0;
@@ -334,9 +455,22 @@ int aml_parse_table(const uint8_t *tbl, uint32_t len, uint32_t table_index, stru
 	return 0;
 }
 
+void aml_info_free(struct aml_info *info)
+{
+	if (info->pool_release) {
+		if (info->dev)
+			info->pool_release(info->dev);
+		if (info->method)
+			info->pool_release(info->method);
+	}
+	info->dev = NULL;
+	info->method = NULL;
+	info->ndev = info->dev_cap = info->nmethod = info->method_cap = 0;
+}
+
 const struct aml_device *aml_find_hid(const struct aml_info *info, const char *hid, uint32_t *from)
 {
-	for (uint32_t i = *from; i < info->ndev && i < AML_MAX_DEVICES; i++)
+	for (uint32_t i = *from; i < info->ndev && i < info->dev_cap; i++)
 		if (!strcmp(info->dev[i].hid, hid)) {
 			*from = i + 1;
 			return &info->dev[i];

@@ -51,6 +51,17 @@ static void read_namespace(const struct acpi_info *a, struct aml_info *aml)
 			read_block(&pm, a->table[i].addr, "SSDT", i, aml);
 }
 
+/* The AML reader's pool (efi/fw/aml.h): boot-services pool memory, zeroed. */
+static void *aml_pool_alloc(size_t bytes)
+{
+	return AllocateZeroPool(bytes);
+}
+
+static void aml_pool_release(void *p)
+{
+	FreePool(p);
+}
+
 static void props_of(const struct aml_device *ad, struct nv_apmu_props *pr)
 {
 	static const char *const gpu[2] = { "gpu0_en_mask", "gpu1_en_mask" };
@@ -153,6 +164,8 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 		return -1;
 	}
 	const char *hids[8 + ACPI_MAX_APMT];
+	aml->pool_alloc = aml_pool_alloc;
+	aml->pool_release = aml_pool_release;
 	aml->nwant = nv_apmu_hids(hids, 8);
 	aml->nwant += cspmu_companion_hids(p, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
 	aml->want_hid = hids;
@@ -167,7 +180,7 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 		rep_line("uncore:     AML defect: %s", aml->defect[i]);
 	cspmu_companions(p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
 	int rc = 0;
-	for (uint32_t i = 0; i < aml->ndev && i < AML_MAX_DEVICES; i++) {
+	for (uint32_t i = 0; i < aml->ndev; i++) {
 		const struct nv_apmu_type *t = nv_apmu_for_hid(aml->dev[i].hid);
 		if (!t)
 			continue;
@@ -176,6 +189,7 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 			rc = -1;
 	}
 	FreePool(res);
+	aml_info_free(aml);
 	FreePool(aml);
 	return rc;
 }

@@ -204,11 +204,13 @@ void nv_acpi_aml_json(const struct aml_info *aml, struct json *j)
 	}
 	json_close(j);
 	json_arr(j, "devices");
-	for (uint32_t i = 0; i < aml->ndev && i < AML_MAX_DEVICES; i++) {
+	for (uint32_t i = 0; i < aml->ndev; i++) {
 		const struct aml_device *d = &aml->dev[i];
 		json_obj(j, NULL);
 		json_str(j, "path", d->path);
 		json_str(j, "hid", d->hid);
+		if (d->hid_odd)
+			json_bool(j, "hid_nonstandard", 1);
 		if (d->has_uid && d->uid_is_string)
 			json_str(j, "uid", d->uid_str);
 		else if (d->has_uid)

@@ -17,7 +17,7 @@
  *   formulas {metric: text}, self_check {state "absent", why}, restore {...}.
  * `aml`: source "aml_reader", tables [{table, index, addr, length, status}], devices
  *   [{path, hid, uid, table, offset, ranges, properties}] (the PMU _HIDs asked for),
- *   devices_dropped (beyond AML_MAX_DEVICES), devices_other (other devices with a _HID), ndefects,
+ *   devices_dropped (no room left in the pool), devices_other (other devices with a _HID), ndefects,
  *   defects [...].
  */
 #ifndef EFIPERF_OUT_NV_ACPI_JSON_H

@@ -12,7 +12,8 @@ kernel's record reports the BAR, so a move is named). The backing file holds a p
 offsets (Linux drivers/perf/nvidia_t410_cmem_latency_pmu.c, nvidia_t410_c2c_pmu.c, restated
 here as literals). With uncore = on and trace = hw:
   - the `aml` record lists the SSDT, its devices and the cut-short BAD0 as a defect naming the
-    table, the DeviceOp's offset (found in the bytes here) and the path; the run ends ok;
+    table, the DeviceOp's offset (found in the bytes here) and the path, and no other defect
+    (the firmware's DSDT read whole); the run ends ok;
   - one `uncore` record per device: identity from _HID/_UID/path, every instance's region, the
     counts summed from the file's values, the latency from those and the record's window_ns;
   - the hw trace: the broadcast control sequence at its offsets, each control register read
@@ -286,6 +287,8 @@ def check(run, bar, backing, data, bad_off, figure, how, tgt=False):
     assert "\\_SB_.BAD0" not in devs, "the cut-short device was used"
     want = "@0x%x \\_SB_.BAD0: Device PkgLength 0x3f runs past its enclosing scope" % bad_off
     assert any(want in x and x.startswith("SSDT[") for x in aml["defects"]), "defects %s lack %r" % (aml["defects"], want)
+    # nothing else is a defect: the firmware's own DSDT and the other SSDTs read whole
+    assert [x for x in aml["defects"] if "\\_SB_.BAD0" not in x] == [], aml["defects"]
 
     recs = {r.get("pmu"): r for r in run.of("uncore") if r.get("scope") == "acpi_device"}
     assert set(recs) == {"nvidia_cmem_latency_pmu_0", "nvidia_nvlink_c2c_pmu_1"}, "NVIDIA uncore records %s" % sorted(recs)

@@ -149,8 +149,8 @@ KNOWN_CYCLES = [
     (r"^(child|value|container)$", 32 + 1,
      "efi/verdict/jsonget.c: JSON nesting, value() refuses depth > MAX_NESTING (32)"),
     (r"^(walk|device)$", 16 + 1, "efi/fw/aml.c: AML scopes, walk() refuses depth > AML_MAX_DEPTH (16)"),
-    (r"^aml_data_object$", 2, "efi/fw/aml_term.c: a VarPackage/Buffer size is one more data object, "
-     "itself never a Buffer or Package"),
+    (r"^(aml_term|sized_object)$", 32 + 1,
+     "efi/fw/aml_term.c: AML operands, aml_term() refuses depth > AML_MAX_TERM_DEPTH (32)"),
 ]
 
 # Functions without a .ci node: name regex -> (bytes, why). The gnu-efi frames were read from

@@ -56,7 +56,7 @@ static void setup_apmt(void)
 
 static void parse(const char **want, uint32_t nwant)
 {
-	memset(&info, 0, sizeof(info));
+	aml_host_reset(&info);
 	info.want_hid = want;
 	info.nwant = nwant;
 	assert_int_equal(aml_parse_table(ssdt, ssdt_len, 1, &info), 0);
@@ -129,6 +129,13 @@ static void test_lookup(void **state)
 	assert_string_equal(aml_find_hid_uid(&info, "EFPT0001", 2)->path, "\\_SB_.TGT2");
 }
 
+static int unload(void **state)
+{
+	(void)state;
+	aml_info_free(&info);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,5 +143,5 @@ int main(void)
 		cmocka_unit_test(test_keep_list),
 		cmocka_unit_test(test_lookup),
 	};
-	return cmocka_run_group_tests(tests, load, NULL);
+	return cmocka_run_group_tests(tests, load, unload);
 }
