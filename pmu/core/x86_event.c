@@ -47,7 +47,7 @@ static const struct { uint16_t gen; const char *name; } gen_names[] = {
 	{ X86_GEN_ZEN1, "AMD Zen/Zen+ (Family 17h 00h-2Fh, Hygon 18h)" },
 	{ X86_GEN_ZEN4, "AMD Zen 4 (Family 19h, amdzen4 models)" },
 	{ X86_GEN_ZEN, "AMD Zen 2/3 (Family 17h 30h+, Family 19h models that are not Zen 4)" },
-	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah)" },
+	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah, amdzen5 models)" },
 };
 
 const char *x86_gen_name(uint16_t gens)
