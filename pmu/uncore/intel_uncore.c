@@ -207,6 +207,26 @@ const struct intel_uncore_platform intel_uncore_platforms[] = {
 		 * pcm-iio-topology.cpp birchStreamPciStackProbe) */
 		SPR_DISCOVERY(2), .msm = &gnr_msm,
 	},
+	/* Sierra Forest (Crestmont E-cores) and Clearwater Forest (Darkmont): Linux
+	 * arch/x86/events/intel/uncore.c gives INTEL_ATOM_CRESTMONT_X and INTEL_ATOM_DARKMONT_X
+	 * gnr_uncore_init (GNR's discovery-table boxes); Intel's SRF and CWF uncore files encode
+	 * every IMC/IIO event of GNR's tables the same (tests/oracle/perfmon srf_imc_iio.json,
+	 * cwf_imc_iio.json). SRF's stack buses: PCM's BirchStreamPlatform serves GNR and SRF with
+	 * the one srf_sad_to_pmu_id_mapping (gnr_msm above). PCM has no Clearwater Forest mapping
+	 * (src/pcm-iio-topology.cpp, commit 0fae0de1af65), so CWF's IIO units have no
+	 * CPU-bus-to-box table and say so. */
+	{
+		.name = "SRF", .cpus = "Sierra Forest (Xeon 6 E-cores)", .models = { 0xAF },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "SRF/events/sierraforest_uncore.json 1.18"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "SRF/events/sierraforest_uncore.json 1.18") },
+		SPR_DISCOVERY(2), .msm = &gnr_msm,
+	},
+	{
+		.name = "CWF", .cpus = "Clearwater Forest", .models = { 0xDD },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "CWF/events/clearwaterforest_uncore.json 1.04"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "CWF/events/clearwaterforest_uncore.json 1.04") },
+		SPR_DISCOVERY(2), .msm = NULL,
+	},
 };
 const size_t intel_uncore_nplatforms = sizeof(intel_uncore_platforms) / sizeof(intel_uncore_platforms[0]);
 
