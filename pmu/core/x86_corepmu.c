@@ -97,16 +97,34 @@ static const uint8_t hybrid_models[] = { 0x97, 0x9A, 0xB7, 0xBA, 0xBF };
  * intel_pmu_init_glc) gives its P-cores level 2 - no level-2 window has been checked on it
  * (tests/unit/test_topdown_oracle.c prints the difference). */
 static const uint8_t mtl_models[] = { 0xAA, 0xAC };
+/* Sierra Forest (Crestmont) and Clearwater Forest (Darkmont): E-core-only servers, each its own
+ * encodings (Intel perfmon SRF/events/sierraforest_core.json 1.18, CWF/events/
+ * clearwaterforest_core.json 1.04: TOPDOWN_BE_BOUND.ALL is 0x74/0x00 on one, 0xA4/0x02 on the
+ * other). No IA32_PERF_CAPABILITIES[15] PERF_METRICS on either. */
+static const uint8_t srf_models[] = { 0xAF };
+static const uint8_t cwf_models[] = { 0xDD };
 
 #define LIST(a) a, sizeof(a)
 
 /* Model-specific event table of a model. pcore: on a hybrid part, only its P-cores (the
  * E-cores are another microarchitecture with other encodings: they get the architectural
  * events alone). */
-static const struct gen_row { const uint8_t *models; uint8_t n, gen, pcore; } gen_rows[] = {
+static const struct gen_row { const uint8_t *models; uint8_t n; uint16_t gen; uint8_t pcore; } gen_rows[] = {
 	{ LIST(snb_models), X86_GEN_SNB, 0 }, { LIST(skl_models), X86_GEN_SKL, 0 },
 	{ LIST(icl_models), X86_GEN_ICL, 0 }, { LIST(spr_models), X86_GEN_GLC, 0 },
 	{ LIST(hybrid_models), X86_GEN_GLC, 1 }, { LIST(mtl_models), X86_GEN_GLC, 1 },
+	{ LIST(srf_models), X86_GEN_CMT, 0 }, { LIST(cwf_models), X86_GEN_DKT, 0 },
+};
+
+/* Models where no TopDown method of efiperf's applies, and the method that does: Intel perfmon
+ * E-core_TMA_Metrics.csv (CMT column: #SLOTS = 6 x CPU_CLK_UNHALTED.CORE) for Crestmont;
+ * clearwaterforest_core.json's TOPDOWN_{BAD_SPECULATION,FE_BOUND,RETIRING}.ALL on fixed counters
+ * 4-6 for Darkmont, whose width that CSV does not give. */
+static const struct td_none_row { const uint8_t *models; uint8_t n; const char *why; } td_none_rows[] = {
+	{ LIST(srf_models), "TopDown: Crestmont has no PERF_METRICS; E-core level 1 is TOPDOWN_*.ALL / (6 x "
+	  "CPU_CLK_UNHALTED.CORE), not computed" },
+	{ LIST(cwf_models), "TopDown: Darkmont has no PERF_METRICS; E-core level 1 is fixed counters 4-6 + "
+	  "TOPDOWN_BE_BOUND.ALL, not computed" },
 };
 
 enum td_need { TDN_METRICS_BIT, TDN_PCORE, TDN_NOTHING };
@@ -189,8 +207,15 @@ static void probe_intel(const struct hw *hw, struct corepmu *cp)
 		}
 	}
 	if (!cp->td_rule) {
-		fmt_snprintf(cp->td_why, CP_LACK_LEN, "TopDown: IA32_PERF_CAPABILITIES[15] %s, family %u model 0x%x not a pre-Ice-Lake model",
-			     ic->perf_cap_st == HW_OK ? "= 0" : "unreadable", cp->family, cp->model);
+		const char *none = NULL;
+		for (unsigned i = 0; cp->family == 6 && i < sizeof(td_none_rows) / sizeof(td_none_rows[0]); i++)
+			if (in_list(td_none_rows[i].models, td_none_rows[i].n, cp->model))
+				none = td_none_rows[i].why;
+		if (none)
+			fmt_snprintf(cp->td_why, CP_LACK_LEN, "%s", none);
+		else
+			fmt_snprintf(cp->td_why, CP_LACK_LEN, "TopDown: IA32_PERF_CAPABILITIES[15] %s, family %u model 0x%x not a pre-Ice-Lake model",
+				     ic->perf_cap_st == HW_OK ? "= 0" : "unreadable", cp->family, cp->model);
 		lack(cp, "%s", cp->td_why);
 	}
 	if (cp->family == 6)
@@ -200,9 +225,9 @@ static void probe_intel(const struct hw *hw, struct corepmu *cp)
 		     cp->model, cp->hybrid && !cp->pcore ? " E-core" : "");
 }
 
-uint8_t corepmu_intel_gens(uint32_t model, int ecore)
+uint16_t corepmu_intel_gens(uint32_t model, int ecore)
 {
-	uint8_t g = 0;
+	uint16_t g = 0;
 	for (unsigned i = 0; i < sizeof(gen_rows) / sizeof(gen_rows[0]); i++)
 		if (in_list(gen_rows[i].models, gen_rows[i].n, model) && !(ecore && gen_rows[i].pcore))
 			g |= gen_rows[i].gen;

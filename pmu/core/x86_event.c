@@ -43,6 +43,8 @@ static const struct { uint16_t gen; const char *name; } gen_names[] = {
 	{ X86_GEN_SKL, "Intel Skylake..Comet Lake" },
 	{ X86_GEN_ICL, "Intel Ice/Tiger/Rocket Lake" },
 	{ X86_GEN_GLC, "Intel Golden/Raptor/Redwood Cove P-core" },
+	{ X86_GEN_CMT, "Intel Crestmont E-core (Sierra Forest)" },
+	{ X86_GEN_DKT, "Intel Darkmont E-core (Clearwater Forest)" },
 	{ X86_GEN_ARCH, "Intel, architectural events only" },
 	{ X86_GEN_ZEN1, "AMD Zen/Zen+ (Family 17h 00h-2Fh, Hygon 18h)" },
 	{ X86_GEN_ZEN4, "AMD Zen 4 (Family 19h, amdzen4 models)" },

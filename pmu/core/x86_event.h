@@ -34,7 +34,9 @@ enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 #define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah 00h-2Fh, 40h-4Fh, 60h-7Fh (Linux amd.c; perf amdzen5) */
 #define X86_GEN_ZEN4 0x100u /* AMD Zen 4 alone: the Family 19h models Linux tools/perf/pmu-events/arch/x86/mapfile.csv
                              * gives amdzen4 (they also carry X86_GEN_ZEN) */
-#define X86_GEN_ALL  0x1FFu /* every generation: is the name an event anywhere? */
+#define X86_GEN_CMT  0x200u /* Intel Crestmont E-core server: Sierra Forest (family 6 model 0xAF) */
+#define X86_GEN_DKT  0x400u /* Intel Darkmont E-core server: Clearwater Forest (family 6 model 0xDD) */
+#define X86_GEN_ALL  0x7FFu /* every generation: is the name an event anywhere? */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */

@@ -134,6 +134,10 @@ static void table(uint8_t vendor, const struct x86_named_event *t, unsigned n)
 			/* Zen 5 alone: libpfm4 4.13 has no Family 1Ah table; test_core_linux_zen5 compares
 			 * the row with Linux amdzen5 JSON */
 			printf("%s: Zen 5 only, compared with Linux amdzen5 in test_core_linux_zen5\n", t[i].name);
+		} else if (!pmus && !(t[i].gens & ~(X86_GEN_CMT | X86_GEN_DKT))) {
+			/* Crestmont / Darkmont alone: libpfm4 4.13 has no table; test_core_perfmon compares
+			 * the row with Intel's SRF / CWF core file */
+			printf("%s: E-core server only, compared with Intel perfmon in test_core_perfmon\n", t[i].name);
 		} else if (!pmus) {
 			print_error("%s: no libpfm4 PMU model for its generations 0x%x\n", t[i].name, t[i].gens);
 			failures++;
