@@ -19,9 +19,9 @@
  * commit 2c3cd43d27c1) and arch/x86/kernel/cpu/amd.c bsp_init_amd (X86_FEATURE_ZEN5 00h-2Fh,
  * 40h-4Fh, 60h-7Fh; X86_FEATURE_ZEN6 50h-5Fh, 80h-AFh, C0h-CFh). `none` says why a row has no
  * named events. */
-#define AMD_ZEN6_NONE "Zen 6 (Linux amd.c X86_FEATURE_ZEN6): no named core events - Linux perf's amdzen6 " \
-	"files are not yet compared with efiperf's table and Zen 5 encodings are not assumed to hold; " \
-	"raw cpu/event=.../ only"
+/* Zen 6 (Linux amd.c X86_FEATURE_ZEN6): Linux perf's amdzen6 core files are not yet compared with
+ * efiperf's table and Zen 5's encodings are not assumed to hold */
+#define AMD_ZEN6_NONE "Zen 6: amdzen6 events not yet compared, raw cpu/event=.../ only"
 
 static const struct corepmu_row {
 	const char *vendor;
@@ -53,7 +53,7 @@ static const struct corepmu_row {
 	{ "AuthenticAMD", 0x1A, 0x1A, 0x80, 0xAF, CP_AMD_CORE, 0, "amd-core", AMD_ZEN6_NONE },
 	{ "AuthenticAMD", 0x1A, 0x1A, 0xC0, 0xCF, CP_AMD_CORE, 0, "amd-core", AMD_ZEN6_NONE },
 	{ "AuthenticAMD", 0x1A, 0x1A, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core",
-	  "Family 1Ah model outside Linux amd.c's Zen 5 and Zen 6 ranges: not in efiperf's tables" },
+	  "not in Linux amd.c's Zen 5/Zen 6 ranges" },
 	{ "AuthenticAMD", 0x0F, 0x16, 0x00, 0xFF, CP_AMD_CORE, 0, "amd-core", NULL },             /* K8 .. Fam16h */
 	/* Hygon Dhyana (Zen-based: Linux arch/x86/events/core.c gives X86_VENDOR_HYGON amd_pmu_init).
 	 * Why the Zen 1 table without an oracle of its own: no public event list serves Hygon -
@@ -121,9 +121,9 @@ static const struct gen_row { const uint8_t *models; uint8_t n; uint16_t gen; ui
  * clearwaterforest_core.json's TOPDOWN_{BAD_SPECULATION,FE_BOUND,RETIRING}.ALL on fixed counters
  * 4-6 for Darkmont, whose width that CSV does not give. */
 static const struct td_none_row { const uint8_t *models; uint8_t n; const char *why; } td_none_rows[] = {
-	{ LIST(srf_models), "TopDown: Crestmont has no PERF_METRICS; E-core level 1 is TOPDOWN_*.ALL / (6 x "
-	  "CPU_CLK_UNHALTED.CORE), not computed" },
-	{ LIST(cwf_models), "TopDown: Darkmont has no PERF_METRICS; E-core level 1 is fixed counters 4-6 + "
+	{ LIST(srf_models), "TopDown: Crestmont has no PERF_METRICS; E-core L1 = TOPDOWN_*.ALL / 6 x "
+	  "CPU_CLK_UNHALTED.CORE, not computed" },
+	{ LIST(cwf_models), "TopDown: Darkmont has no PERF_METRICS; E-core L1 = fixed counters 4-6 + "
 	  "TOPDOWN_BE_BOUND.ALL, not computed" },
 };
 
@@ -251,7 +251,10 @@ static void probe_amd(const struct hw *hw, struct corepmu *cp)
 	if (cp->apl_gen) {
 		cp->td_rule = cp->apl_gen->source;
 		cp->td_level2 = 1;   /* every row has PipelineL2: level 2 with topdown = l2 */
-	} else
+	} else if (b && b->none)
+		fmt_snprintf(cp->td_why, CP_LACK_LEN, "AMD pipeline utilization: Zen 4/5 only; family 0x%x model 0x%x has no "
+			     "compared event table", cp->family, cp->model);
+	else
 		fmt_snprintf(cp->td_why, CP_LACK_LEN, "%s; family 0x%x model 0x%x", amd_pipeline_no_row, cp->family,
 			     cp->model);
 }
