@@ -104,6 +104,18 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return named_terms(g, e, t, err, n) ? NULL : e;
 }
 
+/* The i-th named event of the CPU's generations. */
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct x86_event_caps *caps = g->ctx;
+	const struct x86_named_event *t = caps->vendor == X86_EV_AMD ? amd_core_events : intel_core_events;
+	unsigned n = caps->vendor == X86_EV_AMD ? amd_core_nevents : intel_core_nevents;
+	for (unsigned k = 0; k < n; k++)
+		if ((t[k].gens & caps->gens) && !i--)
+			return t[k].name;
+	return NULL;
+}
+
 static struct ev_grammar grammar(const struct x86_event_caps *caps)
 {
 	int amd = caps->vendor == X86_EV_AMD;
@@ -114,6 +126,7 @@ static struct ev_grammar grammar(const struct x86_event_caps *caps)
 		.bare_name = 1,
 		.what = amd ? "AMD core" : "Intel core",
 		.lookup = lookup,
+		.name_at = name_at,
 		.ctx = caps,
 	};
 }

@@ -195,11 +195,17 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct amd_box_desc *b = g->ctx;
+	return i < b->nevents ? b->events[i].name : NULL;
+}
+
 static void grammar(const struct amd_box_desc *b, struct amd_grammar *ag)
 {
 	fmt_snprintf(ag->what, sizeof(ag->what), "%s", b->pmu);
 	ag->g = (struct ev_grammar){ .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				     .what = ag->what, .lookup = lookup, .ctx = b };
+				     .what = ag->what, .lookup = lookup, .ctx = b, .name_at = name_at };
 }
 
 int amd_uncore_encode(const struct amd_box_desc *b, const char *spec, size_t len, uint64_t *ctl,

@@ -278,6 +278,12 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct intel_box_desc *b = g->ctx;
+	return i < b->nevents ? b->events[i].name : NULL;
+}
+
 /* The first '/' of s[0..len), or NULL (no memchr in the firmware build's C library). */
 static const char *slash_in(const char *s, size_t len)
 {
@@ -338,7 +344,7 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 	}
 	fmt_snprintf(what, sizeof(what), "%s", b->pmu);
 	struct ev_grammar g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				.what = what, .lookup = lookup, .ctx = b };
+				.what = what, .lookup = lookup, .ctx = b, .name_at = name_at };
 	struct ev_terms t;
 	if (ev_parse(&g, spec, len, 0, &t, why, n))
 		return -1;

@@ -26,6 +26,8 @@ Records (one per measured CPU and window; `cpu` = MP services processor number):
                    per category}
   `ibs`            cpu, kernel + corepmu_json_ibs(): {mode, present, why | period, count, ...}
 """
+import re
+
 import pytest
 
 from efiperf_qemu import boot, cfg_text, make_image
@@ -322,6 +324,19 @@ def test_corepmu_bad_event_named(scratch):
     errs = run.of("error")
     assert any("cmask" in (e.get("message") or "") and "core_events" in (e.get("message") or "") for e in errs), "an out-of-range cmask must be an error naming core_events and cmask: %s" % errs
     assert run.records[-1].get("status") == "error", "end status %r" % run.records[-1].get("status")
+
+
+@x86_64
+def test_misspelt_event_names_line_and_closest(scratch):
+    # a misspelt name in core_events is a config error naming the file and line it was set on
+    # and the closest names of this CPU's table (Skylake-SP: INST_RETIRED.ANY_P, Intel perfmon
+    # skylakex_core.json); nothing is measured
+    d = scratch()
+    cfg = dict(CORE_CFG, core_events="INST_RETIRD.ANY_P")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu="Skylake-Server")
+    msgs = [e.get("message") or "" for e in run.of("error")]
+    assert any(re.search(r"efiperf\.cfg:\d+: .*'INST_RETIRD\.ANY_P'.*\(closest: INST_RETIRED\.ANY_P", m) for m in msgs), msgs
+    assert not run.of("core_counters") and run.records[-1].get("status") == "error", run.records[-1]
 
 
 @x86_64
