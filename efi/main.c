@@ -41,6 +41,7 @@
 #include "efi/out/volume.h"
 #include "efi/verdict/run_verdict.h"
 #include "efi/verdict/run_state.h"
+#include "pmu/cpu_tables.h"
 #include "pmu/metrics.h"
 #include "pmu/core/core_mux.h"
 
@@ -433,6 +434,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	plat.pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
 	plat.acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
 	platform_discover(&hw, &plat);
+	char cpu_note[160];
+	if (cpu_tables_note(plat.cpu.vendor, plat.cpu.family, plat.cpu.model, cpu_note, sizeof(cpu_note))) {
+		rep_set_cpu_note(cpu_note);
+		rep_line("cpu:        %s", cpu_note);
+	}
 	platform_report(&plat);
 	discovery_report(&disc, &plat.mp);
 	if (cpus_init(&plat, &cfg) != 0)

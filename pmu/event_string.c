@@ -52,6 +52,76 @@ static int unknown_field(const struct ev_grammar *g, const char *name, size_t le
 	return -1;
 }
 
+#define EV_NAME_CMP 64
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* Levenshtein distance of a[0..la) and b[0..lb), case-insensitive; la, lb <= EV_NAME_CMP. */
+static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
+{
+	unsigned row[EV_NAME_CMP + 1];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+void ev_closest_names(const struct ev_grammar *g, const char *s, size_t len, char *err, size_t n)
+{
+	if (!g->name_at)
+		return;
+	const char *best[EV_CLOSEST] = { 0 };
+	unsigned dist[EV_CLOSEST];
+	size_t ls = len < EV_NAME_CMP ? len : EV_NAME_CMP;
+	unsigned limit = (unsigned)(len / 2 + 2);
+	const char *name;
+	for (size_t i = 0; (name = g->name_at(g, i)) != NULL; i++) {
+		size_t ln = strlen(name);
+		unsigned d = edits(s, ls, name, ln < EV_NAME_CMP ? ln : EV_NAME_CMP);
+		if (d > limit)
+			continue;
+		int dup = 0;
+		for (int k = 0; k < EV_CLOSEST && best[k]; k++)
+			dup |= !strcmp(best[k], name);
+		if (dup)
+			continue;
+		/* insert, keeping the list sorted by distance, first seen first among equals */
+		for (int k = 0; k < EV_CLOSEST; k++)
+			if (!best[k] || d < dist[k]) {
+				for (int m = EV_CLOSEST - 1; m > k; m--) {
+					best[m] = best[m - 1];
+					dist[m] = dist[m - 1];
+				}
+				best[k] = name;
+				dist[k] = d;
+				break;
+			}
+	}
+	if (!best[0])
+		return;
+	size_t k = strlen(err);
+	for (int i = 0; i < EV_CLOSEST && best[i] && k < n; i++)
+		k += fmt_snprintf(err + k, n - k, "%s%s", i ? ", " : " (closest: ", best[i]);
+	if (k < n)
+		fmt_snprintf(err + k, n - k, ")");
+}
+
 static int put(const struct ev_grammar *g, struct ev_terms *t, int i, uint64_t v, uint32_t caps, char *err,
 	       size_t n)
 {
@@ -84,6 +154,8 @@ static int term(const struct ev_grammar *g, const char *s, size_t len, int first
 		t->named = g->lookup ? g->lookup(g, s, len, t, err, n) : NULL;
 		if (!t->named && !err[0])
 			fail(err, n, "%.*s: no such named event on %s, and not field=value", (int)len, s, g->what);
+		if (!t->named)
+			ev_closest_names(g, s, len, err, n);
 		return t->named ? 0 : -1;
 	}
 	size_t kn = (size_t)(eq - s);

@@ -52,7 +52,16 @@ struct ev_grammar {
 	const void *(*lookup)(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t,
 			      char *err, size_t n);
 	const void *ctx;        /* the lookup's table (platform, vendor + generation ...) */
+	/* The i-th named event this grammar knows (i = 0, 1, ... until NULL), or no function: an
+	 * unknown name's error then lists the closest known names (ev_closest_names). */
+	const char *(*name_at)(const struct ev_grammar *g, size_t i);
 };
+
+#define EV_CLOSEST 3
+/* Append " (closest: A, B, C)" to err[n] (after its text): the EV_CLOSEST names of g->name_at
+ * nearest to s[0..len) by edit distance (case-insensitive, names compared over their first 64
+ * characters), among those within len / 2 + 2 edits; nothing when none is or g has no names. */
+void ev_closest_names(const struct ev_grammar *g, const char *s, size_t len, char *err, size_t n);
 
 /* Parse s[0..len). caps: capability bits of this CPU (ev_field.need). 0, or -1 with err naming
  * the field, term or name. */

@@ -52,6 +52,22 @@ def validators(version):
     return _validators[version]
 
 
+# members any record may carry (the schema's top-level "properties" but "type"), validated there
+COMMON = ("cpu_not_in_tables",)
+_common = {}
+
+
+def common_validator(version):
+    """The validator of the members COMMON names, from the schema's top-level properties."""
+    if version not in _common:
+        import jsonschema
+        with open(os.path.join(SCHEMA_DIR, "v%d.json" % version)) as f:
+            top = json.load(f)["properties"]
+        _common[version] = jsonschema.Draft7Validator({"type": "object", "additionalProperties": False,
+                                                       "properties": {k: top[k] for k in COMMON}})
+    return _common[version]
+
+
 def no_duplicate_keys(pairs):
     """json.loads object_pairs_hook: a key twice in one object is an error (RFC 8259 4: names SHOULD be unique)."""
     d = {}
@@ -181,7 +197,9 @@ def validate(records, name):
         if v is None:
             raise InvalidLog("%s:%d: record type %r is not in schema %d (boot/report/schema/v%d.json)"
                              % (name, i, r["type"], schema, schema))
-        errs = sorted(v.iter_errors(r), key=lambda e: list(e.absolute_path))
+        common = {k: r[k] for k in COMMON if k in r}
+        errs = sorted(common_validator(schema).iter_errors(common), key=lambda e: list(e.absolute_path))
+        errs += sorted(v.iter_errors({k: x for k, x in r.items() if k not in COMMON}), key=lambda e: list(e.absolute_path))
         if errs:
             e = errs[0]
             where = "/".join(str(p) for p in e.absolute_path) or "(record)"

@@ -6,7 +6,7 @@
 #include "efi/out/report.h"
 #include "arch/arch.h"
 
-#define ERR_BYTES 224   /* "core_events: event N: " + x86_event_parse's error (up to 192) */
+#define ERR_BYTES 320   /* "core_events: event N: " + x86_event_parse's error (up to 288, closest names included) */
 
 struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
 			      int *config_error)

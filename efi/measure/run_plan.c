@@ -7,6 +7,7 @@
 #include "efi/measure/dma_cpu.h"
 #include "efi/measure/nvme_measure.h"
 #include "efi/out/report.h"
+#include "pmu/uncore/uncore_names.h"
 
 int run_plan_check(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
@@ -15,6 +16,10 @@ int run_plan_check(const struct hw *hw, const struct platform *p, const struct e
 	plan_check_pci(hw, cfg, &e);
 	blockio_plan_check(cfg, image, &e);
 	dma_cpu_plan_check(cfg, p->mp.bsp, &e);
+	char why[200];
+	if (cfg->uncore && cfg->uncore_events[0] &&
+	    uncore_names_check(p->cpu.vendor, p->cpu.family, p->cpu.model, cfg->uncore_events, why, sizeof(why)))
+		plan_error_add(&e, CFG_UNCORE_EVENTS, "%s", why);
 	for (int i = 0; i < e.n && i < PLAN_MAX_ERRORS; i++)
 		rep_error("config", "%s: %s: %s", cfg->origin[e.e[i].key], cfg_key_name((enum cfg_key_id)e.e[i].key), e.e[i].msg);
 	if (e.n > PLAN_MAX_ERRORS)

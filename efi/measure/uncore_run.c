@@ -411,6 +411,8 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		for (int b = 0; b < AMD_NBOX; b++)
 			if (f->box[b].pmu && measure_box(hw, p, cfg, f, (enum amd_box)b, &caps, &ctx, req, res))
 				rc = -1;
+			else if (!f->box[b].pmu && f->box[b].absent)
+				status_record(amd_box_pmu[b], f->name, "absent", f->box[b].absent);
 	} else if (!nv_found && !apmt) {
 		char why[200];
 		fmt_snprintf(why, sizeof(why), "no uncore box table (IMC/IIO, AMD DF/L3/UMC) for %s family 0x%x model 0x%x, "

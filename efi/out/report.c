@@ -33,6 +33,7 @@ struct rec {
 static char record_fallback[REC_DEPTH][RECORD_FALLBACK_BYTES];
 static struct rec recs[REC_DEPTH];
 static int rec_level;   /* records open */
+static char cpu_note[160];   /* rep_set_cpu_note: every record says it */
 static void (*observer)(void *arg, const char *json, size_t len);
 static void *observer_arg;
 
@@ -136,8 +137,15 @@ struct json *rep_begin(const char *type)
 	sb_init(&r->sb, r->mem, r->cap);
 	json_begin(&r->j, &r->sb);
 	json_str(&r->j, "type", type);
+	if (cpu_note[0])
+		json_str(&r->j, "cpu_not_in_tables", cpu_note);
 	fmt_snprintf(r->type, sizeof(r->type), "%s", type);
 	return &r->j;
+}
+
+void rep_set_cpu_note(const char *note)
+{
+	fmt_snprintf(cpu_note, sizeof(cpu_note), "%s", note ? note : "");
 }
 
 void rep_end(void)

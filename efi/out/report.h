@@ -28,6 +28,9 @@ void rep_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Start a record: {"type":"<type>" ... ; add members with json_*(); rep_end() writes it. */
 struct json *rep_begin(const char *type);
+/* From now on every record carries "cpu_not_in_tables": note (pmu/cpu_tables.h), right after its
+ * type; NULL stops it. The text is copied (at most 159 bytes). */
+void rep_set_cpu_note(const char *note);
 void rep_end(void);
 
 void rep_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -72,6 +72,12 @@ static const void *pmuv3_lookup(const struct ev_grammar *g, const char *name, si
 	return ev_set_named(g, t, "event", e->code, err, n) == 0 ? e : NULL;
 }
 
+static const char *pmuv3_name_at(const struct ev_grammar *g, size_t i)
+{
+	(void)g;
+	return i < arm_ncommon_events ? arm_common_events[i].name : NULL;
+}
+
 static const struct ev_grammar pmuv3_grammar = {
 	.pmu = { "armv8_pmuv3", "armv8_pmuv3_0", NULL },
 	.fields = pmuv3_fields,
@@ -79,6 +85,7 @@ static const struct ev_grammar pmuv3_grammar = {
 	.bare_name = 1,
 	.what = "Arm PMUv3",
 	.lookup = pmuv3_lookup,
+	.name_at = pmuv3_name_at,
 };
 
 /* PMCEID0/1_EL0 say whether common event `code` is implemented; -1: not a common event. */

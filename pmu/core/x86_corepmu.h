@@ -97,7 +97,7 @@ struct corepmu {
 int corepmu_probe(const struct hw *hw, struct corepmu *cp);
 /* X86_GEN_* model-specific event tables of Intel family 6 `model` (0: none, architectural
  * events only); ecore: a hybrid part's E-core. */
-uint8_t corepmu_intel_gens(uint32_t model, int ecore);
+uint16_t corepmu_intel_gens(uint32_t model, int ecore);
 /* X86_GEN_* named-event generation of the backend row vendor ("AuthenticAMD", 12 characters
  * of CPUID leaf 0) / family / model gets, as corepmu_probe() chooses it (0: none; Intel family
  * 6 adds corepmu_intel_gens()). */

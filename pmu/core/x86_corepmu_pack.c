@@ -40,7 +40,7 @@ static int parse_all(const struct corepmu *cp, const char *list, char *err, size
 	int n = 0;
 	while ((s = next_event(&p, &len)), len) {
 		struct x86_event ev;
-		char e2[192];
+		char e2[288];   /* the error and its closest-names list */
 		n++;
 		if (x86_event_parse(s, len, &cp->caps, &ev, e2, sizeof(e2))) {
 			fmt_snprintf(err, errlen, "core_events: event %d: %s", n, e2);

@@ -43,11 +43,13 @@ static const struct { uint16_t gen; const char *name; } gen_names[] = {
 	{ X86_GEN_SKL, "Intel Skylake..Comet Lake" },
 	{ X86_GEN_ICL, "Intel Ice/Tiger/Rocket Lake" },
 	{ X86_GEN_GLC, "Intel Golden/Raptor/Redwood Cove P-core" },
+	{ X86_GEN_CMT, "Intel Crestmont E-core (Sierra Forest)" },
+	{ X86_GEN_DKT, "Intel Darkmont E-core (Clearwater Forest)" },
 	{ X86_GEN_ARCH, "Intel, architectural events only" },
 	{ X86_GEN_ZEN1, "AMD Zen/Zen+ (Family 17h 00h-2Fh, Hygon 18h)" },
 	{ X86_GEN_ZEN4, "AMD Zen 4 (Family 19h, amdzen4 models)" },
 	{ X86_GEN_ZEN, "AMD Zen 2/3 (Family 17h 30h+, Family 19h models that are not Zen 4)" },
-	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah)" },
+	{ X86_GEN_ZEN5, "AMD Zen 5 (Family 1Ah, amdzen5 models)" },
 };
 
 const char *x86_gen_name(uint16_t gens)
@@ -102,6 +104,18 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return named_terms(g, e, t, err, n) ? NULL : e;
 }
 
+/* The i-th named event of the CPU's generations. */
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct x86_event_caps *caps = g->ctx;
+	const struct x86_named_event *t = caps->vendor == X86_EV_AMD ? amd_core_events : intel_core_events;
+	unsigned n = caps->vendor == X86_EV_AMD ? amd_core_nevents : intel_core_nevents;
+	for (unsigned k = 0; k < n; k++)
+		if ((t[k].gens & caps->gens) && !i--)
+			return t[k].name;
+	return NULL;
+}
+
 static struct ev_grammar grammar(const struct x86_event_caps *caps)
 {
 	int amd = caps->vendor == X86_EV_AMD;
@@ -112,6 +126,7 @@ static struct ev_grammar grammar(const struct x86_event_caps *caps)
 		.bare_name = 1,
 		.what = amd ? "AMD core" : "Intel core",
 		.lookup = lookup,
+		.name_at = name_at,
 		.ctx = caps,
 	};
 }

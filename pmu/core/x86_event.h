@@ -31,10 +31,12 @@ enum x86_ev_vendor { X86_EV_INTEL, X86_EV_AMD };
 #define X86_GEN_ZEN  0x10u  /* AMD Zen 2 .. Zen 4: Family 17h models 30h+, Family 19h */
 #define X86_GEN_GLC  0x20u  /* Intel Golden Cove / Raptor Cove / Redwood Cove P-cores: SPR, EMR, GNR, ADL, RPL, MTL */
 #define X86_GEN_ZEN1 0x40u  /* AMD Zen, Zen+: Family 17h models 00h-2Fh, Hygon Family 18h */
-#define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah (Linux tools/perf/pmu-events/arch/x86/amdzen5) */
+#define X86_GEN_ZEN5 0x80u  /* AMD Zen 5: Family 1Ah 00h-2Fh, 40h-4Fh, 60h-7Fh (Linux amd.c; perf amdzen5) */
 #define X86_GEN_ZEN4 0x100u /* AMD Zen 4 alone: the Family 19h models Linux tools/perf/pmu-events/arch/x86/mapfile.csv
                              * gives amdzen4 (they also carry X86_GEN_ZEN) */
-#define X86_GEN_ALL  0x1FFu /* every generation: is the name an event anywhere? */
+#define X86_GEN_CMT  0x200u /* Intel Crestmont E-core server: Sierra Forest (family 6 model 0xAF) */
+#define X86_GEN_DKT  0x400u /* Intel Darkmont E-core server: Clearwater Forest (family 6 model 0xDD) */
+#define X86_GEN_ALL  0x7FFu /* every generation: is the name an event anywhere? */
 
 struct x86_named_event {
 	const char *name;     /* perf / manual spelling */

@@ -100,7 +100,8 @@ const struct amd_uncore_event amd_l3_zen4[] = {
 };
 const uint16_t amd_l3_zen4_n = N(amd_l3_zen4);
 
-/* amdzen5/l3-cache.json, Unit L3PMC (its sampled-latency rows also set EnAllCores,
+/* amdzen5/l3-cache.json, Unit L3PMC; amdzen6/l3-cache.json (torvalds/linux de18394f8f69) has the
+ * same three lookup rows, so Zen 6 shares the table (their sampled-latency rows also set EnAllCores,
  * EnAllSlices, SliceId and ThreadMask: left out here, so only the lookup rows) */
 const struct amd_uncore_event amd_l3_zen5[] = {
 	{ "l3_lookup_state.l3_miss", 0x04, 0x01, MISS, 0, 1 },
@@ -109,7 +110,7 @@ const struct amd_uncore_event amd_l3_zen5[] = {
 };
 const uint16_t amd_l3_zen5_n = N(amd_l3_zen5);
 
-/* amdzen4/ and amdzen5/memory-controller.json (identical encodings), Unit UMCPMC; the umask
+/* amdzen4/, amdzen5/ and amdzen6/memory-controller.json (identical encodings), Unit UMCPMC; the umask
  * column is RdWrMask (1 reads, 2 writes) */
 const struct amd_uncore_event amd_umc_zen4[] = {
 	{ "umc_mem_clk", 0x00, 0, UNC_ROLE_CLOCKS, 0, 0 },

@@ -27,9 +27,13 @@
 #define SKL X86_GEN_SKL
 #define ICL X86_GEN_ICL
 #define GLC X86_GEN_GLC
+#define CMT X86_GEN_CMT
+#define DKT X86_GEN_DKT
 
 /* Architectural event 2: every perfmon file of Sandy Bridge..Ice Lake names it; Golden Cove
  * files name the same encoding CPU_CLK_UNHALTED.REF_TSC_P. */
+#define SRF_CORE "Intel perfmon SRF/events/sierraforest_core.json 1.18"
+#define CWF_CORE "Intel perfmon CWF/events/clearwaterforest_core.json 1.04"
 #define SDM_ARCH "Intel SDM Vol.3B, Performance Monitoring, pre-defined architectural events table"
 
 const struct x86_named_event intel_core_events[] = {
@@ -38,7 +42,7 @@ const struct x86_named_event intel_core_events[] = {
 	{ "INST_RETIRED.ANY_P",                   0xC0, 0x00, 0, 0, 0, 0, ARCH,                   1, "INST_RETIRED:ANY_P", NULL, NULL },
 	{ "CPU_CLK_UNHALTED.REF_XCLK",            0x3C, 0x01, 0, 0, 0, 0, ARCH,                   2, "CPU_CLK_UNHALTED:REF_XCLK", NULL, SDM_ARCH },
 	{ "LONGEST_LAT_CACHE.REFERENCE",          0x2E, 0x4F, 0, 0, 0, 0, SKL,                    3, "LONGEST_LAT_CACHE:REFERENCE", NULL, NULL },
-	{ "LONGEST_LAT_CACHE.MISS",               0x2E, 0x41, 0, 0, 0, 0, SKL | ICL | GLC,        4, "LONGEST_LAT_CACHE:MISS", NULL, NULL },
+	{ "LONGEST_LAT_CACHE.MISS",               0x2E, 0x41, 0, 0, 0, 0, SKL | ICL | GLC | CMT | DKT, 4, "LONGEST_LAT_CACHE:MISS", NULL, NULL },
 	{ "BR_INST_RETIRED.ALL_BRANCHES",         0xC4, 0x00, 0, 0, 0, 0, ARCH,                   5, "BR_INST_RETIRED:ALL_BRANCHES", NULL, NULL },
 	{ "BR_MISP_RETIRED.ALL_BRANCHES",         0xC5, 0x00, 0, 0, 0, 0, ARCH,                   6, "BR_MISP_RETIRED:ALL_BRANCHES", NULL, NULL },
 	{ "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",    0x3C, 0x02, 0, 0, 0, 0, SNB | SKL | ICL | GLC, -1, "CPU_CLK_UNHALTED:ONE_THREAD_ACTIVE", NULL, NULL },
@@ -66,5 +70,22 @@ const struct x86_named_event intel_core_events[] = {
 	{ "MEM_LOAD_RETIRED.L3_HIT",              0xD1, 0x04, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L3_HIT", NULL, NULL },
 	{ "MEM_LOAD_RETIRED.L3_MISS",             0xD1, 0x20, 0, 0, 0, 0, SKL | ICL | GLC,       -1, "MEM_LOAD_RETIRED:L3_MISS", NULL, NULL },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY",        0xA3, 0x14, 20, 0, 0, 0, SKL | ICL,            -1, "CYCLE_ACTIVITY:STALLS_MEM_ANY", NULL, NULL },
+	/* E-core servers (libpfm4 4.13 has no Crestmont or Darkmont table: each row is compared with
+	 * Intel's own file in tests/unit/test_core_perfmon.c). Issue-slot TopDown level 1 on general
+	 * counters: Crestmont 0x71-0x74 (the .ALL and .ALL_P names share the encoding), Darkmont the
+	 * .ALL_P encodings (its .ALL names are fixed counters 4-6, not programmable ones). */
+	{ "CPU_CLK_UNHALTED.CORE_P",              0x3C, 0x00, 0, 0, 0, 0, CMT | DKT,             -1, "CPU_CLK_UNHALTED:CORE_P", NULL, SRF_CORE },
+	{ "TOPDOWN_FE_BOUND.ALL",                 0x71, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_FE_BOUND:ALL", NULL, SRF_CORE },
+	{ "TOPDOWN_RETIRING.ALL",                 0x72, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_RETIRING:ALL", NULL, SRF_CORE },
+	{ "TOPDOWN_BAD_SPECULATION.ALL",          0x73, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_BAD_SPECULATION:ALL", NULL, SRF_CORE },
+	{ "TOPDOWN_BE_BOUND.ALL",                 0x74, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_BE_BOUND:ALL", NULL, SRF_CORE },
+	{ "TOPDOWN_BE_BOUND.ALL",                 0xA4, 0x02, 0, 0, 0, 0, DKT,                   -1, "TOPDOWN_BE_BOUND:ALL", NULL, CWF_CORE },
+	{ "TOPDOWN_FE_BOUND.ALL_P",               0x71, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_FE_BOUND:ALL_P", NULL, SRF_CORE },
+	{ "TOPDOWN_FE_BOUND.ALL_P",               0x9C, 0x01, 0, 0, 0, 0, DKT,                   -1, "TOPDOWN_FE_BOUND:ALL_P", NULL, CWF_CORE },
+	{ "TOPDOWN_RETIRING.ALL_P",               0x72, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_RETIRING:ALL_P", NULL, SRF_CORE },
+	{ "TOPDOWN_RETIRING.ALL_P",               0xC2, 0x02, 0, 0, 0, 0, DKT,                   -1, "TOPDOWN_RETIRING:ALL_P", NULL, CWF_CORE },
+	{ "TOPDOWN_BAD_SPECULATION.ALL_P",        0x73, 0x00, 0, 0, 0, 0, CMT | DKT,             -1, "TOPDOWN_BAD_SPECULATION:ALL_P", NULL, SRF_CORE },
+	{ "TOPDOWN_BE_BOUND.ALL_P",               0x74, 0x00, 0, 0, 0, 0, CMT,                   -1, "TOPDOWN_BE_BOUND:ALL_P", NULL, SRF_CORE },
+	{ "TOPDOWN_BE_BOUND.ALL_P",               0xA4, 0x02, 0, 0, 0, 0, DKT,                   -1, "TOPDOWN_BE_BOUND:ALL_P", NULL, CWF_CORE },
 };
 const unsigned intel_core_nevents = sizeof(intel_core_events) / sizeof(intel_core_events[0]);

@@ -79,7 +79,9 @@ const struct ls_table ls_amd_zen5 = {
 
 /* Linux tools/perf/pmu-events/arch/x86/mapfile.csv: AuthenticAMD-23-* (models 30h+) amdzen2,
  * AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]]) amdzen3, the other 25 models amdzen4,
- * AuthenticAMD-26-* amdzen5. Family 17h models 00h-2Fh (amdzen1, Zen/Zen+) have no table, nor
+ * AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]]) amdzen5 (the Family 1Ah models Linux
+ * arch/x86/kernel/cpu/amd.c also calls Zen 5; the amdzen6 models have no table: Linux perf's
+ * amdzen6/load-store.json is not compared with efiperf's rows). Family 17h models 00h-2Fh (amdzen1, Zen/Zen+) have no table, nor
  * have Family 19h models 30h-3Fh: amdzen4 to the mapfile, but Zen 3 to Linux
  * arch/x86/kernel/cpu/amd.c (bsp_init_amd) and libpfm4 lib/pfmlib_amd64.c (amd64_get_revision),
  * as the core-event, pipeline and uncore tables leave them. */
@@ -87,7 +89,7 @@ const struct ls_amd_gen ls_amd_gens[] = {
 	{ 0x17, 0x30, 0xFF, &ls_amd_zen2 },
 	{ 0x19, 0x00, 0x0F, &ls_amd_zen3 }, { 0x19, 0x20, 0x2F, &ls_amd_zen3 }, { 0x19, 0x40, 0x5F, &ls_amd_zen3 },
 	{ 0x19, 0x10, 0x1F, &ls_amd_zen4 }, { 0x19, 0x60, 0xFF, &ls_amd_zen4 },
-	{ 0x1A, 0x00, 0xFF, &ls_amd_zen5 },
+	{ 0x1A, 0x00, 0x2F, &ls_amd_zen5 }, { 0x1A, 0x40, 0x4F, &ls_amd_zen5 }, { 0x1A, 0x60, 0x7F, &ls_amd_zen5 },
 };
 const unsigned ls_amd_ngens = sizeof(ls_amd_gens) / sizeof(ls_amd_gens[0]);
 

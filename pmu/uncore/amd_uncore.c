@@ -7,12 +7,17 @@
  * include/asm/perf_event.h (AMD64_L3_*, AMD64_PERFMON_V2_*_UMC, cpuid_0x80000022_ebx),
  * include/asm/cpufeatures.h (PERFCTR_NB, PERFCTR_LLC). CPU families and models: Linux
  * arch/x86/kernel/cpu/amd.c (Zen 2: Family 17h models 30h+, Zen 3: Family 19h models 00h-0Fh
- * and 20h-5Fh, Zen 4: 10h-1Fh and 60h-AFh, Zen 5: Family 1Ah), restricted to the models where
+ * and 20h-5Fh, Zen 4: 10h-1Fh and 60h-AFh; Family 1Ah: Zen 5 00h-2Fh, 40h-4Fh, 60h-7Fh and Zen 6
+ * (X86_FEATURE_ZEN6) 50h-5Fh, 80h-AFh, C0h-CFh, as of Linux commit 847ebc447671 "x86/CPU/AMD:
+ * Extend Zen6 model range"), restricted to the models where
  * the events' own oracle agrees: Linux tools/perf/pmu-events/arch/x86/mapfile.csv serves
  * AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]]) with amdzen3 and every other Family 19h
  * model with amdzen4, so it gives Family 19h models 30h-3Fh the Zen 4 files where amd.c says
  * Zen 3. With the two disagreeing (and no product of those models known), they get no table:
- * tests/unit/test_amd_uncore_oracle.c checks every served model against the mapfile.
+ * Family 1Ah likewise: the mapfile (Linux commit 2c3cd43d27c1 "perf vendor events amd: Add Zen 6
+ * mapping") gives AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]]) amdzen5 and every other
+ * model amdzen6, where amd.c names 30h-3Fh, B0h-BFh and D0h-FFh neither: those get no table.
+ * tests/unit/test_amd_uncore_oracle.c checks every served model against the mapfile and amd.c.
  */
 #include "pmu/uncore/amd_uncore.h"
 #include "arch/regs/x86_amd_msr.h"
@@ -97,6 +102,21 @@ static const struct amd_piece umc_pieces[] = { { 1, 0, 8, 0 }, { 2, 0, 2, 8 } };
 	BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen4, 17, 28, "amdzen4/cache.json"), \
 	BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen4/memory-controller.json"),
 
+#define ZEN5_BOXES \
+	BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen5, 40, 24, "amdzen5/data-fabric.json"), \
+	BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen5, 3, 28, "amdzen5/l3-cache.json"), \
+	BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen5/memory-controller.json"),
+#define ZEN6_BOXES \
+	{ .absent = AMD_ZEN6_NO_DF }, \
+	BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen5, 3, 28, "amdzen6/l3-cache.json"), \
+	BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen6/memory-controller.json"),
+
+const char *const amd_box_pmu[AMD_NBOX] = { "amd_df", "amd_l3", "amd_umc" };
+
+const char AMD_ZEN6_NO_DF[] = "no Zen 6 Data Fabric event table: Linux perf's amdzen6 event folder has no "
+	"data-fabric.json (its uncore files are l3-cache.json and memory-controller.json), and Zen 5's DF "
+	"encodings are not assumed to hold";
+
 const struct amd_uncore_family amd_uncore_families[] = {
 	{ "Zen2", "EPYC 7002 (Rome), Ryzen 3000/4000", 0x17, 0x30, 0xFF, {
 		BOX("amd_df", &df_type, df_fields, df_pieces, 0, amd_df_zen3, 8, 24,
@@ -120,11 +140,14 @@ const struct amd_uncore_family amd_uncore_families[] = {
 	{ "Zen4", "Ryzen 7000/8000 (Raphael, Phoenix), EPYC 8004 (Siena)", 0x19, 0x60, 0xAF, {
 		ZEN4_BOXES
 	} },
-	{ "Zen5", "EPYC 9005 (Turin), Ryzen 9000", 0x1A, 0x00, 0xFF, {
-		BOX("amd_df", &df_type, df_v2_fields, df_v2_pieces, 0, amd_df_zen5, 40, 24, "amdzen5/data-fabric.json"),
-		BOX("amd_l3", &l3_type, l3_19_fields, l3_pieces, L3_19_DEFAULT, amd_l3_zen5, 3, 28, "amdzen5/l3-cache.json"),
-		BOX("amd_umc", &umc_type, umc_fields, umc_pieces, 0, amd_umc_zen4, 13, 0, "amdzen5/memory-controller.json"),
-	} },
+	{ "Zen5", "EPYC 9005 (Turin), Zen 5 models 00h-2Fh", 0x1A, 0x00, 0x2F, { ZEN5_BOXES } },
+	{ "Zen5", "Ryzen 9000 (Granite Ridge), Zen 5 models 40h-4Fh", 0x1A, 0x40, 0x4F, { ZEN5_BOXES } },
+	{ "Zen5", "Zen 5 models 60h-7Fh", 0x1A, 0x60, 0x7F, { ZEN5_BOXES } },
+	/* Zen 6 (Venice): Linux perf's amdzen6 folder has l3-cache.json and memory-controller.json
+	 * but no data-fabric.json, so no DF table: Zen 5's DF encodings are not assumed to hold */
+	{ "Zen6", "EPYC (Venice)", 0x1A, 0x50, 0x5F, { ZEN6_BOXES } },
+	{ "Zen6", "Zen 6 models 80h-AFh", 0x1A, 0x80, 0xAF, { ZEN6_BOXES } },
+	{ "Zen6", "Zen 6 models C0h-CFh", 0x1A, 0xC0, 0xCF, { ZEN6_BOXES } },
 };
 const size_t amd_uncore_nfamilies = sizeof(amd_uncore_families) / sizeof(amd_uncore_families[0]);
 
@@ -172,11 +195,17 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct amd_box_desc *b = g->ctx;
+	return i < b->nevents ? b->events[i].name : NULL;
+}
+
 static void grammar(const struct amd_box_desc *b, struct amd_grammar *ag)
 {
 	fmt_snprintf(ag->what, sizeof(ag->what), "%s", b->pmu);
 	ag->g = (struct ev_grammar){ .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				     .what = ag->what, .lookup = lookup, .ctx = b };
+				     .what = ag->what, .lookup = lookup, .ctx = b, .name_at = name_at };
 }
 
 int amd_uncore_encode(const struct amd_box_desc *b, const char *spec, size_t len, uint64_t *ctl,

@@ -29,7 +29,7 @@
 enum amd_box { AMD_BOX_DF, AMD_BOX_L3, AMD_BOX_UMC, AMD_NBOX };
 
 /* A named event of one family's box, as Linux's perf JSON lists it
- * (tools/perf/pmu-events/arch/x86/amdzen{2,3,4,5}/). */
+ * (tools/perf/pmu-events/arch/x86/amdzen{2,3,4,5,6}/). */
 struct amd_uncore_event {
 	const char *name;
 	uint16_t event, umask;        /* umask: UMC rdwrmask */
@@ -55,6 +55,7 @@ struct amd_box_desc {
 	uint8_t cpuid_ecx_bit;                    /* CPUID 0x80000001 ECX bit that says present; 0: PerfMonV2 */
 	uint8_t bytes;                            /* bytes per count of the byte events */
 	const char *source;                       /* the perf JSON file of its events */
+	const char *absent;                       /* pmu NULL: why the family has no table, or NULL */
 };
 
 struct amd_uncore_family {
@@ -69,6 +70,9 @@ extern const size_t amd_uncore_nfamilies;
 /* Per family and box: pmu/events/amd_uncore_events.c */
 extern const struct amd_uncore_event amd_df_zen3[], amd_df_zen4[], amd_df_zen5[];
 extern const struct amd_uncore_event amd_l3_zen2[], amd_l3_zen3[], amd_l3_zen4[], amd_l3_zen5[];
+extern const char AMD_ZEN6_NO_DF[];
+/* The Linux PMU name of each box ("amd_df"), also where a family has no table for it. */
+extern const char *const amd_box_pmu[AMD_NBOX];
 extern const struct amd_uncore_event amd_umc_zen4[];
 extern const uint16_t amd_df_zen3_n, amd_df_zen4_n, amd_df_zen5_n, amd_l3_zen2_n, amd_l3_zen3_n, amd_l3_zen4_n,
 	amd_l3_zen5_n, amd_umc_zen4_n;

@@ -42,6 +42,8 @@ int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struc
 	       char *why, size_t n);
 /* The perf-style string of a named event ("cha/event=0x35,umask=0x4,umask_ext=0xc8f3fe/"). */
 size_t cha_event_spec(const struct cha_platform *p, const struct cha_event *e, char *buf, size_t n);
+/* Append the platform's CHA event names closest to s[0..len) to why[n] (ev_closest_names). */
+void cha_closest_names(const struct cha_platform *p, const char *s, size_t len, char *why, size_t n);
 
 /* ---- topology and discovery (pmu/intel_cha_discover.c) ------------------------------------ */
 struct cha_pci_scope {           /* a PCI segment and bus range to search (e.g. from MCFG) */

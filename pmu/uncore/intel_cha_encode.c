@@ -37,6 +37,15 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct cha_platform *p = g->ctx;
+	for (const struct cha_event *e = p->events; e && e->name; e++)
+		if (!i--)
+			return e->name;
+	return NULL;
+}
+
 static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
 {
 	unsigned nf = p->nfields < EV_MAX_FIELDS ? p->nfields : EV_MAX_FIELDS;
@@ -47,7 +56,14 @@ static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
 	}
 	fmt_snprintf(cg->what, sizeof(cg->what), "CHA on %s", p->name);
 	cg->g = (struct ev_grammar){ .pmu = { "cha" }, .fields = cg->f, .nfields = (uint8_t)nf, .what = cg->what,
-				     .lookup = lookup, .ctx = p };
+				     .lookup = lookup, .ctx = p, .name_at = name_at };
+}
+
+void cha_closest_names(const struct cha_platform *p, const char *s, size_t len, char *why, size_t n)
+{
+	struct cha_grammar cg;
+	grammar(p, &cg);
+	ev_closest_names(&cg.g, s, len, why, n);
 }
 
 int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struct cha_encoding *out,

@@ -92,6 +92,7 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 		if (!e) {
 			fmt_snprintf(why, n, "%.*s: no such %s CHA event (and not cha/.../)", (int)(len > 60 ? 60 : len), s,
 				     p->name);
+			cha_closest_names(p, s, len, why, n);
 			return -1;
 		}
 		cha_event_spec(p, e, spec, sizeof(spec));

@@ -5,7 +5,8 @@
  * struct uncore_box_type (pmu/uncore/box.h). Every value cites its public source (Intel's uncore
  * manuals, Linux arch/x86/events/intel/uncore_snbep.c, PCM, LIKWID, libpfm4). CPU models: Linux arch/x86/include/asm/intel-family.h
  * (SKYLAKE_X 0x55 = SKX/CLX/CPX, ICELAKE_X 0x6A, ICELAKE_D 0x6C, SAPPHIRERAPIDS_X 0x8F,
- * EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X 0xAD, GRANITERAPIDS_D 0xAE).
+ * EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X 0xAD, GRANITERAPIDS_D 0xAE, ATOM_CRESTMONT_X 0xAF,
+ * ATOM_DARKMONT_X 0xDD).
  */
 #include "pmu/uncore/intel_cha_regs.h"
 
@@ -212,6 +213,15 @@ const struct cha_platform cha_platforms[] = {
 	 * that bound named, never a guess. */
 	{ .name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE }, SPR_STYLE, .events = cha_events_gnr,
 	  .cbo_count_msr = 0x3FED, .cbo_count_mask = 0x1FF },
+	/* Sierra Forest, Clearwater Forest: GNR's uncore (Linux uncore.c gnr_uncore_init for
+	 * INTEL_ATOM_CRESTMONT_X and INTEL_ATOM_DARKMONT_X), and Intel's SRF and CWF uncore files
+	 * encode every CHA event of GNR's table the same (tests/oracle/perfmon srf_cha.json,
+	 * cwf_cha.json). PCM reads the same MSR 0x3FED for SRF; it has no Clearwater Forest case,
+	 * so CWF's count rests on GNR's and SRF's register and the discovery table cross-checks it. */
+	{ .name = "SRF", .cpus = "Sierra Forest (Xeon 6 E-cores)", .models = { 0xAF }, SPR_STYLE,
+	  .events = cha_events_gnr, .cbo_count_msr = 0x3FED, .cbo_count_mask = 0x1FF },
+	{ .name = "CWF", .cpus = "Clearwater Forest", .models = { 0xDD }, SPR_STYLE,
+	  .events = cha_events_gnr, .cbo_count_msr = 0x3FED, .cbo_count_mask = 0x1FF },
 };
 const size_t cha_nplatforms = sizeof(cha_platforms) / sizeof(cha_platforms[0]);
 

@@ -207,6 +207,26 @@ const struct intel_uncore_platform intel_uncore_platforms[] = {
 		 * pcm-iio-topology.cpp birchStreamPciStackProbe) */
 		SPR_DISCOVERY(2), .msm = &gnr_msm,
 	},
+	/* Sierra Forest (Crestmont E-cores) and Clearwater Forest (Darkmont): Linux
+	 * arch/x86/events/intel/uncore.c gives INTEL_ATOM_CRESTMONT_X and INTEL_ATOM_DARKMONT_X
+	 * gnr_uncore_init (GNR's discovery-table boxes); Intel's SRF and CWF uncore files encode
+	 * every IMC/IIO event of GNR's tables the same (tests/oracle/perfmon srf_imc_iio.json,
+	 * cwf_imc_iio.json). SRF's stack buses: PCM's BirchStreamPlatform serves GNR and SRF with
+	 * the one srf_sad_to_pmu_id_mapping (gnr_msm above). PCM has no Clearwater Forest mapping
+	 * (src/pcm-iio-topology.cpp, commit 0fae0de1af65), so CWF's IIO units have no
+	 * CPU-bus-to-box table and say so. */
+	{
+		.name = "SRF", .cpus = "Sierra Forest (Xeon 6 E-cores)", .models = { 0xAF },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "SRF/events/sierraforest_uncore.json 1.18"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "SRF/events/sierraforest_uncore.json 1.18") },
+		SPR_DISCOVERY(2), .msm = &gnr_msm,
+	},
+	{
+		.name = "CWF", .cpus = "Clearwater Forest", .models = { 0xDD },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "CWF/events/clearwaterforest_uncore.json 1.04"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "CWF/events/clearwaterforest_uncore.json 1.04") },
+		SPR_DISCOVERY(2), .msm = NULL,
+	},
 };
 const size_t intel_uncore_nplatforms = sizeof(intel_uncore_platforms) / sizeof(intel_uncore_platforms[0]);
 
@@ -256,6 +276,12 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 						  ev_set_named(g, t, "fc_mask", e->fc_mask, err, n)))
 		return NULL;
 	return e;
+}
+
+static const char *name_at(const struct ev_grammar *g, size_t i)
+{
+	const struct intel_box_desc *b = g->ctx;
+	return i < b->nevents ? b->events[i].name : NULL;
 }
 
 /* The first '/' of s[0..len), or NULL (no memchr in the firmware build's C library). */
@@ -318,7 +344,7 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 	}
 	fmt_snprintf(what, sizeof(what), "%s", b->pmu);
 	struct ev_grammar g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				.what = what, .lookup = lookup, .ctx = b };
+				.what = what, .lookup = lookup, .ctx = b, .name_at = name_at };
 	struct ev_terms t;
 	if (ev_parse(&g, spec, len, 0, &t, why, n))
 		return -1;

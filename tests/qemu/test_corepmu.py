@@ -26,6 +26,8 @@ Records (one per measured CPU and window; `cpu` = MP services processor number):
                    per category}
   `ibs`            cpu, kernel + corepmu_json_ibs(): {mode, present, why | period, count, ...}
 """
+import re
+
 import pytest
 
 from efiperf_qemu import boot, cfg_text, make_image
@@ -34,6 +36,11 @@ x86_64 = pytest.mark.x86_64
 
 
 ZEN5 = "EPYC-Milan,family=26,model=2"
+# Zen 6 (Linux arch/x86/kernel/cpu/amd.c X86_FEATURE_ZEN6: Family 1Ah models 50h-5Fh) and Sierra
+# Forest (Intel family 6 model 0xAF, Linux intel-family.h INTEL_ATOM_CRESTMONT_X): QEMU 7.2 has
+# neither CPU model, so their signatures are set with the family=/model= properties.
+ZEN6 = "EPYC-Milan,family=26,model=80"
+SRF = "Icelake-Server,family=6,model=175"
 CORE_CFG = {"copy_size": "4M", "copy_passes": "1", "loop_iterations": "1000", "topdown": "on",
             "ibs": "op", "ibs_period": "0x10000"}
 # Intel: CPUID.0AH version 0 under TCG. AMD: no IBS in CPUID; legacy or PerfCtrExtCore counters.
@@ -51,8 +58,28 @@ MODELS = {
     # the named events of Linux amdzen5/execution.json and load-store.json are accepted there.
     ZEN5: ("amd-core", "ex_ret_instr ls_not_halted_cyc ex_ret_fused_instr ex_tagged_ibs_ops.ibs_tagged_ops",
            ("no IBS",), "8000_0001:ECX[10]"),
+    # Zen 6: no named core events yet (Linux amdzen6 not compared), raw encodings only
+    ZEN6: ("amd-core", "core/event=0xC0,umask=0x0/ core/event=0x76/", ("no IBS", "Zen 6"), "8000_0001:ECX[10]"),
+    # Sierra Forest: Crestmont's own rows (TOPDOWN_BE_BOUND.ALL 0x74/0x00, sierraforest_core.json)
+    SRF: ("intel-arch-perfmon", "INST_RETIRED.ANY_P TOPDOWN_BE_BOUND.ALL TOPDOWN_FE_BOUND.ALL_P",
+          ("architectural perfmon",), "AMD only"),
 }
-FAMILY_MODEL = {ZEN5: (0x1A, 0x02)}
+FAMILY_MODEL = {ZEN5: (0x1A, 0x02), ZEN6: (0x1A, 0x50), SRF: (0x06, 0xAF)}
+
+# The uncore tables chosen for the signatures QEMU is told to report, in the same boot
+# (uncore = on): platform of every record, and each box QEMU cannot show named absent with its
+# reason. Zen 6 has no DF table at all (Linux perf publishes no amdzen6/data-fabric.json); TCG
+# sets none of the AMD uncore CPUID bits, and the Intel machine has no uncore discovery device.
+UNCORE = {
+    ZEN5: ("Zen5", {"amd_df": "CPUID 0x80000001 ECX bit 24", "amd_l3": "CPUID 0x80000001 ECX bit 28",
+                    "amd_umc": "PerfMonV2"}),
+    ZEN6: ("Zen6", {"amd_df": "no data-fabric.json", "amd_l3": "CPUID 0x80000001 ECX bit 28",
+                    "amd_umc": "PerfMonV2"}),
+    SRF: ("SRF", {"uncore_imc": "", "uncore_iio": ""}),
+}
+# Records of a CPU in none of efiperf's tables carry the note (QEMU's stock Icelake-Server
+# reports model 0x86, which no table serves); the known signatures carry none.
+NOTE = {"Icelake-Server": "GenuineIntel family 0x6 model 0x86: not in efiperf's CPU tables, architectural events only"}
 
 
 # The latency curve's load source on the AMD models, in the same boot (README "Caches and
@@ -80,6 +107,8 @@ def cp_boot(scratch, model, extra_cfg=None, events=None):
         cfg["topdown"] = "l2"
     if model in LOAD_SOURCE and extra_cfg is None:
         cfg.update(LATENCY_CFG)
+    if model in UNCORE and extra_cfg is None:
+        cfg.update(uncore="on", pcie="off")
     run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu=model)
     run.expect_ok()
     return run
@@ -128,6 +157,25 @@ def test_corepmu_backend(model, scratch, figure):
         p.get("backend"), lacks, tds[0].get("why"), ibs[0].get("why")))
     if model in LOAD_SOURCE:
         check_load_source(run, model, p, figure)
+    if model in UNCORE:
+        check_uncore(run, model, figure)
+    note = NOTE.get(model)
+    for r in run.records[1:]:
+        if r.get("type") in ("corepmu", "core_counters", "topdown", "uncore", "end"):
+            assert r.get("cpu_not_in_tables") == note, "%s: %s record says %r" % (model, r["type"], r.get("cpu_not_in_tables"))
+    if model == SRF:
+        assert "Crestmont has no PERF_METRICS" in td.get("why", ""), td
+
+
+def check_uncore(run, model, figure):
+    platform, boxes = UNCORE[model]
+    recs = {r.get("pmu"): r for r in run.of("uncore")}
+    assert set(recs) == set(boxes), "%s: uncore records %s, expected %s" % (model, sorted(recs), sorted(boxes))
+    for pmu, why in boxes.items():
+        r = recs[pmu]
+        assert r.get("platform") == platform, "%s %s: platform %r, expected %s" % (model, pmu, r.get("platform"), platform)
+        assert r.get("status") == "absent" and why in (r.get("why") or "") and r.get("why"), "%s %s: %s" % (model, pmu, r)
+    figure("uncore " + model, "; ".join("%s %s: %s" % (p, r["status"], r["why"]) for p, r in sorted(recs.items())))
 
 
 # AMD pipeline utilization (README "TopDown", AMD part): a Zen 4/5 signature gets method
@@ -276,6 +324,19 @@ def test_corepmu_bad_event_named(scratch):
     errs = run.of("error")
     assert any("cmask" in (e.get("message") or "") and "core_events" in (e.get("message") or "") for e in errs), "an out-of-range cmask must be an error naming core_events and cmask: %s" % errs
     assert run.records[-1].get("status") == "error", "end status %r" % run.records[-1].get("status")
+
+
+@x86_64
+def test_misspelt_event_names_line_and_closest(scratch):
+    # a misspelt name in core_events is a config error naming the file and line it was set on
+    # and the closest names of this CPU's table (Skylake-SP: INST_RETIRED.ANY_P, Intel perfmon
+    # skylakex_core.json); nothing is measured
+    d = scratch()
+    cfg = dict(CORE_CFG, core_events="INST_RETIRD.ANY_P")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, cpu="Skylake-Server")
+    msgs = [e.get("message") or "" for e in run.of("error")]
+    assert any(re.search(r"efiperf\.cfg:\d+: .*'INST_RETIRD\.ANY_P'.*\(closest: INST_RETIRED\.ANY_P", m) for m in msgs), msgs
+    assert not run.of("core_counters") and run.records[-1].get("status") == "error", run.records[-1]
 
 
 @x86_64

@@ -177,6 +177,10 @@ def test_schema_violations(tmp_path, report):
         cases.append((lambda r, rec=rec: r.insert(3, dict(rec)), None))   # valid as it is
         cases.append((lambda r, rec=rec: r.insert(3, dict(rec, colour=1)),
                       "%s record, (record): Additional properties are not allowed ('colour' was unexpected)" % rtype))
+    # any record may say the CPU is in none of efiperf's tables (schema top-level properties), as a string
+    note = "GenuineIntel family 0x13 model 0x1: not in efiperf's CPU tables, architectural events only"
+    cases.append((lambda r: [x.update(cpu_not_in_tables=note) for x in r[1:]], None))
+    cases.append((lambda r: r[-1].update(cpu_not_in_tables=19), "end record, cpu_not_in_tables: 19 is not of type 'string'"))
     for edit, message in cases:
         recs = synth.records()
         edit(recs)

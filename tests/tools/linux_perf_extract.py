@@ -69,6 +69,28 @@ def core_rows(tree):
             cols = line.strip().split(",")
             if len(cols) >= 3 and cols[0].startswith("AuthenticAMD"):
                 yield "mapfile %s %s" % (cols[0], cols[2])
+    yield from amdc_rows(tree)
+
+
+def amdc_rows(tree):
+    """Family 1Ah model ranges of arch/x86/kernel/cpu/amd.c bsp_init_amd as `amdc 0x1a LO HI ZENn`
+    (each `case LO ... HI:` up to the setup_force_cpu_cap(X86_FEATURE_ZENn) it falls into)."""
+    with open(os.path.join(tree, "arch/x86/kernel/cpu/amd.c")) as fh:
+        text = fh.read()
+    body = text[text.index("static void bsp_init_amd"):]
+    body = body[body.index("case 0x1a:") + len("case 0x1a:"):]
+    body = body[:body.index("default:")]
+    pending = []
+    for line in body.splitlines():
+        m = re.match(r"\s*case (0x[0-9a-f]+)(?: \.\.\. (0x[0-9a-f]+))?:", line)
+        if m:
+            pending.append((m.group(1), m.group(2) or m.group(1)))
+            continue
+        m = re.search(r"X86_FEATURE_(ZEN\d+)", line)
+        if m:
+            for lo, hi in pending:
+                yield "amdc 0x1a %s %s %s" % (lo, hi, m.group(1))
+            pending = []
 
 
 NAMED = (

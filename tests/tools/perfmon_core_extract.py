@@ -23,6 +23,7 @@ PLATFORMS = [
     ("SKL", "skl", None), ("SKX", "skx", None), ("CLX", "clx", None),
     ("ICL", "icl", None), ("ICX", "icx", None), ("TGL", "tgl", None), ("RKL", "rkl", None),
     ("SPR", "spr", None), ("EMR", "emr", None), ("GNR", "gnr", None),
+    ("SRF", "srf", None), ("CWF", "cwf", None),
     ("ADL", "adl", "Core"), ("MTL", "mtl", "Core"),
 ]
 FIELDS = ["EventCode", "UMask", "CounterMask", "Invert", "EdgeDetect", "AnyThread"]

@@ -20,6 +20,8 @@ FILES = {
     "SPR": ("SPR", "sapphirerapids"),
     "EMR": ("EMR", "emeraldrapids"),
     "GNR": ("GNR", "graniterapids"),
+    "SRF": ("SRF", "sierraforest"),
+    "CWF": ("CWF", "clearwaterforest"),
 }
 TABLE = {"CLX": "SKX"}      # efiperf table the platform uses
 

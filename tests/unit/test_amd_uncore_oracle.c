@@ -61,6 +61,8 @@ static const char *dir_of(const char *family, enum amd_box b)
 		return b == AMD_BOX_DF ? "amdzen3" : "amdzen2";
 	if (!strcmp(family, "Zen3"))
 		return "amdzen3";
+	if (!strcmp(family, "Zen6"))
+		return "amdzen6";
 	return !strcmp(family, "Zen4") ? "amdzen4" : "amdzen5";
 }
 
@@ -68,7 +70,7 @@ static const char *dir_of(const char *family, enum amd_box b)
 static uint64_t linux_ctl(const char *family, enum amd_box b, const struct row *r)
 {
 	uint64_t ev = r->code, um = r->mask;
-	int v2 = !strcmp(family, "Zen4") || !strcmp(family, "Zen5");
+	int v2 = strcmp(family, "Zen2") && strcmp(family, "Zen3");
 	switch (b) {
 	case AMD_BOX_DF:
 		if (v2)
@@ -121,7 +123,7 @@ static void test_every_event_matches_perf_json(void **state)
 	}
 	printf("oracle: %u AMD uncore events compared with Linux perf JSON, %u mismatches\n", compared, mismatches);
 	assert_int_equal(mismatches, 0);
-	assert_int_equal(compared, 146);   /* 8+6+8+6+32+17+13+40+3+13 */
+	assert_int_equal(compared, 162);   /* 8+6+8+6+32+17+13+40+3+13 +3+13 (Zen 6 L3, UMC) */
 }
 
 /* A wrong row must fail: the comparison is not vacuous. */
@@ -146,7 +148,7 @@ static void test_every_served_model_matches_mapfile(void **state)
 	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++)
 		for (unsigned m = 0; m <= 0xFF; m++) {
 			const struct amd_uncore_family *f = amd_uncore_family_for(fams[k], m);
-			const char *want = linux_mapfile_dir(fams[k], m);
+			const char *want = linux_agreed_dir(fams[k], m);   /* 1Ah: mapfile and amd.c agree */
 			if (!f) {
 				unserved += want && strcmp(want, "amdzen1");
 				continue;
@@ -163,8 +165,18 @@ static void test_every_served_model_matches_mapfile(void **state)
 	printf("oracle: %d AMD family/models served by an uncore table, all the generation mapfile.csv gives; "
 	       "%d models mapfile.csv names have no table\n", served, unserved);
 	assert_int_equal(bad, 0);
-	/* 17h 30h-FFh; 19h 00h-2Fh, 40h-AFh; all of 1Ah */
-	assert_int_equal(served, 0xD0 + 0x30 + 0x70 + 0x100);
+	/* 17h 30h-FFh; 19h 00h-2Fh, 40h-AFh; 1Ah Zen 5 00h-2Fh, 40h-4Fh, 60h-7Fh, Zen 6 50h-5Fh, 80h-AFh, C0h-CFh */
+	assert_int_equal(served, 0xD0 + 0x30 + 0x70 + 0x60 + 0x50);
+	/* Zen 6 is not Zen 5: its own tables, no DF table and a why for it */
+	assert_string_equal(amd_uncore_family_for(0x1A, 0x50)->name, "Zen6");
+	assert_string_equal(amd_uncore_family_for(0x1A, 0x02)->name, "Zen5");
+	assert_null(amd_uncore_family_for(0x1A, 0x50)->box[AMD_BOX_DF].pmu);
+	assert_non_null(strstr(amd_uncore_family_for(0x1A, 0x50)->box[AMD_BOX_DF].absent, "no data-fabric.json"));
+	/* 1Ah 30h-3Fh: amdzen6 to the mapfile, no generation to amd.c: no table */
+	assert_string_equal(linux_mapfile_dir(26, 0x30), "amdzen6");
+	assert_null(linux_amdc_gen(0x1A, 0x30));
+	assert_null(amd_uncore_family_for(0x1A, 0x30));
+	assert_null(amd_uncore_family_for(0x1A, 0xD0));
 	/* the check can fail: Linux's two sources disagree on 19h 30h-3Fh (amd.c: Zen 3), which has no table */
 	assert_string_equal(linux_mapfile_dir(25, 0x31), "amdzen4");
 	assert_null(amd_uncore_family_for(0x19, 0x31));

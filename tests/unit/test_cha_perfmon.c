@@ -38,7 +38,7 @@ static const struct perfmon_row *lookup(const struct perfmon_row *rows, unsigned
 /* platform file, efiperf table, CTL enable bit per the platform's uncore manual */
 static const struct { const char *file, *table; uint64_t en; } plats[] = {
 	{ "skx", "SKX", 1ull << 22 }, { "clx", "SKX", 1ull << 22 }, { "icx", "ICX", 1ull << 22 },
-	{ "spr", "SPR", 0 }, { "emr", "EMR", 0 }, { "gnr", "GNR", 0 },
+	{ "spr", "SPR", 0 }, { "emr", "EMR", 0 }, { "gnr", "GNR", 0 }, { "srf", "SRF", 0 }, { "cwf", "CWF", 0 },
 };
 
 static void test_tables_against_perfmon(void **state)
@@ -162,13 +162,18 @@ static void test_every_served_model_compared(void **state)
 {
 	(void)state;
 	unsigned served, pairs = perfmon_check_served_models("CHA", cha_table_of, cha_compared_with, &served);
-	assert_int_equal(served, 7);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE */
-	assert_int_equal(pairs, 8);    /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
-	/* the check can fail: Sierra Forest (0xAF) has Intel files no test compares */
+	assert_int_equal(served, 9);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE, 0xAF, 0xDD */
+	assert_int_equal(pairs, 10);   /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
+	/* Granite Rapids-D (0xAE) has no file of its own: Intel serves it with GNR's */
 	char dirs[4][8];
-	assert_int_equal(perfmon_uncore_dirs(0xAF, dirs, 4), 1);
-	assert_string_equal(dirs[0], "srf");
-	assert_null(cha_platform_for_cpu(6, 0xAF));
+	assert_int_equal(perfmon_uncore_dirs(0xAE, dirs, 4), 1);
+	assert_string_equal(dirs[0], "gnr");
+	assert_string_equal(cha_platform_for_cpu(6, 0xAF)->name, "SRF");
+	assert_string_equal(cha_platform_for_cpu(6, 0xDD)->name, "CWF");
+	/* the check can fail: Grand Ridge (0xB6) has Intel files no test compares */
+	assert_int_equal(perfmon_uncore_dirs(0xB6, dirs, 4), 1);
+	assert_string_equal(dirs[0], "grr");
+	assert_null(cha_platform_for_cpu(6, 0xB6));
 }
 
 int main(void)

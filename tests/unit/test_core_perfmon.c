@@ -111,7 +111,7 @@ static const struct pm_event *find(const struct pm_file *f, const char *name)
 }
 
 /* Compare the table for generations `gens` against file f; returns mismatches. */
-static int check(const struct pm_file *f, unsigned model, uint8_t gens, int *compared, int *missing, int quiet)
+static int check(const struct pm_file *f, unsigned model, uint16_t gens, int *compared, int *missing, int quiet)
 {
 	int bad = 0;
 	struct x86_event_caps caps = { .vendor = X86_EV_INTEL, .gens = gens, .any_ok = 1 };
@@ -153,7 +153,7 @@ static void test_tables_equal_perfmon(void **state)
 	for (unsigned k = 0; k < nfiles; k++) {
 		const struct pm_file *f = &files[k];
 		for (unsigned m = 0; m < f->nmodels; m++) {
-			uint8_t gens = (uint8_t)(X86_GEN_ARCH | corepmu_intel_gens(f->models[m], 0));
+			uint16_t gens = (uint16_t)(X86_GEN_ARCH | corepmu_intel_gens(f->models[m], 0));
 			int compared = 0, missing = 0;
 			bad += check(f, f->models[m], gens, &compared, &missing, 0);
 			printf("perfmon %s v%s, model 0x%02X (generations 0x%02x): %d events compared, %d not in the file\n",
@@ -217,7 +217,7 @@ static void test_load_source_rows_equal_perfmon(void **state)
 		for (int i = 0; i < ls_intel.n; i++) {
 			const struct ls_event *r = &ls_intel.ev[i];
 			const struct pm_event *e = find(&files[k], r->name);
-			uint8_t gens = corepmu_intel_gens(files[k].models[0], 0);
+			uint16_t gens = corepmu_intel_gens(files[k].models[0], 0);
 			int named = x86_named_lookup(X86_EV_INTEL, gens, r->name, strlen(r->name)) != NULL;
 			if (!e) {
 				if (named)

@@ -50,9 +50,9 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return uops;
 }
 
-static const struct ev_grammar intel = { { "cpu", "core", NULL }, intel_f, 6, 1, "Intel core", lookup, NULL };
-static const struct ev_grammar amd = { { "core", "cpu", NULL }, amd_f, 4, 0, "AMD core", NULL, NULL };
-static const struct ev_grammar unc = { { "cha", NULL, NULL }, unc_f, 4, 0, "CHA", NULL, NULL };
+static const struct ev_grammar intel = { { "cpu", "core", NULL }, intel_f, 6, 1, "Intel core", lookup, NULL, NULL };
+static const struct ev_grammar amd = { { "core", "cpu", NULL }, amd_f, 4, 0, "AMD core", NULL, NULL, NULL };
+static const struct ev_grammar unc = { { "cha", NULL, NULL }, unc_f, 4, 0, "CHA", NULL, NULL, NULL };
 
 static int enc(const struct ev_grammar *g, const char *s, uint32_t caps, uint64_t regs[EV_MAX_REGS], char *err)
 {

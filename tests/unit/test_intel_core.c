@@ -226,6 +226,42 @@ static void test_chooser_hybrid_and_spr(void **state)
 	assert_int_equal(cp.nlacks, 1);
 }
 
+/* Sierra Forest (Crestmont) and Clearwater Forest (Darkmont): their own core tables, encodings
+ * as Intel's SRF 1.18 / CWF 1.04 core files give them (written out here), and no PERF_METRICS
+ * TopDown: the record says which E-core method applies instead. */
+static void test_ecore_servers(void **state)
+{
+	(void)state;
+	static const struct { uint32_t model; uint16_t gen; uint64_t be_bound; const char *td; } cpus[] = {
+		{ 0xAF, X86_GEN_CMT, 0x0074, "Crestmont" },   /* TOPDOWN_BE_BOUND.ALL 0x74/0x00 */
+		{ 0xDD, X86_GEN_DKT, 0x02A4, "Darkmont" },    /* TOPDOWN_BE_BOUND.ALL 0xA4/0x02 */
+	};
+	for (unsigned i = 0; i < 2; i++) {
+		struct tm_cpu c = { .model = cpus[i].model, .version = 5, .ngp = 8, .nfixed = 3, .pdcm = 1 };
+		tm_init(&c, (const uint64_t[4]){ 0 }, NULL);
+		assert_int_equal(corepmu_probe(&tmh, &cp), 0);
+		assert_int_equal(cp.caps.gens, X86_GEN_ARCH | cpus[i].gen);
+		assert_null(cp.td_rule);
+		assert_int_equal(cp.td_kind, TD_NONE);
+		assert_non_null(strstr(cp.td_why, cpus[i].td));
+		assert_non_null(strstr(cp.td_why, "no PERF_METRICS"));
+		struct x86_event ev;
+		char err[200];
+		assert_int_equal(x86_event_parse("TOPDOWN_BE_BOUND.ALL", 20, &cp.caps, &ev, err, sizeof(err)), 0);
+		assert_int_equal(ev.config, cpus[i].be_bound);
+		/* a Golden Cove event is not one of these cores' */
+		assert_int_equal(x86_event_parse("UOPS_ISSUED.ANY", 15, &cp.caps, &ev, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, cpus[i].td));
+	}
+	/* the model is the table's key: Crestmont's encoding is not Darkmont's */
+	struct x86_event_caps cmt = { .vendor = X86_EV_INTEL, .gens = X86_GEN_ARCH | X86_GEN_CMT };
+	struct x86_event ev;
+	char err[200];
+	assert_int_equal(x86_event_parse("TOPDOWN_FE_BOUND.ALL_P", 22, &cmt, &ev, err, sizeof(err)), 0);
+	assert_int_equal(ev.config, 0x0071);
+	assert_int_equal(corepmu_intel_gens(0xDD, 0), X86_GEN_DKT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_counts_full_width_and_restores),
 		cmocka_unit_test(test_restore_without_stop),
 		cmocka_unit_test(test_chooser_hybrid_and_spr),
+		cmocka_unit_test(test_ecore_servers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

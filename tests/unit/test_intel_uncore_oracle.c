@@ -80,6 +80,7 @@ static unsigned compare(const char *file, const char *table, unsigned fc_shift)
 static const struct { const char *file, *table; unsigned fc_shift, rows; int ext; } cases[] = {
 	{ "skx", "SKX", 44, 21, -1 }, { "clx", "SKX", 44, 21, -1 }, { "icx", "ICX", 48, 37, -1 },
 	{ "spr", "SPR", 48, 37, 8 },  { "emr", "EMR", 48, 37, 8 },  { "gnr", "GNR", 48, 40, 32 },
+	{ "srf", "SRF", 48, 40, 32 }, { "cwf", "CWF", 48, 40, 32 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -118,8 +119,8 @@ static void test_every_served_model_compared(void **state)
 	unsigned served, pairs = perfmon_check_served_models("IMC/IIO", unc_table_of, unc_compared_with, &served);
 	printf("perfmon mapfile: %u models served by an IMC/IIO table, %u (model, file) pairs, each compared\n", served,
 	       pairs);
-	assert_int_equal(served, 7);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE */
-	assert_int_equal(pairs, 8);    /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
+	assert_int_equal(served, 9);   /* 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE, 0xAF, 0xDD */
+	assert_int_equal(pairs, 10);   /* 0x55: SKX (steppings 0-4) and CLX (5-F) */
 	/* the check can fail: Emerald Rapids' model is Intel's EMR file, not SPR's */
 	char dirs[4][8];
 	assert_int_equal(perfmon_uncore_dirs(0xCF, dirs, 4), 1);

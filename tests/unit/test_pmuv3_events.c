@@ -105,6 +105,8 @@ static void test_configure_errors_name_the_event(void **state)
 		{ "OP_RETIRED", "OP_RETIRED (0x3a) is not implemented by this CPU (PMCEID1_EL0)" },
 		{ "armv8_pmuv3/event=0x1d/", "BUS_CYCLES (0x1d) is not implemented by this CPU (PMCEID0_EL0)" },
 		{ "STALL_BACKNED", "STALL_BACKNED" },
+		/* a misspelt name: the closest common events by edit distance */
+		{ "STALL_BACKNED", "(closest: STALL_BACKEND" },
 		{ "armv8_pmuv3/umask=1/", "umask" },
 		{ "armv8_pmuv3/event=0x10000/", "event" },
 		/* 31 events: more than the 30 efiperf multiplexes (6 would fit now, in 2 groups) */
