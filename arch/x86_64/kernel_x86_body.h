@@ -168,6 +168,10 @@ KX_INLINE void KX_CATI(triad, ISA)(char *d, const char *x, const char *y, uint64
 
 KX_READ_SHAPES(KX_READ_SHAPE, _)
 KX_WRITE_SHAPES(KX_WRITE_SHAPE, _)
+#ifdef KX_L1_SHAPES   /* the includer's ISA has the L1 shapes too (kernel_x86.h) */
+KX_L1_READ_SHAPES(KX_READ_SHAPE, _)
+KX_L1_WRITE_SHAPES(KX_WRITE_SHAPE, _)
+#endif
 
 #undef KX_CAT3
 #undef KX_CAT
