@@ -60,6 +60,11 @@ HELPERS_test_core_linux_zen5 := $(LINUX_MAPFILE)
 HELPERS_test_amd_pipeline := $(LINUX_MAPFILE)
 $(B)/test_load_source_oracle $(B)/test_amd_uncore_oracle $(B)/test_core_pfm $(B)/test_core_linux_zen5 $(B)/test_amd_pipeline: $(LINUX_MAPFILE)
 -include $(LINUX_MAPFILE:.o=.d)
+# make bench's verdict rule (tests/bench/verdict.c): host-only, so not among the pure sources.
+BENCH_VERDICT := $(B)/obj/tests/bench/verdict.o
+HELPERS_test_bench_verdict := $(BENCH_VERDICT)
+$(B)/test_bench_verdict: $(BENCH_VERDICT)
+-include $(BENCH_VERDICT:.o=.d)
 
 $(B)/test_%: unit/test_%.c $(PURE_OBJ) $(EXTRA_SRC)
 	@mkdir -p $(dir $@)

@@ -28,6 +28,7 @@ __attribute__((target("avx2"))) static inline uint64_t fold_avx2(__m256i x)
 #define V_MUL(x, y)  _mm256_mul_pd(x, y)
 #define I_LOAD(p)    _mm256_load_si256((const __m256i *)(const void *)(p))
 #define I_XOR(x, y)  _mm256_xor_si256(x, y)
+#define I_XOR3(a, x, y) _mm256_xor_si256(a, _mm256_xor_si256(x, y))
 #define I_ZERO       _mm256_setzero_si256()
 #define I_FOLD(x)    fold_avx2(x)
 #include "arch/x86_64/kernel_x86_body.h"

@@ -29,8 +29,10 @@ __attribute__((target("avx512f"))) static inline uint64_t fold_avx512(__m512i x)
 #define V_MUL(x, y)  _mm512_mul_pd(x, y)
 #define I_LOAD(p)    _mm512_load_si512((const void *)(p))
 #define I_XOR(x, y)  _mm512_xor_si512(x, y)
+#define I_XOR3(a, x, y) _mm512_ternarylogic_epi64(a, x, y, 0x96)
 #define I_ZERO       _mm512_setzero_si512()
 #define I_FOLD(x)    fold_avx512(x)
+#define KX_L1_SHAPES
 #include "arch/x86_64/kernel_x86_body.h"
 #else
 typedef int kernel_avx512_not_this_arch;

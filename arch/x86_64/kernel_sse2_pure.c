@@ -26,6 +26,7 @@ static inline uint64_t fold_sse2(__m128i x)
 #define V_MUL(x, y)  _mm_mul_pd(x, y)
 #define I_LOAD(p)    _mm_load_si128((const __m128i *)(const void *)(p))
 #define I_XOR(x, y)  _mm_xor_si128(x, y)
+#define I_XOR3(a, x, y) _mm_xor_si128(a, _mm_xor_si128(x, y))
 #define I_ZERO       _mm_setzero_si128()
 #define I_FOLD(x)    fold_sse2(x)
 #include "arch/x86_64/kernel_x86_body.h"

@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * make bench: efiperf's memory kernels (the same sources as the UEFI app, built for Linux user
- * space) next to likwid-bench, alternating runs, median of N, one table. A benchmark, not a
- * test: it exits 0 whatever the ratios are.
+ * space) next to likwid-bench, in pairs of alternating runs, one table per working set, and a
+ * verdict per row. A benchmark, not a test: it exits 0 whatever the ratios are.
+ *
+ * A row's verdict (tests/bench/verdict.h) comes from the ratios of its pairs, ours / likwid's,
+ * each pair's two runs seconds apart: the distribution-free 95% interval of their median from
+ * order statistics; "ahead" when the interval is above 1.00, "behind" when it is below, "within
+ * noise" when it holds 1.00. A row adds pairs (at least --reps, default 6: the fewest that give a
+ * 95% interval) until the interval is narrower than --width of the median (default 0.02) or
+ * --budget seconds (default 60) have passed or --max-reps (30) pairs are made. --levels L1,L2,
+ * L3,mem (default all; mem, also spelt 1GB, is the --size table) picks the tables to run.
  *
  * Both sides are accounted the same way (arch/kernel.h): likwid-bench's MByte/s is
  * iterations x (bytes of all streams) / time / 10^6, which is ours: app_bytes / time. The
@@ -18,9 +26,10 @@
  * as our tuner is, and one sample a run on each side (the faster of two likwid kernels in every
  * run would be a best-of-two sample against our one, a bias of its own). The runs alternate and
  * so does which side goes first. Each row gives both medians, their ratio, the
- * median of the runs' own ratios ("paired": the two sides of a run are seconds apart, so a
- * slow spell of a shared machine falls on both) and likwid's spread over the runs (its fastest
- * over its slowest, minus one: how steady the machine was).
+ * median of the pairs' own ratios ("paired": the two sides of a pair are seconds apart, so a
+ * slow spell of a shared machine falls on both), its 95% interval, the pairs made, likwid's
+ * spread over the runs (its fastest over its slowest, minus one: how steady the machine was)
+ * and the verdict; a `goal:` line after the last table counts the verdicts of all rows.
  *
  * Then, per cache level Linux reports for CPU 0 (/sys/devices/system/cpu/cpu0/cache: what the
  * kernel read from CPUID leaf 4 / 0x8000001D or the Arm cache ID registers), the same kernels at
@@ -58,6 +67,7 @@
 #include "arch/kernel.h"
 #include "arch/c2c.h"
 #include "arch/kernel_tune.h"
+#include "tests/bench/verdict.h"
 
 /* Our kind and likwid-bench's candidate kernels for it (likwid-bench -a): the AVX ones, and the
  * AVX-512 ones (a name with "avx512"), which run only when the CPU offers AVX-512. */
@@ -72,20 +82,28 @@ static const struct pair pairs[] = {
 	{ KERNEL_TRIAD, { "stream_avx", "stream_avx_fma", "stream_avx512", "stream_avx512_fma" } },
 };
 
+/* --levels bits: bit 0 the --size table ("mem", also spelt "1GB"), bit n cache level n. */
+#define LEVEL_MEM 1u
+#define LEVELS_ALL 0xFFu
+
 static struct {
-	int reps;
+	int reps, max_reps;
 	double min_time;
 	uint64_t size;
 	const char *isa, *likwid, *only, *variant;
 	int triad4, write_limit;
-	double tune_budget;
-} opt = { 5, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0 };
+	double tune_budget, budget, width;
+	uint32_t levels;
+} opt = { 6, 30, 1.0, 1000000000ull, NULL, "likwid-bench", NULL, NULL, 1, 1, 1.0, 60.0, 0.02, LEVELS_ALL };
 
-#define WRITE_LIMIT_SLACK 0.98   /* "within 2% of the write limit" */
 /* A timed pass of ours is at least KERNEL_PASS_BYTES of kernel calls (struct kernel_run's
  * reps): a working set inside L1 is a ~100 ns call, and a clock read per call would be a fifth
- * of it. likwid-bench times its whole iteration loop once. */
+ * of it. likwid-bench times its whole iteration loop once. The runs' clock (CLOCK_MONOTONIC_RAW,
+ * vDSO) read 32 ns a call on the Emerald Rapids KVM guest, 0.13% of an 8 MiB pass at L1's
+ * ~350 GB/s; the tuner's (CLOCK_THREAD_CPUTIME_ID, a system call) 271 ns, 1.1% of it: the
+ * per-level tuner's passes are four times longer, 0.3%. */
 #define TUNE_SLICES 8
+#define TUNE_LEVEL_PASS_BYTES (4 * KERNEL_PASS_BYTES)
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -136,7 +154,11 @@ static const char *size_arg(void)
 }
 
 /* One likwid-bench run with workgroup `wg` (-W N:<size>:1 or -w S0:<size>:1); its "MByte/s:"
- * line, or -1 when it did not run. */
+ * line, or -1 when it did not run or its timed loop (its "Time:" line) lasted less than half of
+ * --min-time. likwid-bench sizes its iterations from a calibration; on a busy host that can end
+ * with a loop of microseconds (at -s 0.1 on the Emerald Rapids guest, load average 18: 10
+ * iterations of 24 KiB, 1.5 us, 160 GB/s, while its 1 s runs gave 12-14 GB/s), a sample no
+ * preemption could touch, set against our run of the whole --min-time: not a comparable pair. */
 static double likwid_wg(const char *test, const char *wg)
 {
 	char cmd[512], line[512];
@@ -144,12 +166,20 @@ static double likwid_wg(const char *test, const char *wg)
 	FILE *f = popen(cmd, "r");
 	if (!f)
 		return -1;
-	double mbs = -1;
-	while (fgets(line, sizeof(line), f))
+	double mbs = -1, secs = -1;
+	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "MByte/s:", 8) == 0)
 			mbs = strtod(line + 8, NULL);
+		else if (strncmp(line, "Time:", 5) == 0)
+			secs = strtod(line + 5, NULL);
+	}
 	if (pclose(f) != 0)
 		mbs = -1;
+	if (mbs > 0 && secs >= 0 && secs < opt.min_time / 2) {
+		fprintf(stderr, "  likwid %s: its timed loop lasted %.3g s, under half of --min-time %g s: not a sample\n",
+			test, secs, opt.min_time);
+		mbs = -1;
+	}
 	return mbs;
 }
 
@@ -213,62 +243,132 @@ static const char *likwid_pick(const struct pair *pr, const char *wg, int wide)
 	return best;
 }
 
-/* One comparison: likwid's kernel picked (likwid_pick), then opt.reps runs of ours and of that
- * kernel with workgroup `wg`, alternating, the first side alternating too (likwid first in runs
- * 1, 3, 5, ours first in runs 2, 4): an order effect (the run after the other side's exit)
- * falls on both sides equally. Out: both medians, the ratio of the medians, the median of the
- * runs' own ratios (each run's sides are seconds apart, so a slow spell of a shared machine
- * falls on both), likwid's spread (its fastest run over its slowest, minus one: the machine's
- * own noise) and likwid's kernel. */
-struct cmp { double ours, theirs, ratio, paired, spread; const char *likwid; };
-static struct cmp compare(const struct kernel_desc *k, uint64_t bytes, const struct pair *pr, const char *wg, int have_likwid,
-			  int wide)
+/* One comparison: likwid's kernel picked (likwid_pick), then pairs of one run of ours and one
+ * of that kernel with workgroup `wg` (tests/bench/verdict.h: bench_row_run), likwid first in
+ * pairs 1, 3, 5 ..., ours first in 2, 4, ... (an order effect, the run after the other side's
+ * exit, falls on both sides equally), until the paired ratios' 95% interval is narrower than
+ * --width or the row's --budget is spent. Out: both medians, the ratio of the medians, the
+ * row (paired ratios, their interval and the verdict), likwid's spread (its fastest run over
+ * its slowest, minus one: the machine's own noise) and likwid's kernel. */
+struct cmp_ctx { const struct kernel_desc *k; uint64_t bytes; const char *lk, *wg; };
+static double cmp_ours(void *p)
 {
-	double ours[99], theirs[99], rr[99], lo = 0, hi = 0;
-	int np = 0;
+	const struct cmp_ctx *x = p;
+	double mbs = our_run(x->k, x->bytes);
+	fprintf(stderr, "  %s: ours %.0f MB/s\n", x->k->name, mbs);
+	return mbs;
+}
+static double cmp_theirs(void *p)
+{
+	const struct cmp_ctx *x = p;
+	double mbs = x->lk ? likwid_wg(x->lk, x->wg) : -1;
+	fprintf(stderr, "  %s: likwid %s %.0f MB/s\n", x->k->name, x->lk ? x->lk : "-", mbs);
+	return mbs;
+}
+static double cmp_clock(void *p)
+{
+	(void)p;
+	return (double)now_ns() / 1e9;
+}
+
+struct cmp { double ours, theirs, ratio, spread; const char *likwid; struct bench_row row; };
+static void compare(struct cmp *c, const struct kernel_desc *k, uint64_t bytes, const struct pair *pr, const char *wg,
+		    int have_likwid, int wide)
+{
 	const char *lk = have_likwid ? likwid_pick(pr, wg, wide) : NULL;
-	for (int r = 0; r < opt.reps; r++) {
-		if (r % 2)
-			ours[r] = our_run(k, bytes);
-		theirs[r] = lk ? likwid_wg(lk, wg) : -1;
-		if (!(r % 2))
-			ours[r] = our_run(k, bytes);
-		fprintf(stderr, "  %s run %d (%s first): ours %.0f MB/s, likwid %s %.0f MB/s\n", k->name, r + 1,
-			r % 2 ? "ours" : "likwid", ours[r], lk ? lk : "-", theirs[r]);
-		if (theirs[r] > 0 && ours[r] > 0) {
-			rr[np++] = ours[r] / theirs[r];
-			lo = lo && lo < theirs[r] ? lo : theirs[r];
-			hi = hi > theirs[r] ? hi : theirs[r];
-		}
+	struct cmp_ctx x = { k, bytes, lk, wg };
+	memset(c, 0, sizeof(*c));
+	c->ratio = c->spread = -1;
+	c->likwid = lk ? lk : pr->likwid[0];
+	if (!lk) {   /* ours alone: min_pairs runs, no ratio */
+		double v[BENCH_MAX_PAIRS];
+		int n = 0;
+		for (int r = 0; r < opt.reps; r++)
+			if ((v[n] = cmp_ours(&x)) > 0)
+				n++;
+		c->ours = n ? median(v, n) : -1;
+		return;
 	}
-	struct cmp c = { median(ours, opt.reps), median(theirs, opt.reps), -1, -1, -1, lk ? lk : pr->likwid[0] };
-	if (np == opt.reps && c.theirs > 0) {
-		c.ratio = c.ours / c.theirs;
-		c.paired = median(rr, np);
-		c.spread = hi / lo - 1;
+	c->row = (struct bench_row){ .ours = cmp_ours, .theirs = cmp_theirs, .clock_s = cmp_clock, .ctx = &x,
+				     .min_pairs = opt.reps, .max_pairs = opt.max_reps, .width = opt.width,
+				     .budget_s = opt.budget };
+	bench_row_run(&c->row);
+	const int n = c->row.n;
+	if (!n)
+		return;
+	double o[BENCH_MAX_PAIRS], t[BENCH_MAX_PAIRS], lo = c->row.their_mbs[0], hi = lo;
+	memcpy(o, c->row.our_mbs, sizeof(o[0]) * (size_t)n);
+	memcpy(t, c->row.their_mbs, sizeof(t[0]) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		lo = t[i] < lo ? t[i] : lo;
+		hi = t[i] > hi ? t[i] : hi;
 	}
-	return c;
+	c->ours = median(o, n);
+	c->theirs = median(t, n);
+	c->ratio = c->ours / c->theirs;
+	c->spread = hi / lo - 1;
 }
 
 /* The columns of one comparison (NULL: their heads): our and likwid's medians, the ratio of
- * the medians, the median of the runs' own ratios, likwid's spread. */
+ * the medians, the median of the pairs' own ratios, its 95% interval, the pairs, likwid's
+ * spread and the verdict. */
 static void print_cmp(const struct cmp *c)
 {
 	if (!c)
-		printf(" %12s %12s %7s %7s %7s\n", "our MB/s", "likwid MB/s", "ratio", "paired", "spread");
+		printf(" %12s %12s %7s %7s %15s %3s %7s  %s\n", "our MB/s", "likwid MB/s", "ratio", "paired", "95% interval",
+		       "n", "spread", "verdict");
 	else if (c->ratio < 0)
-		printf(" %12.0f %12s %7s %7s %7s\n", c->ours, "-", "-", "-", "-");
+		printf(" %12.0f %12s %7s %7s %15s %3s %7s  %s\n", c->ours, "-", "-", "-", "-", "-", "-", "-");
+	else if (!c->row.ci.k)
+		printf(" %12.0f %12.0f %7.3f %7.3f %15s %3d %6.1f%%  %s\n", c->ours, c->theirs, c->ratio, c->row.ci.median,
+		       "-", c->row.n, 100 * c->spread, bench_verdict_name(c->row.verdict));
 	else
-		printf(" %12.0f %12.0f %7.3f %7.3f %6.1f%%\n", c->ours, c->theirs, c->ratio, c->paired, 100 * c->spread);
+		printf(" %12.0f %12.0f %7.3f %7.3f   [%5.3f,%5.3f] %3d %6.1f%%  %s\n", c->ours, c->theirs, c->ratio,
+		       c->row.ci.median, c->row.ci.lo, c->row.ci.hi, c->row.n, 100 * c->spread,
+		       bench_verdict_name(c->row.verdict));
 	fflush(stdout);
+}
+
+/* Every row's verdict, for the goal line: "L1 load", "mem copy", ... */
+#define MAX_ROWS 64
+static struct { char name[24]; enum bench_verdict v; double paired, lo, hi; } rows_seen[MAX_ROWS];
+static int nrows_seen;
+static void note_row(const char *level, enum kernel_kind kind, const struct cmp *c)
+{
+	if (nrows_seen >= MAX_ROWS)
+		return;
+	snprintf(rows_seen[nrows_seen].name, sizeof(rows_seen[0].name), "%s %s", level, kernel_kind_name(kind));
+	rows_seen[nrows_seen].v = c->ratio < 0 ? BENCH_TOO_FEW : c->row.verdict;   /* no likwid sample: no pair */
+	rows_seen[nrows_seen].paired = c->row.ci.median;
+	rows_seen[nrows_seen].lo = c->row.ci.lo;
+	rows_seen[nrows_seen].hi = c->row.ci.hi;
+	nrows_seen++;
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench [--reps N] [--size BYTES] [--min-time S] [--isa sse2|avx2|avx512|neon|sve]\n"
+	fprintf(stderr, "usage: bench [--reps MIN_PAIRS] [--max-reps N] [--budget S] [--width W] [--levels L1,L2,L3,mem]\n"
+			"             [--size BYTES] [--min-time S] [--isa sse2|avx2|avx512|neon|sve]\n"
 			"             [--kernel KIND] [--variant NAME] [--tune-budget S] [--likwid PATH] [--no-triad4]\n"
 			"             [--no-write-limit]\n");
 	exit(2);
+}
+
+/* "L1,L2,mem": the bits of --levels; 0 (a usage error) for an unknown name. */
+static uint32_t parse_levels(const char *v)
+{
+	uint32_t bits = 0;
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "mem") || !strcmp(t, "1GB"))
+			bits |= LEVEL_MEM;
+		else if ((t[0] == 'L' || t[0] == 'l') && t[1] >= '1' && t[1] <= '7' && !t[2])
+			bits |= 1u << (t[1] - '0');
+		else
+			return 0;
+	}
+	return bits;
 }
 
 static int parse(int argc, char **argv)
@@ -301,11 +401,24 @@ static int parse(int argc, char **argv)
 			opt.variant = v;
 		else if (!strcmp(argv[i], "--tune-budget"))
 			opt.tune_budget = strtod(v, NULL);
+		else if (!strcmp(argv[i], "--max-reps"))
+			opt.max_reps = atoi(v);
+		else if (!strcmp(argv[i], "--budget"))
+			opt.budget = strtod(v, NULL);
+		else if (!strcmp(argv[i], "--width"))
+			opt.width = strtod(v, NULL);
+		else if (!strcmp(argv[i], "--levels"))
+			opt.levels = parse_levels(v);
 		else
 			usage();
 		i++;
 	}
-	return opt.reps >= 1 && opt.reps <= 99 && opt.size >= 65536 && opt.tune_budget >= 0 ? 0 : (usage(), -1);
+	if (opt.max_reps < opt.reps)
+		opt.max_reps = opt.reps;
+	return opt.reps >= 1 && opt.reps <= BENCH_MAX_PAIRS && opt.max_reps <= BENCH_MAX_PAIRS && opt.size >= 65536 &&
+			       opt.tune_budget >= 0 && opt.budget >= 0 && opt.width >= 0 && opt.levels
+		       ? 0
+		       : (usage(), -1);
 }
 
 /* The ISA mask the candidates come from: what the CPU offers, or only --isa's bit. */
@@ -511,7 +624,7 @@ static int host_levels(struct level *out)
 
 /* The tuner's pick for one kind at one cache level: the probe is the level's working set (all
  * streams, one slice, so every pass finds the arrays in that level after the first), each pass
- * KERNEL_PASS_BYTES / working set calls long so it is long against the clock. */
+ * TUNE_LEVEL_PASS_BYTES / working set calls long so it is long against the clock. */
 static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, uint32_t isa, double budget_s,
 					    uint64_t *mbps)
 {
@@ -523,7 +636,7 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 	if (a && b && c && t) {
 		*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = kind, .isa = candidate_isa(isa),
 					   .a = a, .b = b, .c = c, .probe_bytes = ws, .slices = 1,
-					   .reps = kernel_calls_per_pass(ws, KERNEL_PASS_BYTES),
+					   .reps = kernel_calls_per_pass(ws, TUNE_LEVEL_PASS_BYTES),
 					   .timer = tune_ns, .scalar = 3.0, .budget_ticks = (uint64_t)(budget_s * 1e9) };
 		kernel_tune(t);
 		if (t->status == 0) {
@@ -535,7 +648,7 @@ static const struct kernel_desc *tune_level(enum kernel_kind kind, uint64_t ws, 
 	return pick;
 }
 
-static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
+static void level_bandwidth(const struct level *lv, int nl, uint32_t isa, int have_likwid)
 {
 	static const enum kernel_kind kinds[] = { KERNEL_LOAD, KERNEL_STORE, KERNEL_COPY, KERNEL_TRIAD };
 	const size_t nlp = sizeof(kinds) / sizeof(kinds[0]);
@@ -544,13 +657,15 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 		for (size_t j = 0; j < sizeof(pairs) / sizeof(pairs[0]); j++)
 			if (pairs[j].kind == kinds[i])
 				lp[i] = &pairs[j];
-	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, median of %d; ours is the\n"
-	       "per level: tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
-	       opt.reps, opt.tune_budget, (unsigned long long)KERNEL_PASS_BYTES);
+	printf("per level: working set = half the level (all streams), likwid-bench -w S0:<size>:1, %d-%d pairs per row; ours\n"
+	       "per level: is the tuner's pick at that working set (--tune-budget %.3f s per level, passes of %llu bytes)\n",
+	       opt.reps, opt.max_reps, opt.tune_budget, (unsigned long long)TUNE_LEVEL_PASS_BYTES);
 	printf("%-6s %-8s %-20s %-16s %10s", "level", "kernel", "ours (level's pick)", "likwid", "bytes");
 	print_cmp(NULL);
 	for (int l = 0; l < nl; l++)
 		for (size_t i = 0; i < nlp; i++) {
+			if (!(opt.levels >> lv[l].level & 1) || (opt.only && strcmp(opt.only, kernel_kind_name(kinds[i]))))
+				continue;
 			uint64_t ws = lv[l].bytes / 2, tuned_mbps = 0;
 			const struct kernel_desc *k = opt.variant ? kernel_by_name(arch_kernels, arch_nkernels, opt.variant, isa) : NULL;
 			if (!k || k->kind != lp[i]->kind)
@@ -564,11 +679,12 @@ static void level_bandwidth(const struct level *lv, int nl, uint32_t isa)
 			char wg[64], lname[8];
 			snprintf(wg, sizeof(wg), "-w S0:%lluB:1", (unsigned long long)ws);
 			snprintf(lname, sizeof(lname), "L%d", lv[l].level);
-			struct cmp c = compare(k, bytes, lp[i], wg, 1, (isa & KERNEL_ISA_AVX512) != 0);
+			static struct cmp c;
+			compare(&c, k, bytes, lp[i], wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
 			printf("%-6s %-8s %-20s %-16s %10llu", lname, kernel_kind_name(k->kind), k->name, c.likwid,
 			       (unsigned long long)ws);
 			print_cmp(&c);
-			fflush(stdout);
+			note_row(lname, k->kind, &c);
 		}
 }
 
@@ -665,52 +781,29 @@ static void host_c2c(void)
 	}
 }
 
-/* The goal's verdict over the table's rows: how many kernels stand at or above 1.00x likwid
- * (ratio of the medians), a non-temporal store within 2% of the write limit `lim` (0: not
- * measured) counting too, and each one that does not, with its ratio. */
-static void goal_line(int rows, const double *ratio, const double *ours, double lim, int have_likwid)
+/* The goal's verdict over every row of the invocation (tests/bench/verdict.h): how many are
+ * ahead, within noise and behind likwid-bench, and each one behind or without a verdict. */
+static void goal_line(int have_likwid)
 {
-	char behind[256] = "";
-	size_t k = 0;
-	int met = 0;
-	if (!have_likwid || !rows) {
+	char behind[512] = "", few[256] = "";
+	size_t kb = 0, kf = 0;
+	int n[4] = { 0 };
+	if (!have_likwid || !nrows_seen) {
 		printf("goal: no verdict (likwid-bench did not run)\n");
 		return;
 	}
-	for (int kind = 0; kind < KERNEL_KIND_COUNT; kind++) {
-		if (!ours[kind])
-			continue;
-		int nt_limit = kind == KERNEL_NTSTORE && lim > 0 && ours[kind] >= WRITE_LIMIT_SLACK * lim;
-		if (ratio[kind] >= 1.0 || nt_limit)
-			met++;
-		else if (k < sizeof(behind)) {
-			char r[16] = "(no ratio)";
-			if (ratio[kind] >= 0)
-				snprintf(r, sizeof(r), "%.3f", ratio[kind]);
-			k += (size_t)snprintf(behind + k, sizeof(behind) - k, "%s%s %s", k ? ", " : "",
-					      kernel_kind_name((enum kernel_kind)kind), r);
-		}
+	for (int i = 0; i < nrows_seen; i++) {
+		n[rows_seen[i].v]++;
+		if (rows_seen[i].v == BENCH_BEHIND && kb < sizeof(behind))
+			kb += (size_t)snprintf(behind + kb, sizeof(behind) - kb, "%s%s %.3f [%.3f,%.3f]", kb ? ", " : "",
+					       rows_seen[i].name, rows_seen[i].paired, rows_seen[i].lo, rows_seen[i].hi);
+		if (rows_seen[i].v == BENCH_TOO_FEW && kf < sizeof(few))
+			kf += (size_t)snprintf(few + kf, sizeof(few) - kf, "%s%s", kf ? ", " : "", rows_seen[i].name);
 	}
-	printf("goal: %d of %d kernels at or above 1.00x likwid-bench (or, non-temporal store, within 2%% of the "
-	       "write limit)%s%s\n", met, rows, k ? "; behind: " : "", behind);
-}
-
-/* A row whose likwid runs spread more than this (fastest over slowest, minus one) was measured on
- * a busy host: its ratio is within that noise, and the goal line's verdict on it says nothing. */
-#define NOISY_SPREAD 0.05
-
-/* After the goal line: the rows whose likwid spread exceeded NOISY_SPREAD, or nothing. */
-static void noise_line(const double *spread)
-{
-	char rows[256] = "";
-	size_t k = 0;
-	for (int kind = 0; kind < KERNEL_KIND_COUNT; kind++)
-		if (spread[kind] > NOISY_SPREAD && k < sizeof(rows))
-			k += (size_t)snprintf(rows + k, sizeof(rows) - k, "%s%s %.1f%%", k ? ", " : "",
-					      kernel_kind_name((enum kernel_kind)kind), spread[kind] * 100);
-	if (k)
-		printf("noisy: likwid's own spread above %.0f%% on %s: the host was busy, so those ratios are "
-		       "within its noise; rerun on a quiet host\n", NOISY_SPREAD * 100, rows);
+	printf("goal: %d of %d rows ahead of or within noise of likwid-bench (%d ahead, %d within noise, %d behind, "
+	       "%d too few runs)%s%s%s%s\n",
+	       n[BENCH_AHEAD] + n[BENCH_WITHIN_NOISE], nrows_seen, n[BENCH_AHEAD], n[BENCH_WITHIN_NOISE], n[BENCH_BEHIND],
+	       n[BENCH_TOO_FEW], kb ? "; behind: " : "", behind, kf ? "; too few runs: " : "", few);
 }
 
 int main(int argc, char **argv)
@@ -725,73 +818,77 @@ int main(int argc, char **argv)
 	int have_likwid = likwid_run("load_avx") > 0;
 	if (!have_likwid)
 		fprintf(stderr, "bench: '%s -t load_avx' did not run: likwid columns are empty\n", opt.likwid);
-	printf("efiperf kernels vs likwid-bench: -W N:%s:1 (one thread, hwthread 0), median of %d alternating runs, "
-	       "min %.1f s each; CPU offers %s%s%s%s\n",
-	       size_arg(), opt.reps, opt.min_time, isa & KERNEL_ISA_SSE2 ? "sse2 " : "",
+	printf("efiperf kernels vs likwid-bench: one thread on hwthread 0, pairs of alternating runs (min %.1f s each), "
+	       "%d-%d pairs per row until the paired ratios' 95%% interval is within %.1f%% of their median or %.0f s; "
+	       "CPU offers %s%s%s%s\n",
+	       opt.min_time, opt.reps, opt.max_reps, 100 * opt.width, opt.budget, isa & KERNEL_ISA_SSE2 ? "sse2 " : "",
 	       isa & KERNEL_ISA_AVX2 ? "avx2 " : "", isa & KERNEL_ISA_AVX512 ? "avx512 " : "",
 	       isa & KERNEL_ISA_NEON ? "neon " : "");
-	tune_all(isa);
-	static double ours_median[KERNEL_KIND_COUNT], ratio[KERNEL_KIND_COUNT], spread[KERNEL_KIND_COUNT];
-	int rows = 0;
-	printf("%-8s %-22s %-16s", "kernel", "ours (tuner's pick)", "likwid");
-	print_cmp(NULL);
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		const struct pair *pr = &pairs[i];
-		if (opt.only && strcmp(opt.only, kernel_kind_name(pr->kind)))
-			continue;
-		const struct kernel_desc *k = tuned[pr->kind];
-		if (!k) {
-			printf("%-8s %-22s not offered by this CPU\n", kernel_kind_name(pr->kind), opt.isa ? opt.isa : "-");
-			continue;
+	static double ours_median[KERNEL_KIND_COUNT];
+	if (opt.levels & LEVEL_MEM) {
+		tune_all(isa);
+		printf("%s table: -W N:%s:1\n", size_arg(), size_arg());
+		printf("%-8s %-22s %-16s", "kernel", "ours (tuner's pick)", "likwid");
+		print_cmp(NULL);
+		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+			const struct pair *pr = &pairs[i];
+			if (opt.only && strcmp(opt.only, kernel_kind_name(pr->kind)))
+				continue;
+			const struct kernel_desc *k = tuned[pr->kind];
+			if (!k) {
+				printf("%-8s %-22s not offered by this CPU\n", kernel_kind_name(pr->kind), opt.isa ? opt.isa : "-");
+				continue;
+			}
+			uint32_t streams = kernel_streams(k->kind);
+			uint64_t bytes = opt.size / streams / k->block_bytes * k->block_bytes;
+			char wg[64];
+			static struct cmp c;
+			snprintf(wg, sizeof(wg), "-W N:%s:1", size_arg());
+			compare(&c, k, bytes, pr, wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
+			ours_median[k->kind] = c.ours;
+			printf("%-8s %-22s %-16s", kernel_kind_name(k->kind), k->name, c.likwid);
+			print_cmp(&c);
+			note_row(size_arg(), k->kind, &c);
 		}
-		uint32_t streams = kernel_streams(k->kind);
-		uint64_t bytes = opt.size / streams / k->block_bytes * k->block_bytes;
-		char wg[64];
-		snprintf(wg, sizeof(wg), "-W N:%s:1", size_arg());
-		struct cmp c = compare(k, bytes, pr, wg, have_likwid, (isa & KERNEL_ISA_AVX512) != 0);
-		ours_median[k->kind] = c.ours;
-		ratio[k->kind] = c.ratio;
-		spread[k->kind] = c.spread;
-		rows++;
-		printf("%-8s %-22s %-16s", kernel_kind_name(k->kind), k->name, c.likwid);
-		print_cmp(&c);
-		fflush(stdout);
+		if (have_likwid && opt.triad4 && (!opt.only || !strcmp(opt.only, "triad"))) {
+			double v[BENCH_MAX_PAIRS];
+			for (int r = 0; r < opt.reps; r++)
+				v[r] = likwid_run("triad_avx");
+			printf("%-8s %-22s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
+			       "triad_avx", "-", median(v, opt.reps), "-");
+		}
+		if (opt.write_limit) {
+			const char *who = "-";
+			double lim = write_limit(isa, have_likwid, &who);
+			printf("write limit: %.0f MB/s (%s: the highest median of the finalists)\n", lim, who);
+			if (lim > 0 && ours_median[KERNEL_NTSTORE] > 0)
+				printf("write limit: %-8s %.0f MB/s is %.3f of it\n", kernel_kind_name(KERNEL_NTSTORE),
+				       ours_median[KERNEL_NTSTORE], ours_median[KERNEL_NTSTORE] / lim);
+		}
 	}
-	if (have_likwid && opt.triad4 && (!opt.only || !strcmp(opt.only, "triad"))) {
-		double v[99];
-		for (int r = 0; r < opt.reps; r++)
-			v[r] = likwid_run("triad_avx");
-		printf("%-8s %-22s %-14s %12s %12.0f %7s  (A = B*C + D, 4 streams: not our kernel)\n", "(ref)", "-",
-		       "triad_avx", "-", median(v, opt.reps), "-");
-	}
-	double lim = 0;
-	if (opt.write_limit) {
-		const char *who = "-";
-		lim = write_limit(isa, have_likwid, &who);
-		printf("write limit: %.0f MB/s (%s: the highest median of the finalists)\n", lim, who);
-		for (int kind = KERNEL_NTSTORE; lim > 0 && kind <= KERNEL_NTSTORE; kind++)
-			if (ours_median[kind] > 0)
-				printf("write limit: %-8s %.0f MB/s is %.3f of it%s\n", kernel_kind_name((enum kernel_kind)kind),
-				       ours_median[kind], ours_median[kind] / lim,
-				       ours_median[kind] >= WRITE_LIMIT_SLACK * lim ? " (within 2%)" : "");
-	}
-	goal_line(rows, ratio, ours_median, lim, have_likwid);
-	noise_line(spread);
-	if (opt.only)
-		return 0;
 	struct level lv[MAX_LEVELS];
-	int nl = host_levels(lv);
+	int nl = host_levels(lv), any_level = 0;
+	for (int l = 0; l < nl; l++)
+		any_level |= (opt.levels >> lv[l].level & 1);
 	if (!nl) {
 		printf("per level: Linux reports no caches for CPU 0 (/sys/devices/system/cpu/cpu0/cache)\n");
-	} else {
-		level_bandwidth(lv, nl, isa);
+	} else if (any_level) {
+		level_bandwidth(lv, nl, isa, have_likwid);
+	}
+	goal_line(have_likwid);
+	if (opt.only)
+		return 0;
+	if (any_level) {
 		printf("host chase: efiperf's pointer chase, 64-byte lines, half of each level, median of %d (no reference tool)\n",
 		       opt.reps);
 		for (int l = 0; l < nl; l++)
-			printf("chase  L%d %10llu bytes %8.2f ns/load\n", lv[l].level, (unsigned long long)(lv[l].bytes / 2),
-			       chase_ns(lv[l].bytes / 2 / 64 * 64));
+			if (opt.levels >> lv[l].level & 1)
+				printf("chase  L%d %10llu bytes %8.2f ns/load\n", lv[l].level,
+				       (unsigned long long)(lv[l].bytes / 2), chase_ns(lv[l].bytes / 2 / 64 * 64));
 	}
-	printf("chase  DRAM %8llu bytes %8.2f ns/load\n", (unsigned long long)opt.size, chase_ns(opt.size / 64 * 64));
-	host_c2c();
+	if (opt.levels & LEVEL_MEM) {
+		printf("chase  DRAM %8llu bytes %8.2f ns/load\n", (unsigned long long)opt.size, chase_ns(opt.size / 64 * 64));
+		host_c2c();
+	}
 	return 0;
 }

@@ -320,6 +320,43 @@ static void test_kernel_run(void **state)
 	free(b);
 }
 
+#if defined(__x86_64__)
+/* The L1 shapes (eight lines a turn) exist for AVX-512 only, every kind but the chase, and the
+ * load kind's fold of two loads per uop gives the reference's XOR for any count of vectors a turn
+ * (odd ones too: AVX-512 s1 loads one vector a turn). The variants themselves are checked above
+ * when the host offers AVX-512. */
+static void test_x86_l1_shapes(void **state)
+{
+	(void)state;
+	static const char *const l1[] = {
+		"load_s1u8_avx512", "load_s2u4_avx512", "copy_s1u8_avx512", "copy_s2u4_avx512",
+		"ntcopy_s1u8_avx512", "ntcopy_s2u4_avx512", "triad_s1u8_avx512", "triad_s2u4_avx512",
+		"store_s1u8_avx512", "ntstore_s1u8_avx512",
+	};
+	for (size_t i = 0; i < sizeof(l1) / sizeof(l1[0]); i++) {
+		const struct kernel_desc *k = kernel_by_name(arch_kernels, arch_nkernels, l1[i], ~0u);
+		assert_non_null(k);
+		assert_int_equal(k->block_bytes, 512);
+		assert_int_equal(k->isa, KERNEL_ISA_AVX512);
+		assert_int_equal(k->parts * k->unroll, 8);
+	}
+	uint32_t eight = 0;
+	for (uint32_t i = 0; i < arch_nkernels; i++)
+		if (arch_kernels[i].unroll == 8 || (arch_kernels[i].parts == 2 && arch_kernels[i].unroll == 4)) {
+			assert_int_equal(arch_kernels[i].isa, KERNEL_ISA_AVX512);
+			eight++;
+		}
+	assert_int_equal(eight, sizeof(l1) / sizeof(l1[0]));
+	if (!(arch_kernel_isa() & KERNEL_ISA_AVX512))
+		return;
+	/* the odd case: one 64-byte vector a turn, the fold's single-load step */
+	const struct kernel_desc *s1 = kernel_by_name(arch_kernels, arch_nkernels, "load_s1_avx512", ~0u);
+	assert_non_null(s1);
+	for (uint64_t lines = 1; lines <= 9; lines++)
+		check_one(s1, 64 * lines);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +367,9 @@ int main(void)
 		cmocka_unit_test(test_app_bytes),
 		cmocka_unit_test(test_check_args),
 		cmocka_unit_test(test_kernel_run),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_x86_l1_shapes),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
