@@ -12,6 +12,8 @@
 #include "efi/out/cxl_json.h"
 #include "efi/out/report.h"
 #include "arch/arch.h"
+#include "arch/lib/fmt.h"
+#include <string.h>
 
 #define LINE 256
 #define TREE_MAX_DEPTH 8
@@ -61,8 +63,8 @@ int discovery_cxl(const struct hw *hw, const struct discovery *d, const struct p
 		if (h->version == CEDT_CHBS_VERSION_CXL2)
 			cxl_read_component(&env, h->base, h->length, hb, defect, sizeof(defect));
 		else {
-			SetMem(hb, sizeof(*hb), 0);
-			CopyMem(defect, "a CXL 1.1 RCRB: not read", sizeof("a CXL 1.1 RCRB: not read"));
+			memset(hb, 0, sizeof(*hb));
+			fmt_snprintf(defect, sizeof(defect), "CXL version %u (a CXL 1.1 RCRB): not read", h->version);
 		}
 		struct json *j = rep_begin("cxl_host_bridge");
 		cxl_host_bridge_to_json(h, hb, defect, j);
