@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <string.h>
 
+#include "tests/model/model_mmio.h"
+
 #include "tests/model/cxl_model.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
@@ -149,20 +151,7 @@ static hw_status access(void *ctx, uint64_t a, uint64_t *v, int write, int wide)
 	return HW_OK;
 }
 
-static hw_status mr32(void *c, uint64_t a, uint32_t *v)
-{
-	uint64_t x = 0;
-	hw_status st = access(c, a, &x, 0, 0);
-	*v = (uint32_t)x;
-	return st;
-}
-static hw_status mr64(void *c, uint64_t a, uint64_t *v) { return access(c, a, v, 0, 1); }
-static hw_status mw32(void *c, uint64_t a, uint32_t v)
-{
-	uint64_t x = v;
-	return access(c, a, &x, 1, 0);
-}
-static hw_status mw64(void *c, uint64_t a, uint64_t v) { return access(c, a, &v, 1, 1); }
+MODEL_MMIO_OPS(cxlm, access)
 
 static hw_status pr32(void *c, struct hw_pci_addr a, uint16_t off, uint32_t *v)
 {
@@ -178,7 +167,7 @@ static hw_status pw32(void *c, struct hw_pci_addr a, uint16_t off, uint32_t v)
 }
 
 static const struct hw_ops ops = {
-	.name = "cxl-model", .mmio_read32 = mr32, .mmio_read64 = mr64, .mmio_write32 = mw32, .mmio_write64 = mw64,
+	.name = "cxl-model", .mmio_read32 = cxlm_mr32, .mmio_read64 = cxlm_mr64, .mmio_write32 = cxlm_mw32, .mmio_write64 = cxlm_mw64,
 	.pci_read32 = pr32, .pci_write32 = pw32,
 };
 
