@@ -265,6 +265,35 @@ void cxl_func_to_json(const struct cxl_func *c, const char *parent_bdf, struct j
 	json_close(j);
 	cxl_component_to_json(&c->comp, "component", j);
 	json_ras(j, &c->comp);
+	json_arr(j, "cpmu");
+	for (int k = 0; k < c->ncpmu && k < CXL_MAX_CPMU; k++) {
+		const struct cxl_cpmu *p = &c->cpmu[k].pmu;
+		json_obj(j, NULL);
+		json_hex(j, "addr", p->base);
+		json_bool(j, "usable", c->cpmu[k].ok);
+		json_hex(j, "capability", p->cap);
+		json_u64(j, "counters", p->ncounters);
+		json_u64(j, "counter_width", p->width);
+		json_u64(j, "event_capabilities", p->nevcaps);
+		json_hex(j, "filters", p->filters);
+		json_arr(j, "counter_types");
+		for (int n = 0; n < p->ncounters && n < CXL_CPMU_MAX_COUNTERS; n++)
+			json_str(j, NULL, p->ctr[n].type == CXL_CPMU_FIXED ? "fixed" : p->ctr[n].type == CXL_CPMU_CONFIGURABLE ?
+				 "configurable" : p->ctr[n].type == CXL_CPMU_FREE_RUNNING ? "free_running" : "reserved");
+		json_close(j);
+		json_arr(j, "event_groups");
+		for (int e = 0; e < p->nevcaps && e < CXL_CPMU_MAX_EVCAPS; e++) {
+			json_obj(j, NULL);
+			json_hex(j, "vid", p->evcap[e].vid);
+			json_hex(j, "gid", p->evcap[e].gid);
+			json_hex(j, "supported", p->evcap[e].supported);
+			json_close(j);
+		}
+		json_close(j);
+		json_str(j, "why", p->why[0] ? p->why : NULL);
+		json_close(j);
+	}
+	json_close(j);
 	json_devregs(j, &c->devregs);
 	json_arr(j, "defects");
 	for (int i = 0; i < c->ndefects && i < CXL_MAX_DEFECTS; i++)

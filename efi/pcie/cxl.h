@@ -29,6 +29,7 @@
 #include "efi/fw/memranges.h"
 #include "efi/pcie/pcie.h"
 #include "efi/pcie/cxl_regs.h"
+#include "pmu/uncore/cxl_cpmu.h"
 
 #define CXL_MAX_REGBLOCKS    8
 #define CXL_MAX_CM_CAPS      16
@@ -37,6 +38,7 @@
 #define CXL_DEFECT_LEN       96
 #define CXL_MAX_DEFECTS      6
 #define CXL_WHY_LEN          80
+#define CXL_MAX_CPMU         2      /* CPMU blocks (Register Block Identifier 4) described per function */
 
 /* What the pure code needs from its surroundings. */
 struct cxl_env {
@@ -148,6 +150,8 @@ struct cxl_func {
 	struct cxl_regblock block[CXL_MAX_REGBLOCKS];
 	struct cxl_component comp;
 	struct cxl_devregs devregs;
+	int ncpmu;                    /* CPMU blocks probed (read only: capability, counters, event groups) */
+	struct { int ok; struct cxl_cpmu pmu; } cpmu[CXL_MAX_CPMU];
 	int ndefects;
 	char defects[CXL_MAX_DEFECTS][CXL_DEFECT_LEN];
 };

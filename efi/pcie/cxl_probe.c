@@ -161,6 +161,9 @@ void cxl_probe(const struct cxl_env *env, const struct pcie_func *f, struct cxl_
 				cxl_defect(c, "component registers: %s", why);
 		} else if (b->id == CXL_RBI_MEMDEV && !c->devregs.present) {
 			cxl_read_devregs(env, c, b->addr, b->bar_base + b->bar_size - b->addr);
+		} else if (b->id == CXL_RBI_CPMU && c->ncpmu < CXL_MAX_CPMU) {
+			int k = c->ncpmu++;
+			c->cpmu[k].ok = cxl_cpmu_probe(env->hw, b->addr, &c->cpmu[k].pmu) == 0;
 		}
 	}
 	/* A committed device decoder over system RAM: named on the decoder and the function. */

@@ -31,10 +31,14 @@ void cxl_model_init(struct cxl_model *m)
 	pci_model_w16(f, 0x100 + 0x0A, 0x001e);
 	pci_model_w32(f, 0x100 + 0x1C, 0x10000003);
 	/* 8.1.9: Register Locator, DVSEC ID 8, 3 entries from +0xC: BIR 0 block 1 (component) at 0,
-	 * BIR 2 block 3 (memory device) at 0, an empty entry. */
+	 * BIR 2 block 3 (memory device) at 0, BIR 4 block 4 (CPMU) at 0. */
 	pci_model_add_dvsec(f, 0x140, 0x1e98, 0, 0x24, 8);
 	pci_model_w32(f, 0x140 + 0x0C, 0x00000100);
 	pci_model_w32(f, 0x140 + 0x14, 0x00000302);
+	/* the third entry: BIR 4, block 4 (CPMU) at 0 */
+	pci_model_w32(f, 0x140 + 0x1C, 0x00000404);
+	pci_model_set_bar(f, 4, CPMUM_BASE, 0x1000, 0x4);
+	cxl_cpmu_model_init(&m->cpmu, 48);
 	/* Component: CXL 3.1 8.2.4.1 CXL Capability Header at 0x1000: ID 1, version 1, cache/mem
 	 * version 1, Array_Size 3; elements RAS (ID 2, v2) at 0x80, link (ID 4, v2) at 0xd8, HDM
 	 * decoder (ID 5, v1) at 0x110 (pointer in [31:20]). */
@@ -134,6 +138,14 @@ static hw_status access(void *ctx, uint64_t a, uint64_t *v, int write, int wide)
 			m->mbox_writes++;
 		else if (write)
 			m->dev_writes_outside_mbox++;
+	} else if (a >= CPMUM_BASE && a < CPMUM_BASE + 0x1000) {
+		struct hw c = cxl_cpmu_model_hw(&m->cpmu);
+		if (wide)
+			return write ? hw_mmio_write64(&c, a, *v) : hw_mmio_read64(&c, a, v);
+		uint32_t x = (uint32_t)*v;
+		hw_status st = write ? hw_mmio_write32(&c, a, x) : hw_mmio_read32(&c, a, &x);
+		*v = x;
+		return st;
 	} else {
 		return HW_BAD_ARG;
 	}

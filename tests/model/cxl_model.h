@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 #include "tests/model/pci_model.h"
+#include "tests/model/cxl_cpmu_model.h"
 
 #define CXLM_COMP_BASE   0xC1200000ull   /* BAR 0: component registers, 64 KiB */
 #define CXLM_COMP_SIZE   0x10000ull
@@ -31,6 +32,7 @@ struct cxl_model {
 	struct pci_model_func *f;
 	uint32_t comp[CXLM_COMP_SIZE / 4];
 	uint32_t dev[CXLM_DEV_SIZE / 4];
+	struct cxl_cpmu_model cpmu;        /* BAR 4: a CPMU block (Register Block Identifier 4) */
 	/* mailbox answers */
 	uint8_t identify[0x43], partition[0x20], health[0x12];
 	uint16_t event_count[4];

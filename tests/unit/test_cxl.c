@@ -59,7 +59,15 @@ static void test_reads_model(void **state)
 	assert_int_equal(c.block[1].id, 3);
 	assert_int_equal(c.block[1].bir, 2);
 	assert_int_equal(c.block[1].addr, 0xC1210000ull);
-	assert_int_equal(c.block[2].id, 0);
+	assert_int_equal(c.block[2].id, 4);
+	assert_int_equal(c.block[2].bir, 4);
+	/* the CPMU block: probed read-only (4 counters of 48 bits, 5 event groups) */
+	assert_int_equal(c.ncpmu, 1);
+	assert_true(c.cpmu[0].ok);
+	assert_int_equal(c.cpmu[0].pmu.ncounters, 4);
+	assert_int_equal(c.cpmu[0].pmu.width, 48);
+	assert_int_equal(c.cpmu[0].pmu.nevcaps, 5);
+	assert_int_equal(m.cpmu.writes, 0);
 	/* component: three capabilities (RAS at 0x80, link at 0xd8, HDM at 0x110), one decoder */
 	assert_true(c.comp.present);
 	assert_int_equal(c.comp.ncaps, 3);
@@ -192,7 +200,7 @@ static void test_decoder_over_ram(void **state)
 }
 
 /* A fault at every MMIO access of a clean run: the probe returns and names what it could not
- * read (a defect, a block's read error, or a command's why). */
+ * read (a defect, a block's read error, a command's why, or the CPMU's why). */
 static void test_fault_every_access(void **state)
 {
 	(void)state;
@@ -210,6 +218,8 @@ static void test_fault_every_access(void **state)
 						      &d->cmd_events[1], &d->cmd_events[2], &d->cmd_events[3] };
 		for (unsigned i = 0; i < sizeof(r) / sizeof(r[0]); i++)
 			named |= r[i]->why[0] != 0;
+		for (int i = 0; i < c.ncpmu; i++)
+			named |= !c.cpmu[i].ok && c.cpmu[i].pmu.why[0] != 0;
 		if (!named)
 			fail_msg("fault at MMIO access %llu of %llu was not named", (unsigned long long)k,
 				 (unsigned long long)total);
