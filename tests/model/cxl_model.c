@@ -53,6 +53,8 @@ void cxl_model_init(struct cxl_model *m)
 	cm[(0x80 + 0x10) / 4] = 0x7f;
 	/* 8.2.4.20.1 HDM Decoder Capability: Decoder Count 0 (one decoder), Target Count 1. */
 	cm[0x110 / 4] = 0x00000310;
+	memcpy(m->hb, m->comp, sizeof(m->hb));
+	memcpy(m->rp, m->comp, sizeof(m->rp));
 	/* Device registers: Capabilities Array: ID 0, version 1, count 3 (8.2.8.1). */
 	m->dev[0] = 0x00010000;
 	m->dev[1] = 3;
@@ -127,10 +129,29 @@ static hw_status access(void *ctx, uint64_t a, uint64_t *v, int write, int wide)
 	if (++m->accesses == m->fault_at)
 		return HW_FAULT_GP;
 	uint32_t *reg;
-	if (a >= CXLM_COMP_BASE && a + (wide ? 8 : 4) <= CXLM_COMP_BASE + CXLM_COMP_SIZE) {
-		reg = m->comp + (a - CXLM_COMP_BASE) / 4;
+	uint32_t *blk = a >= CXLM_COMP_BASE && a < CXLM_COMP_BASE + CXLM_COMP_SIZE ? m->comp :
+			a >= CXLM_HB_BASE && a < CXLM_HB_BASE + CXLM_COMP_SIZE ? m->hb :
+			a >= CXLM_RP_BASE && a < CXLM_RP_BASE + CXLM_COMP_SIZE ? m->rp : NULL;
+	uint64_t bbase = blk == m->comp ? CXLM_COMP_BASE : blk == m->hb ? CXLM_HB_BASE : CXLM_RP_BASE;
+	if (blk && a + (wide ? 8 : 4) <= bbase + CXLM_COMP_SIZE) {
+		reg = blk + (a - bbase) / 4;
 		if (write)
 			m->comp_writes++;
+		/* HDM decoder n Control (0x1000 + 0x110 + 0x20 + 0x20 n): Commit -> Committed or Error */
+		uint64_t o = a - bbase;
+		if (write && !wide && o >= 0x1130 && o < 0x1130 + 0x20 * 1 && (o - 0x1130) % 0x20 == 0) {
+			uint32_t *dec = blk + (0x1110 + 0x10 + (o - 0x1130)) / 4;   /* base low of this decoder */
+			uint32_t nv = (uint32_t)*v & ~(3u << 10);
+			if (nv & (1u << 9)) {
+				int ok = (dec[0] & 0x0FFFFFFF) == 0 && (dec[2] & 0x0FFFFFFF) == 0 && (dec[2] | dec[3]);
+				if (m->commit_error || !ok)
+					nv |= 1u << 11;
+				else if (!m->commit_never)
+					nv |= 1u << 10;
+			}
+			*reg = nv;
+			return HW_OK;
+		}
 	} else if (a >= CXLM_DEV_BASE && a + (wide ? 8 : 4) <= CXLM_DEV_BASE + CXLM_DEV_SIZE) {
 		uint64_t off = a - CXLM_DEV_BASE;
 		reg = m->dev + off / 4;

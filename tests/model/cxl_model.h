@@ -8,6 +8,10 @@
  * Get Event Records from the values a test sets. Layouts are written here as the CXL 3.1 tables
  * give them (literal offsets, with their table), not through efiperf's headers.
  *
+ * The component blocks of the host bridge and root port above it have the same layout; an HDM
+ * decoder's Commit sets Committed (8.2.4.20.7) when Base and Size are 256 MiB multiples and Size
+ * is not 0, else Error Not Committed; clearing Commit clears both.
+ *
  * Knobs: the doorbell never clears (mbox_stuck), a return code for every command (mbox_rc), an
  * access that faults (fault_at: the Nth MMIO access returns HW_FAULT_GP), and a clock that
  * ticks once per now() call. Every MMIO write is counted by address class so a test can prove
@@ -26,11 +30,15 @@
 #define CXLM_DEV_BASE    0xC1210000ull   /* BAR 2: device registers, 4 KiB */
 #define CXLM_DEV_SIZE    0x1000ull
 #define CXLM_BDF_BUS     0x0d
+#define CXLM_HB_BASE     0x100000000ull  /* host bridge component registers (QEMU's CHBS base) */
+#define CXLM_RP_BASE     0x800000000ull  /* root port component registers */
 
 struct cxl_model {
 	struct pci_model pci;
 	struct pci_model_func *f;
 	uint32_t comp[CXLM_COMP_SIZE / 4];
+	uint32_t hb[CXLM_COMP_SIZE / 4], rp[CXLM_COMP_SIZE / 4];   /* same layout as comp */
+	int commit_never, commit_error;    /* HDM decoders: Committed never set / Error Not Committed */
 	uint32_t dev[CXLM_DEV_SIZE / 4];
 	struct cxl_cpmu_model cpmu;        /* BAR 4: a CPMU block (Register Block Identifier 4) */
 	/* mailbox answers */
