@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "efi/pcie/cxl.h"
+#include "efi/verdict/check.h"
 #include "tests/model/cxl_model.h"
 
 static struct cxl_model m;
@@ -237,6 +238,27 @@ static void test_decoder_count(void **state)
 	assert_null(cxl_block_name(5));
 }
 
+/* Checks name CXL records by bus/device/function, host bridges by _UID. */
+static void test_check_paths(void **state)
+{
+	(void)state;
+	assert_string_equal(check_selector_key("cxl"), "bdf");
+	assert_string_equal(check_selector_key("cxl_host_bridge"), "uid");
+	assert_true(check_selector_match("cxl", "0d:00.0", "0000:0d:00.0", 12));
+	assert_false(check_selector_match("cxl", "0d:00.1", "0000:0d:00.0", 12));
+	struct check k;
+	char msg[160];
+	const char *a = "cxl[0000:0d:00.0].health.life_used_pct <= 80";
+	assert_int_equal(check_parse(a, strlen(a), &k, msg, sizeof(msg)), 0);
+	assert_string_equal(k.type, "cxl");
+	assert_string_equal(k.sel, "0000:0d:00.0");
+	assert_string_equal(k.field, "health.life_used_pct");
+	const char *b = "cxl[*].ras.correctable == 0";
+	assert_int_equal(check_parse(b, strlen(b), &k, msg, sizeof(msg)), 0);
+	assert_string_equal(k.sel, "*");
+	assert_string_equal(k.field, "ras.correctable");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_decoder_over_ram),
 		cmocka_unit_test(test_fault_every_access),
 		cmocka_unit_test(test_decoder_count),
+		cmocka_unit_test(test_check_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
