@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/discovery.h"
 #include "efi/pcie/pcie.h"
+#include "efi/cxl_discovery.h"
 #include "efi/out/report.h"
 #include "arch/hw_ecam.h"
 
@@ -142,7 +143,7 @@ void discovery_report(const struct discovery *d, const struct mp_info *mp)
 /* Every MCFG allocation kept must fit the ECAM backend. */
 _Static_assert(ACPI_MAX_MCFG <= HW_ECAM_MAX_SEGMENTS, "ECAM backend holds fewer segments than MCFG");
 
-int discovery_pcie(const struct hw *hw, const struct discovery *d)
+int discovery_pcie(const struct hw *hw, const struct discovery *d, uint64_t timer_hz)
 {
 	struct ecam_segment segs[ACPI_MAX_MCFG];
 	struct pcie_bus_range ranges[ACPI_MAX_MCFG];
@@ -210,6 +211,7 @@ int discovery_pcie(const struct hw *hw, const struct discovery *d)
 	rep_end();
 	if (s.overflow)
 		rep_error("pcie", "%u functions beyond the %u recorded were not reported", s.overflow, PCIE_MAX_FUNCS);
+	discovery_cxl(&h, d, funcs, s.n, timer_hz);
 	FreePool(funcs);
 	return s.n;
 }

@@ -34,7 +34,8 @@ void discovery_report(const struct discovery *d, const struct mp_info *mp);
 
 /* Enumerate PCIe: ECAM for every MCFG allocation, else the root bridge I/O protocol for
  * segment 0; one `pcie` record and console line per function, the NVIDIA root-complex map
- * lines, and a `pcie_scan` record. Returns the number of functions found. */
-int discovery_pcie(const struct hw *hw, const struct discovery *d);
+ * lines, and a `pcie_scan` record, then the CXL records (efi/cxl_discovery.h; timer_hz: the
+ * mailbox timeout's clock). Returns the number of functions found. */
+int discovery_pcie(const struct hw *hw, const struct discovery *d, uint64_t timer_hz);
 
 #endif

@@ -7,7 +7,7 @@
     dma         NVMe bw_bytes against bs, one curve per iodepth, the link limit as a line when
                 the log has one
     topdown     level-1 TopDown ratios as stacked bars per kernel, pass and CPU
-    pcie tree   (HTML) every function under its upstream port, negotiated and maximum link,
+    pcie tree   (HTML) every function under its upstream port, negotiated and maximum link, CXL role/decoders/capacity/health,
                 downtrained links in red
 The page has one element with id="verdict" (the verdict table) and every image carries
 class="plot" and its kind in data-plot, so a browser test can find them.
@@ -128,6 +128,7 @@ def pcie_tree(log):
         up = f.get("upstream") if f.get("upstream") in have else None
         kids.setdefault(up, []).append(f)
     rows = []
+    cxl = {r.get("bdf"): r for r in log.of("cxl")}
 
     def link_text(f):
         ln = f.get("link")
@@ -143,13 +144,35 @@ def pcie_tree(log):
         for f in sorted(kids.get(up, []), key=lambda f: f["bdf"]):
             text, bad = link_text(f)
             kind = (f.get("express") or {}).get("port_type", "")
-            rows.append('<tr class="%s"><td style="padding-left:%dem">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
+            rows.append('<tr class="%s"><td style="padding-left:%dem">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
                 "downtrained" if bad else "", 1 + 2 * depth, html.escape(f["bdf"]), html.escape(f.get("vendor_device", "")),
-                html.escape(kind), html.escape(text)))
+                html.escape(kind), html.escape(text), html.escape(cxl_text(cxl.get(f["bdf"])))))
             walk(f["bdf"], depth + 1)
     walk(None, 0)
     return ('<table id="pcie-tree"><tr><th>function</th><th>vendor:device</th><th>port</th>'
-            '<th>negotiated link (max)</th></tr>%s</table>' % "".join(rows))
+            '<th>negotiated link (max)</th><th>CXL</th></tr>%s</table>' % "".join(rows))
+
+
+def cxl_text(r):
+    """One cell for a `cxl` record: its role, decoders (committed ones with their range), capacity,
+    health and defects."""
+    if not r:
+        return ""
+    parts = ["CXL " + r.get("role", "")]
+    hdm = ((r.get("component") or {}).get("hdm") or {})
+    decs = hdm.get("decoders") or []
+    if decs:
+        done = ["%s+%s" % (d["base"], d["size"]) for d in decs if d.get("committed")]
+        parts.append("%d decoder(s), %s" % (len(decs), "committed " + ", ".join(done) if done else "none committed"))
+    idf = r.get("identify") or {}
+    if idf.get("ok"):
+        parts.append("%d MiB" % (idf["total_capacity_bytes"] >> 20))
+    hl = r.get("health") or {}
+    if hl.get("ok") and hl.get("life_used_pct") is not None:
+        parts.append("life used %d%%" % hl["life_used_pct"])
+    if r.get("ndefects"):
+        parts.append("%d defect(s): %s" % (r["ndefects"], "; ".join(r.get("defects") or [])))
+    return ", ".join(parts)
 
 
 def verdict_table(log):

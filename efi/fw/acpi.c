@@ -166,11 +166,14 @@ static void p_hpet(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_p
 static void p_slit(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_slit(t, len, &a->slit); }
 static void p_apmt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_apmt(t, len, &a->apmt); }
 static void p_pptt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_pptt(t, len, &a->pptt); }
+static void p_cedt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_cedt(t, len, &a->cedt); }
 
-/* ACPI 6.5 5.2.6: signatures of tables ACPI defines and reserves; APMT: ARM DEN0117. */
+/* ACPI 6.5 5.2.6: signatures of tables ACPI defines and reserves; APMT: ARM DEN0117; CEDT: CXL 3.1
+ * 9.18.1. */
 static const struct { char sig[ACPI_SIG_LEN + 1]; table_parser parse; } parsers[] = {
 	{ "MCFG", p_mcfg }, { "APIC", p_madt }, { "SRAT", p_srat }, { "FACP", p_fadt },
 	{ "HPET", p_hpet }, { "SLIT", p_slit }, { "APMT", p_apmt }, { "PPTT", p_pptt },
+	{ "CEDT", p_cedt },
 };
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
 
@@ -244,6 +247,8 @@ static const struct {
 	{ COUNTER(srat.mem_dropped), "ACPI_MAX_SRAT_MEM", ACPI_MAX_SRAT_MEM, "enabled SRAT memory ranges" },
 	{ COUNTER(apmt.dropped), "ACPI_MAX_APMT", ACPI_MAX_APMT, "APMT nodes" },
 	{ COUNTER(pptt.cpu_dropped), "ACPI_MAX_CPU_IDS", ACPI_MAX_CPU_IDS, "PPTT processors" },
+	{ COUNTER(cedt.chbs_dropped), "ACPI_MAX_CEDT_CHBS", ACPI_MAX_CEDT_CHBS, "CEDT host bridges" },
+	{ COUNTER(cedt.cfmws_dropped), "ACPI_MAX_CEDT_CFMWS", ACPI_MAX_CEDT_CFMWS, "CEDT fixed memory windows" },
 	{ COUNTER(dups_dropped), "ACPI_MAX_DUPS", ACPI_MAX_DUPS, "duplicate tables described" },
 	{ COUNTER(dup_fields_dropped), "ACPI_DUP_FIELDS", ACPI_DUP_FIELDS, "differing fields listed" },
 };
@@ -370,6 +375,7 @@ void acpi_to_json(const struct acpi_info *a, struct json *j)
 	acpi_json_slit(&a->slit, j);
 	acpi_json_apmt(&a->apmt, j);
 	acpi_json_pptt(&a->pptt, j);
+	acpi_json_cedt(&a->cedt, j);
 	acpi_json_dups(a, j);
 
 	json_arr(j, "limits");

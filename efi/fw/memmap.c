@@ -25,7 +25,11 @@ struct memrange *memmap_read(int *n, int free_only)
 	}
 	for (UINTN off = 0; off + dsize <= size; off += dsize) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)((const UINT8 *)map + off);
-		if (free_only && (d->Type != EfiConventionalMemory || !d->NumberOfPages))
+		if (free_only == MEMMAP_FREE && (d->Type != EfiConventionalMemory || !d->NumberOfPages))
+			continue;
+		if (free_only == MEMMAP_RAM && (d->Type == EfiReservedMemoryType || d->Type == EfiUnusableMemory ||
+						d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||
+						d->Type == EfiPalCode || !d->NumberOfPages))
 			continue;
 		r[(*n)++] = (struct memrange){ d->PhysicalStart, d->PhysicalStart + d->NumberOfPages * EFI_PAGE_SIZE };
 	}

@@ -8,8 +8,13 @@
 #include "efi/fw/memranges.h"
 
 /* The map's ranges [start, end), in map order, as pool memory the caller frees with FreePool;
- * *n = how many. free_only: only EfiConventionalMemory descriptors. NULL when the map cannot
- * be read or memory is short. */
+ * *n = how many. free_only: MEMMAP_FREE only EfiConventionalMemory descriptors; MEMMAP_RAM
+ * the descriptors of system RAM (every type but reserved, unusable, MMIO, MMIO port space and
+ * PAL code: UEFI 2.10 Table 7-5), for refusing register windows that overlap RAM. NULL when
+ * the map cannot be read or memory is short. */
+#define MEMMAP_ALL  0
+#define MEMMAP_FREE 1
+#define MEMMAP_RAM  2
 struct memrange *memmap_read(int *n, int free_only);
 
 #endif

@@ -30,6 +30,8 @@ static const struct { const char *type, *key; int bdf; } selectors[] = {
 	{ "stream", "function", 0 },
 	{ "pcie", "bdf", 1 },
 	{ "nvme", "bdf", 1 },
+	{ "cxl", "bdf", 1 },
+	{ "cxl_host_bridge", "uid", 0 },
 	{ "measurement", "kernel", 0 },
 	{ "latency", "kernel", 0 },
 	{ "core_counters", "kernel", 0 },

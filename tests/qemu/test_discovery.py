@@ -7,6 +7,7 @@ The oracle is the QEMU command line itself: the CPU count (-smp), the SMBIOS typ
 behind a CXL root port (real CXL DVSECs, vendor 0x1E98, IDs from the CXL spec), and the PCIe
 devices QEMU's virt and q35 machines always have.
 """
+import hashlib
 import os
 
 import pytest
@@ -127,15 +128,23 @@ def test_pcie_root_port_8gt_x4_nvme(scratch, figure):
 
 @x86_64
 def test_cxl_dvsecs(scratch, figure):
-    # QEMU 7.2 (Debian 12) names the type 3 backend `memdev` (`persistent-memdev` is 8.0+).
-    run, _ = disc_boot(scratch, "x86_64", extra=lambda d: [
-        "-M", "q35,cxl=on",
-        "-object", "memory-backend-file,id=cxl-mem1,share=on,mem-path=%s,size=256M" % blank(d, "cxl-mem.raw", 256 << 20),
-        "-object", "memory-backend-file,id=cxl-lsa1,share=on,mem-path=%s,size=256M" % blank(d, "cxl-lsa.raw", 256 << 20),
-        "-device", "pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1",
-        "-device", "cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2",
-        "-device", "cxl-type3,bus=root_port13,memdev=cxl-mem1,lsa=cxl-lsa1,id=cxl-pmem0",
-        "-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"])
+    # QEMU 7.2 (Debian 12) names the type 3 backend `memdev` (`persistent-memdev` is 8.0+), and
+    # has no volatile type 3 memory (`volatile-memdev` is 8.0+): the device's 256 MiB is persistent.
+    files = {}
+
+    def topology(d):
+        files["mem"] = patterned(d, "cxl-mem.raw", CXL_MEM)
+        files["lsa"] = patterned(d, "cxl-lsa.raw", CXL_LSA)
+        files["before"] = {k: sha256(p) for k, p in files.items() if k in ("mem", "lsa")}
+        return ["-M", "q35,cxl=on",
+                "-object", "memory-backend-file,id=cxl-mem1,share=on,mem-path=%s,size=256M" % files["mem"],
+                "-object", "memory-backend-file,id=cxl-lsa1,share=on,mem-path=%s,size=256M" % files["lsa"],
+                "-device", "pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1",
+                "-device", "cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2",
+                "-device", "cxl-type3,bus=root_port13,memdev=cxl-mem1,lsa=cxl-lsa1,id=cxl-pmem0",
+                "-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"]
+    run, _ = disc_boot(scratch, "x86_64", extra=topology,
+                       cfg={"check": "cxl[0000:0d:00.0].identify.total_capacity_bytes == %d" % CXL_MEM})
     found = {}
     for r in pcie_records(run):
         cxl = [v for v in r.get("dvsec", []) if int(str(v.get("vendor")), 16) == CXL_VENDOR]
@@ -151,6 +160,89 @@ def test_cxl_dvsecs(scratch, figure):
     devs = [ids for t, ids in found.values() if t == "Endpoint"]
     assert devs and CXL_DEVICE_IDS <= devs[0], "CXL type 3 DVSEC IDs %s, the spec requires %s (found %s)" % (devs, CXL_DEVICE_IDS, found)
     figure("CXL DVSECs", "; ".join("%s %s ids %s" % (b, t, sorted(i)) for b, (t, i) in sorted(found.items())))
+    check_cxl_records(run, files, figure)
+
+
+# What QEMU 7.2 was told or builds (hw/acpi/cxl.c, hw/cxl/, hw/mem/cxl_type3.c):
+CXL_MEM = CXL_LSA = 256 << 20
+CXL_HB_UID = 12                  # CHBS _UID = the pxb-cxl's bus_nr
+CXL_WINDOW = 4 << 30             # cxl-fmw.0.size
+CXL_RESTRICTIONS = 0xF           # QEMU's CFMWS Window Restrictions (Type 2 + Type 3, volatile + persistent)
+CAPACITY_UNIT = 256 << 20        # CXL 3.1 8.2.9.9.1.1: capacities in multiples of 256 MiB
+
+
+def patterned(d, name, size):
+    """A backing file filled with a repeated random MiB, so any write shows in its hash."""
+    p = os.path.join(d, name)
+    block = os.urandom(1 << 20)
+    with open(p, "wb") as f:
+        for _ in range(size >> 20):
+            f.write(block)
+    return p
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 22), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def check_cxl_records(run, files, figure):
+    cedt = (run.one("acpi") or {}).get("cedt")
+    assert cedt, "no CEDT in the acpi record"
+    chbs, cfmws = cedt["chbs"], cedt["cfmws"]
+    assert [int(h["uid"], 16) for h in chbs] == [CXL_HB_UID] and chbs[0]["cxl_version"] == 1 and int(chbs[0]["length"], 16) == 0x10000, chbs
+    assert len(cfmws) == 1, cfmws
+    w = cfmws[0]
+    assert int(w["size"], 16) == CXL_WINDOW and w["ways"] == 1 and [int(t, 16) for t in w["targets"]] == [CXL_HB_UID], w
+    assert int(w["restrictions"], 16) == CXL_RESTRICTIONS and w["defect"] is None, w
+    hbs = run.of("cxl_host_bridge")
+    assert len(hbs) == 1 and hbs[0]["component"]["present"] and hbs[0]["component"]["hdm"]["present"], hbs
+    recs = {r["bdf"]: r for r in run.of("cxl")}
+    roles = {r["role"]: r for r in recs.values()}
+    assert set(roles) == {"root_port", "device"}, sorted((b, r["role"]) for b, r in recs.items())
+    rp, dev = roles["root_port"], roles["device"]
+    assert dev["parent"] == rp["bdf"], (dev["parent"], rp["bdf"])
+    # Register Locator: the component block in BAR 0 for both, the device registers in BAR 2
+    # (QEMU include/hw/cxl/cxl.h CXL_COMPONENT_REG_BAR_IDX 0, CXL_DEVICE_REG_BAR_IDX 2).
+    used = lambda r: sorted((b["name"], b["bir"]) for b in r["register_blocks"] if b["block_id"])
+    assert used(rp) == [("component", 0)], rp["register_blocks"]
+    assert used(dev) == [("component", 0), ("memdev", 2)], dev["register_blocks"]
+    assert all(b["defect"] is None for r in (rp, dev) for b in r["register_blocks"]), [r["register_blocks"] for r in (rp, dev)]
+    # Every decoder as QEMU leaves it under OVMF: present, not committed, no range.
+    for who, comp in (("host bridge", hbs[0]["component"]), ("root port", rp["component"]), ("device", dev["component"])):
+        decs = comp["hdm"]["decoders"]
+        assert decs and len(decs) == comp["hdm"]["decoder_count"], (who, comp["hdm"])
+        for dd in decs:
+            assert not dd["committed"] and not dd["error_not_committed"] and int(dd["size"], 16) == 0, (who, dd)
+    assert rp["flexbus"]["io"] and rp["flexbus"]["mem"], rp["flexbus"]
+    dv = dev["device_dvsec"]
+    assert dv["mem_capable"] and dv["hdm_count"] == 1 and int(dv["ranges"][0]["size"], 16) == CXL_MEM, dv
+    assert dev["ras"]["correctable"] == 0 and dev["ras"]["uncorrectable"] == 0, dev["ras"]
+    md = dev["memdev"]
+    assert md["present"] and md["mailbox"] and md["mailbox_ready"] and md["media_status"] == "ready", md
+    idf = dev["identify"]
+    assert idf["ok"], idf
+    assert idf["total_capacity_bytes"] == CXL_MEM and idf["persistent_only_bytes"] == CXL_MEM and idf["volatile_only_bytes"] == 0, idf
+    assert idf["lsa_size_bytes"] == CXL_LSA, idf
+    pt = dev["partition"]
+    assert pt["ok"] and pt["active_persistent_bytes"] == CXL_MEM and pt["active_volatile_bytes"] == 0, pt
+    # QEMU 7.2 answers Get Health Info with Unsupported (its command table has no 4200h) and
+    # Get Event Records with an empty log: both are QEMU's values, as the record gives them.
+    hl = dev["health"]
+    assert not hl["ok"] and hl["return_code"] == "0x3" and "Unsupported" in hl["why"], hl
+    for name, ev in dev["events"].items():
+        assert ev["ok"] and ev["count"] == 0 and not ev["more"], (name, ev)
+    assert dev["ndefects"] == 0 and rp["ndefects"] == 0, (dev["defects"], rp["defects"])
+    v = run.one("verdict")
+    assert v["result"] == "PASS" and v["passed"] == 1, v
+    # Read-only: the memory and LSA backing files are byte for byte as before the boot.
+    after = {k: sha256(files[k]) for k in ("mem", "lsa")}
+    assert after == files["before"], "a CXL backing file changed: %s -> %s" % (files["before"], after)
+    figure("CXL", "CEDT CHBS _UID %d, CFMWS %s GiB; %s root port, %s device: Identify %d MiB, LSA %d MiB, health %s; backing files unchanged" % (
+        CXL_HB_UID, CXL_WINDOW >> 30, rp["bdf"], dev["bdf"], idf["total_capacity_bytes"] >> 20, idf["lsa_size_bytes"] >> 20, hl["why"]))
 
 
 @x86_64

@@ -38,6 +38,23 @@ def test_synthetic_log_html_has_every_plot(tmp_path, report):
     assert not re.search(r'<tr class="downtrained"><td[^>]*>0000:01:00.0<', text)
 
 
+CXL_LOG = os.path.join(HERE, "logs", "qemu-x86_64-cxl.jsonl")
+
+
+def test_cxl_in_pcie_tree(tmp_path, report):
+    # A QEMU 7.2 log with a CXL root port and type 3 device (tests/qemu/test_discovery.py
+    # test_cxl_dvsecs): the tree's CXL column shows each function's role, decoders and capacity.
+    p = report(CXL_LOG, "--html", tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    html_files = [f for f in os.listdir(tmp_path) if f.endswith(".html")]
+    with open(tmp_path / html_files[0]) as f:
+        text = f.read()
+    assert "<th>CXL</th>" in text
+    assert re.search(r'<td[^>]*>0000:0c:00.0</td>.*?<td>CXL root_port, 1 decoder\(s\), none committed</td>', text)
+    assert re.search(r'<td[^>]*>0000:0d:00.0</td>.*?<td>CXL device, 1 decoder\(s\), none committed, 256 MiB</td>', text)
+    assert re.search(r'<td[^>]*>0000:00:00.0</td>(<td>[^<]*</td>){3}<td></td></tr>', text)   # not CXL: empty cell
+
+
 def test_qemu_log_html(tmp_path, report):
     p = report(QEMU_LOG, "--html", tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
