@@ -503,7 +503,7 @@ const struct aml_device *aml_find_hid_uid(const struct aml_info *info, const cha
 int aml_prop_u64(const struct aml_device *d, const char *name, uint64_t *value)
 {
 	for (uint32_t i = 0; i < d->nprops && i < AML_MAX_PROPS; i++)
-		if (!strcmp(d->prop[i].name, name) && !d->prop[i].is_string) {
+		if (!strcmp(d->prop[i].name, name) && d->prop[i].kind == AML_PROP_INT) {
 			*value = d->prop[i].value;
 			return 1;
 		}

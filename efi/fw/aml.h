@@ -145,7 +145,7 @@ void aml_info_free(struct aml_info *info);
 /* The first device with _HID hid and _UID uid (an integer _UID, or a string of its decimal
  * digits, as Linux's acpi_dev_uid_match compares them), or NULL. */
 const struct aml_device *aml_find_hid_uid(const struct aml_info *info, const char *hid, uint64_t uid);
-/* The integer property `name` of d: 1 and *value, or 0 when absent or a string. */
+/* The integer property `name` of d: 1 and *value, or 0 when absent or not an integer. */
 int aml_prop_u64(const struct aml_device *d, const char *name, uint64_t *value);
 
 #endif

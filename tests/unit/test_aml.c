@@ -510,6 +510,35 @@ static void test_many_devices_long_strings_dsd(void **state)
 	assert_non_null(strstr(info.defect[1], "the pool gave no room for more than 0 devices"));
 }
 
+/* _DSD property values that are a package and a buffer: kept with their counts, no defect. */
+static void test_dsd_package_and_buffer_values(void **state)
+{
+	(void)state;
+	uint8_t t[200];
+	static const uint8_t body[] = {
+		0x5B, 0x82, 0x45, 0x04, 'P', 'K', 'G', '0',                 /* PkgLength 0x45 */
+		0x08, '_', 'H', 'I', 'D', 0x0D, 'X', 0x00,
+		0x08, '_', 'D', 'S', 'D', 0x12, 0x31, 0x02,                 /* Package (2) { ToUUID, */
+		0x11, 0x13, 0x0A, 0x10, 0x14, 0xd8, 0xff, 0xda, 0xba, 0x6e, 0x8c, 0x4d, 0x8a, 0x91, 0xbc, 0x9b, 0xbf, 0x4a,
+		0xa3, 0x01,
+		0x12, 0x1A, 0x02,                                           /* Package (2) { */
+		0x12, 0x0B, 0x02, 0x0D, 'a', 0x00, 0x12, 0x05, 0x02, 0x01, 0x0A, 0x02,   /* {"a", {One, 2}} */
+		0x12, 0x0B, 0x02, 0x0D, 'b', 0x00, 0x11, 0x05, 0x0A, 0x02, 0xAA, 0xBB,   /* {"b", Buffer (2)} } } */
+	};
+	parse_clean(t, table(t, body, sizeof(body)));
+	assert_int_equal(info.ndev, 1);
+	const struct aml_device *d = &info.dev[0];
+	assert_int_equal(d->nprops, 2);
+	assert_string_equal(d->prop[0].name, "a");
+	assert_int_equal(d->prop[0].kind, AML_PROP_PKG);
+	assert_int_equal(d->prop[0].value, 2);
+	assert_string_equal(d->prop[1].name, "b");
+	assert_int_equal(d->prop[1].kind, AML_PROP_BUF);
+	assert_int_equal(d->prop[1].value, 2);
+	uint64_t v;
+	assert_false(aml_prop_u64(d, "a", &v));     /* not an integer */
+}
+
 static int unload(void **state)
 {
 	(void)state;
@@ -530,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_real_firmware_shapes),
 		cmocka_unit_test(test_method_invocations),
 		cmocka_unit_test(test_many_devices_long_strings_dsd),
+		cmocka_unit_test(test_dsd_package_and_buffer_values),
 	};
 	return cmocka_run_group_tests(tests, load, unload);
 }
