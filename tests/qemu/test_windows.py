@@ -173,7 +173,7 @@ def nvme_disk(d, pattern, size=32 << 20):
     magic = 0x2166726570696665   # "efiperf!": efi/dma_pattern.h, written here independently
     with open(path, "wb") as f:
         if pattern:
-            step = 1 << 20
+            step = min(1 << 20, size)   # a disk smaller than 1 MiB is one step
             for base in range(0, size, step):
                 f.write(struct.pack("<%dQ" % (step // 8), *[((base // 8) + i) ^ magic for i in range(step // 8)]))
         else:
