@@ -355,9 +355,18 @@ static const struct blockio_disk *pick_disk(const struct blockio_target *t, cons
 	if (t->unit == BLOCKIO_UNIT_ANY) {
 		if (n == 1)
 			return &d[0];
+		int ns = 0, ports = 0;
+		for (int i = 0; i < shown; i++) {
+			ns += d[i].unit == BLOCKIO_UNIT_NS;
+			ports += d[i].unit == BLOCKIO_UNIT_PORT;
+		}
+		char how[96];   /* the syntax that names these disks: /nsN for namespaces, /portN for ports */
+		if (ns == shown || ports == shown)
+			fmt_snprintf(how, sizeof(how), "%s/%s", bdf, ns == shown ? "nsN" : "portN");
+		else
+			fmt_snprintf(how, sizeof(how), "%s/nsN or %s/portN", bdf, bdf);
 		if (n > 1)
-			fmt_snprintf(msg, len, "%s has %d disks (%s): name one as %s/nsN or %s/portN: nothing written", bdf, n,
-				     list, bdf, bdf);
+			fmt_snprintf(msg, len, "%s has %d disks (%s): name one as %s: nothing written", bdf, n, list, how);
 		return NULL;
 	}
 	for (int i = 0; i < shown; i++)

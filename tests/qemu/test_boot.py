@@ -9,7 +9,7 @@ import re
 import pytest
 
 from efiperf_qemu import (ARCHES, CFG_PATH, DEFAULT_X86_CPU, SMALL, boot, cfg_text, check_measurement,
-                          console_only_checks, decode_signature, image_logs, known_loop_constants,
+                          console_only_checks, console_text, decode_signature, image_logs, known_loop_constants,
                           make_image, qmp_cpu_identity, read_image_file, sh)
 
 X86_MODELS = ["Skylake-Server", "Icelake-Server", "EPYC-Rome", "qemu64"]
@@ -158,6 +158,36 @@ def test_full_volume_console_only(scratch, figure):
     run = boot("x86_64", img, d)
     lines = console_only_checks(run, ["volume full"])
     figure("full volume", lines[0] if lines else "")
+
+
+@x86_64
+def test_volume_fills_during_run_keeps_marker(scratch):
+    # room for the logs' first records and the run-state marker, not for the whole run: a log
+    # write fails mid-run, the run carries on console-only to its end, and the marker stays
+    # (the log on the volume has no `end`; deleting the marker would hide that from the next run)
+    d = scratch()
+    img = make_image("x86_64", d, cfg_text("x86_64", SMALL))
+    m = re.search(r"([0-9 ]+) bytes free", sh(["mdir", "-i", img, "::/"]).stdout)
+    free = int(m.group(1).replace(" ", ""))
+    room = 12 << 10   # 1 KiB clusters: ~2 of early text, 3 of run record, the state folder, the marker, and margin
+    filler = os.path.join(d, "filler.bin")
+    with open(filler, "wb") as f:
+        f.truncate(free - room)
+    assert sh(["mcopy", "-i", img, filler, "::/filler.bin"]).returncode == 0, "cannot fill the image"
+    os.remove(filler)
+    run = boot("x86_64", img, d)
+    con = console_text(run)
+    assert run.qemu_exit == 0, "QEMU exit %r: no power-off (%s)" % (run.qemu_exit, run.why())
+    assert "continuing on the console only" in con, "no log write failed: %s" % run.why()
+    assert "efiperf: run ok; log (console only)" in con, "the run did not carry on to its end (%s)" % run.why()
+    kept = [l for l in con.splitlines() if l.startswith("state:")]
+    assert any("could not be written to its end" in l and "is kept" in l for l in kept), "console state lines: %s" % kept
+    p = sh(["mdir", "-b", "-i", img, "::/efiperf/state"])
+    assert p.returncode == 0 and ".running" in p.stdout.lower(), "no marker left in \\efiperf\\state: %s" % p.stdout
+    jsonl = [x for x in image_logs(img) if x.endswith(".jsonl")]
+    assert len(jsonl) == 1, "logs: %s" % image_logs(img)
+    text = sh(["mtype", "-i", img, "::/efiperf/logs/" + jsonl[0]]).stdout
+    assert text.startswith('{"type":"run"') and '"type":"end"' not in text, "the log on the volume: %.200r" % text[-200:]
 
 
 def shell_boot(arch, d, shell_args):
