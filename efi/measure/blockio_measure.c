@@ -372,7 +372,10 @@ static const struct blockio_disk *pick_disk(const struct blockio_target *t, cons
 	for (int i = 0; i < shown; i++)
 		if (d[i].unit == t->unit && d[i].unit_no == t->unit_no)
 			return &d[i];
-	if (n)
+	if (n > shown)
+		fmt_snprintf(msg, len, "%s: no disk %s%u among the first %d of its %d disks, the most efiperf looks at "
+			     "(BLOCKIO_MAX_DISKS): nothing written", bdf, kinds[t->unit], t->unit_no, shown, n);
+	else if (n)
 		fmt_snprintf(msg, len, "%s has no disk %s%u (its disks: %s): nothing written", bdf, kinds[t->unit], t->unit_no,
 			     list);
 	else

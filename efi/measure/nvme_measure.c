@@ -486,11 +486,21 @@ static uint64_t per_second(uint64_t n, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)n * NS_PER_S / ns) : 0;
 }
 
+/* The disk a point read or wrote, in dma_write_lba's syntax: efiperf's queues and the Block IO
+ * fallback both use namespace 1 (Identify and I/O commands with NSID 1). */
+static void disk_json(struct json *j, const char *bdf)
+{
+	char disk[BLOCKIO_DISK_NAME];
+	fmt_snprintf(disk, sizeof(disk), "%s/ns1", bdf);
+	json_str(j, "disk", disk);
+}
+
 static void record(struct run *r, struct nvme_point_result *res, const struct dma_window_result *dw, const char *status,
 		   const char *why)
 {
 	struct json *j = rep_begin("nvme");
 	json_str(j, "bdf", res->bdf);
+	disk_json(j, res->bdf);
 	json_str(j, "path", res->path);
 	json_str(j, "rw", r->write ? "write" : "read");
 	json_str(j, "window", res->window);
@@ -692,6 +702,7 @@ static void skipped(struct run *r, struct nctl *x, const char *path, uint32_t bs
 		     "namespace 1 is", (unsigned long long)region_bytes, bs);
 	struct json *j = rep_begin("nvme");
 	json_str(j, "bdf", x->name);
+	disk_json(j, x->name);
 	json_str(j, "path", path);
 	json_str(j, "rw", r->write ? "write" : "read");
 	json_str(j, "window", "alone");

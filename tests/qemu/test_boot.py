@@ -217,6 +217,19 @@ def test_argument_overrides_file(scratch, figure):
 
 
 @x86_64
+def test_too_many_arguments_named(scratch):
+    # 70 arguments after the program: 63 fit, the 7 past the limit are an error quoting them,
+    # none applied (they were once dropped without a word); the run ends with its verdict
+    run = shell_boot("x86_64", scratch(), " ".join(["--help"] * 70))
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s (%s)" % (run.rc, run.qemu_exit, run.why())
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    want = "command line: more than 63 arguments: 7 dropped, none of them applied: '%s'" % " ".join(["--help"] * 7)
+    assert want in errs, "no error %r in %s" % (want, errs)
+    assert run.records[-1].get("status") == "error" and run.of("verdict"), "no error end and verdict"
+    assert (run.records[0].get("cmdline") or "").count("--help") == 70, "run.cmdline does not hold the line as given"
+
+
+@x86_64
 def test_help_lists_every_key(scratch, figure):
     run = shell_boot("x86_64", scratch(), "--help")
     run.expect_ok()

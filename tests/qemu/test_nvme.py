@@ -324,7 +324,8 @@ def test_nvme_disk_smaller_than_one_command(scratch):
     ends_with_verdict(run, "ok")
     pts = {(r["bdf"], r["bs"], r["window"]): r for r in run.of("nvme")}
     skip = pts.get(("0000:00:07.0", 131072, "alone")) or {}
-    assert skip.get("status") == "skipped" and skip.get("why") == "namespace 1 is 65536 bytes, less than one command of bs 131072", \
+    assert skip.get("status") == "skipped" and skip.get("disk") == "0000:00:07.0/ns1" and \
+        skip.get("why") == "namespace 1 is 65536 bytes, less than one command of bs 131072", \
         "the 128K point of the 64 KiB disk: %s" % skip
     for key in (("0000:00:07.0", 4096, "alone"), ("0000:00:08.0", 4096, "alone"), ("0000:00:08.0", 131072, "alone"),
                 ("0000:00:07.0", 4096, "shared"), ("0000:00:08.0", 4096, "shared")):
@@ -385,7 +386,7 @@ def test_nvme_writes_verified_and_disk_named(scratch):
     ends_with_verdict(run, "ok")
     pts = run.of("nvme")
     assert len(pts) == 2 and all(r.get("status") == "ok" and r.get("verified") is True and r.get("rw") == "write"
-                                 for r in pts), "nvme write points: %s" % pts
+                                 and r.get("disk") == "0000:00:08.0/ns1" for r in pts), "nvme write points: %s" % pts
     w = [m for m in run.of("measurement") if m.get("kernel") == "blockio_write"]
     assert len(w) == 1 and w[0].get("disk") == "0000:00:08.0/ns2" and w[0].get("bdf") == "0000:00:08.0", "blockio_write: %s" % w
     assert w[0].get("verified") is True and w[0].get("status") == "ok", "blockio_write: %s" % w[0]
