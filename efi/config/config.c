@@ -703,6 +703,8 @@ int cfg_cmdline_args(char *line, size_t full, char *argv[], int max, int skip_pr
 	} else if (kept < full && argc && !ends_blank) {
 		/* the line was cut inside its last argument: that argument is dropped, never applied cut */
 		argc--;
+		if (!argc)
+			program = 0;   /* the cut one was the first (a program path that long): nothing left to skip */
 		add_error(errs, "command line", "", 0, "%zu characters, over the limit of %zu: argument %d '%.*s' was cut "
 			  "there and is dropped, not applied, with the %zu characters after it", full, kept,
 			  argc + 1 - program, CMDLINE_SHOWN, argv[argc], full - kept);

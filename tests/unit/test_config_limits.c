@@ -179,6 +179,13 @@ static void test_cmdline_cut_last(void **state)
 	assert_int_equal(cfg_cmdline_args(at_blank, 30, argv, 8, 1, &errs), 1);
 	assert_string_equal(argv[0], "exit=return");
 	expect(0, "command line", "", "30 characters, over the limit of 21: the 9 characters after it are dropped, not applied");
+	/* the only argument, the program's path, cut: dropped, nothing skipped after it (the fuzzer's
+	 * find: argc once went to -1) */
+	char path_only[] = "fs0:\\efiperf\\efiperf.efi";
+	memset(&errs, 0, sizeof(errs));
+	assert_int_equal(cfg_cmdline_args(path_only, 40, argv, 8, 1, &errs), 0);
+	expect(0, "command line", "", "40 characters, over the limit of 24: argument 1 'fs0:\\efiperf\\efiperf.efi' was "
+	       "cut there and is dropped, not applied, with the 16 characters after it");
 	/* cut and too many at once: the count error names the rest */
 	char both[] = "p.efi a=1 b=2 c=3";
 	memset(&errs, 0, sizeof(errs));
