@@ -230,6 +230,22 @@ def test_too_many_arguments_named(scratch):
 
 
 @x86_64
+def test_utf16_config_named(scratch):
+    # the config saved as UTF-16 (Notepad's "Unicode": byte order mark FF FE): one error naming the
+    # encoding, not "unknown key \xff\xfee", nothing in it applied; exit=shutdown comes from the
+    # shell argument (the file's own exit line is not read), and the run ends with its verdict
+    d = scratch()
+    data = b"\xff\xfe" + cfg_text("x86_64", SMALL).encode("utf-16-le")
+    run = boot("x86_64", make_image("x86_64", d, data, shell_args="exit=shutdown"), d)
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s (%s)" % (run.rc, run.qemu_exit, run.why())
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert errs == [CFG_PATH + ": config file is UTF-16 (little-endian, byte order mark FF FE); save it as UTF-8 or "
+                    "ASCII: nothing in it was applied"], "config errors: %s" % errs
+    assert run.records[0]["config"]["origin"]["copy_size"] == "default", "a setting of the UTF-16 file was applied"
+    assert run.records[-1].get("status") == "error" and run.of("verdict"), "no error end and verdict"
+
+
+@x86_64
 def test_help_lists_every_key(scratch, figure):
     run = shell_boot("x86_64", scratch(), "--help")
     run.expect_ok()
