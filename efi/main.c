@@ -50,8 +50,8 @@
 #endif
 
 #define CFG_PATH "\\efiperf\\efiperf.cfg"   /* the last of the per-machine candidates (cfg_search.h) */
-#define MAX_ARGS 32
-#define CMDLINE_BYTES 1024
+#define MAX_ARGS 64          /* the program's path and 63 settings; more are an error */
+#define CMDLINE_BYTES 2048   /* characters of the command line, with its NUL; more are an error */
 #define TRACE_ENTRIES 4096
 #define SCHEMA_VERSION 1
 #define CFG_NET_MAX_BYTES (256u << 10)   /* a config file from the boot server, at most */
@@ -73,13 +73,6 @@ static struct discovery disc;
 
 /* --- configuration: file, then arguments ----------------------------------------------- */
 
-static int looks_like_program(const char *a)
-{
-	size_t n = strlen(a);
-	return n >= 4 && (a[n - 4] == '.') && (a[n - 3] | 0x20) == 'e' && (a[n - 2] | 0x20) == 'f' &&
-	       (a[n - 1] | 0x20) == 'i';
-}
-
 /* LoadOptions: the shell passes the command line as UCS-2 text (program name first); the boot
  * manager may pass nothing or binary data, which is reported and ignored. */
 static int load_args(EFI_HANDLE image, char *argv[])
@@ -98,15 +91,12 @@ static int load_args(EFI_HANDLE image, char *argv[])
 		}
 	/* cmdline keeps the line as given for the run record; the split works on a copy. */
 	static char split[CMDLINE_BYTES];
+	size_t full = 0;
+	while (full < units && w[full])
+		full++;
 	ucs2_to_ascii(cmdline, sizeof(cmdline), w, units);
 	memcpy(split, cmdline, sizeof(split));
-	int argc = cfg_split_cmdline(split, argv, MAX_ARGS);
-	if (argc && looks_like_program(argv[0])) {
-		for (int i = 1; i < argc; i++)
-			argv[i - 1] = argv[i];
-		argc--;
-	}
-	return argc;
+	return cfg_cmdline_args(split, full, argv, MAX_ARGS, 1, &cfg_errs);   /* every limit: an error */
 }
 
 /* The first config file of this machine's candidates (serial, baseboard product, efiperf.cfg)

@@ -20,6 +20,11 @@
 #define COPY_BLOCK_BYTES 64u   /* the copy kernels move whole 64-byte blocks (arch/arch.h) */
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
+#define UTF16_SNIFF_BYTES 256u  /* bytes looked at for NUL-interleaved (UTF-16) or binary text */
+#define BINARY_MIN_CONTROLS 8u  /* ... binary: at least this many control bytes, and */
+#define BINARY_CONTROL_SHARE 8u /* ... at least one in this many of the bytes looked at */
+#define ASCII_DEL 0x7Fu
+#define CMDLINE_SHOWN 80        /* characters of dropped arguments quoted in the error */
 #define TEXT_MAX 320u           /* scratch for lists and descriptions (the key list) */
 #define HELP_NAME_WIDTH 15      /* loop_iterations; longer check-key names push their line right */
 #define HELP_METAVAR_WIDTH 22   /* longest metavar: return|shutdown|reboot */
@@ -128,9 +133,10 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_DMA_BYTES] = { "dma_bytes", CFG_T_BYTES, "BYTES", NULL,
 			    16 * MIB, 4 * KIB, 1024 * GIB, 4 * KIB, FIELD(dma_bytes),
 			    "bytes read from the start of the dma_blockio disk, in 1 MiB transfers", NULL, NULL },
-	[CFG_DMA_WRITE_LBA] = { "dma_write_lba", CFG_T_TEXT, "none|BDF FIRST-LAST", NULL,
+	[CFG_DMA_WRITE_LBA] = { "dma_write_lba", CFG_T_TEXT, "none|BDF[/nsN|/portN] FIRST-LAST", NULL,
 				0, 0, 0, 0, FIELD(dma_write_lba),
-				"write blocks FIRST..LAST of the disk behind BDF (DESTROYS them), then read back",
+				"write blocks FIRST..LAST of the disk behind BDF, or its NVMe namespace N or SATA port N "
+				"(DESTROYS them), then read back",
 				"none", write_lba_check },
 	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on", onoff_names,
 		      0, 0, 0, 0, FIELD(cha),
@@ -521,9 +527,43 @@ void cfg_defaults(struct efiperf_config *c)
 	c->nchecks = 0;
 }
 
+/* Why text cannot be a config file at all (UTF-16 with or without a byte order mark, or binary
+ * data), or NULL. Unicode 15 section 23.8 (byte order marks FF FE and FE FF); UTF-16 text that
+ * is mostly ASCII has a NUL in every other byte. */
+static const char *not_text(const char *text, size_t len)
+{
+	const unsigned char *t = (const unsigned char *)text;
+	if (len >= 2 && t[0] == 0xFF && t[1] == 0xFE)
+		return "config file is UTF-16 (little-endian, byte order mark FF FE); save it as UTF-8 or ASCII";
+	if (len >= 2 && t[0] == 0xFE && t[1] == 0xFF)
+		return "config file is UTF-16 (big-endian, byte order mark FE FF); save it as UTF-8 or ASCII";
+	size_t n = len < UTF16_SNIFF_BYTES ? len : UTF16_SNIFF_BYTES, nul[2] = { 0, 0 }, controls = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i])
+			nul[i & 1]++;
+		if ((t[i] < ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r' && t[i] != '\f' && t[i] != '\v') ||
+		    t[i] == ASCII_DEL)
+			controls++;
+	}
+	size_t pairs = n / 2;
+	if (pairs >= 2 && ((nul[1] * 2 >= pairs && !nul[0]) || (nul[0] * 2 >= pairs && !nul[1])))
+		return nul[1] ? "config file is UTF-16 (little-endian, no byte order mark: a NUL in every other byte); "
+				"save it as UTF-8 or ASCII"
+			      : "config file is UTF-16 (big-endian, no byte order mark: a NUL in every other byte); "
+				"save it as UTF-8 or ASCII";
+	if (controls >= BINARY_MIN_CONTROLS && controls * BINARY_CONTROL_SHARE >= n)
+		return "config file is binary data, not text (control bytes among its first bytes); save it as UTF-8 or ASCII";
+	return NULL;
+}
+
 int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const char *fname,
 		   struct cfg_errors *errs)
 {
+	const char *bad = not_text(text, len);
+	if (bad) {
+		add_error(errs, fname ? fname : "config", "", 0, "%s: nothing in it was applied", bad);
+		return 1;
+	}
 	int seen[CFG_NKEYS] = { 0 };
 	int nerr = 0, line = 0;
 	size_t pos = 0;
@@ -537,6 +577,15 @@ int cfg_parse_text(struct efiperf_config *c, const char *text, size_t len, const
 			n++;
 		pos += n + 1;
 		line++;
+		const char *nul = find_char(s, n, '\0');
+		if (nul) {
+			char at[sizeof(errs->e[0].where)];
+			fmt_snprintf(at, sizeof(at), "%s:%d", fname ? fname : "config", line);
+			add_error(errs, at, "", 0, "a NUL byte (0x00) at line %d, column %d: the line is not text; nothing "
+				  "on it was applied", line, (int)(nul - s) + 1);
+			nerr++;
+			continue;
+		}
 		const char *hash = find_char(s, n, '#');  /* a comment runs to the end of the line */
 		if (hash)
 			n = (size_t)(hash - s);
@@ -587,15 +636,23 @@ int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *
 	return nerr;
 }
 
-int cfg_split_cmdline(char *line, char *argv[], int max)
+/* The UEFI shell passes the program's own path first: "fs0:\\efi\\boot\\bootx64.efi". */
+static int skip_program_name(const char *a)
+{
+	size_t n = strlen(a);
+	return n >= 4 && a[n - 4] == '.' && (a[n - 3] | 0x20) == 'e' && (a[n - 2] | 0x20) == 'f' && (a[n - 1] | 0x20) == 'i';
+}
+
+/* The splitter: *rest is where it stopped (the first argument not taken, or the end). */
+static int split_words(char *line, char *argv[], int max, char **rest)
 {
 	int argc = 0;
 	char *r = line;
 
-	while (argc < max) {
+	for (;;) {
 		while (*r == ' ' || *r == '\t')
 			r++;
-		if (!*r)
+		if (!*r || argc >= max)
 			break;
 		char *w = r;
 		int quoted = 0;
@@ -610,6 +667,55 @@ int cfg_split_cmdline(char *line, char *argv[], int max)
 		if (*r)
 			r++;  /* past the blank that ended the argument: w < r, safe to terminate */
 		*w = '\0';
+	}
+	*rest = r;
+	return argc;
+}
+
+int cfg_split_cmdline(char *line, char *argv[], int max)
+{
+	char *rest;
+	return split_words(line, argv, max, &rest);
+}
+
+int cfg_cmdline_args(char *line, size_t full, char *argv[], int max, int skip_program, struct cfg_errors *errs)
+{
+	size_t kept = strlen(line);
+	int ends_blank = kept && (line[kept - 1] == ' ' || line[kept - 1] == '\t');
+	char *rest;
+	int argc = split_words(line, argv, max, &rest);
+	int program = skip_program && argc && skip_program_name(argv[0]);
+	if (*rest) {
+		/* more arguments than argv holds: the first not taken and every one after it */
+		int more = 0;
+		for (char *r = rest; *r;) {
+			while (*r == ' ' || *r == '\t')
+				r++;
+			if (!*r)
+				break;
+			more++;
+			for (int quoted = 0; *r && (quoted || (*r != ' ' && *r != '\t')); r++)
+				quoted ^= *r == '"';   /* counted as split_words would split them */
+		}
+		add_error(errs, "command line", "", 0, "more than %d arguments: %d%s dropped, none of them applied: '%.*s%s'",
+			  max - program, more, kept < full ? " or more" : "", CMDLINE_SHOWN, rest,
+			  strlen(rest) > CMDLINE_SHOWN ? "..." : "");
+	} else if (kept < full && argc && !ends_blank) {
+		/* the line was cut inside its last argument: that argument is dropped, never applied cut */
+		argc--;
+		if (!argc)
+			program = 0;   /* the cut one was the first (a program path that long): nothing left to skip */
+		add_error(errs, "command line", "", 0, "%zu characters, over the limit of %zu: argument %d '%.*s' was cut "
+			  "there and is dropped, not applied, with the %zu characters after it", full, kept,
+			  argc + 1 - program, CMDLINE_SHOWN, argv[argc], full - kept);
+	} else if (kept < full) {
+		add_error(errs, "command line", "", 0, "%zu characters, over the limit of %zu: the %zu characters after it "
+			  "are dropped, not applied", full, kept, full - kept);
+	}
+	if (program) {
+		for (int i = 1; i < argc; i++)
+			argv[i - 1] = argv[i];
+		argc--;
 	}
 	return argc;
 }

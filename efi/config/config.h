@@ -174,6 +174,15 @@ int cfg_parse_args(struct efiperf_config *c, int argc, char *const argv[], int *
  * double quotes. Returns argc. */
 int cfg_split_cmdline(char *line, char *argv[], int max);
 
+/* The shell's command line (UEFI LoadOptions) as arguments, every limit an error: line holds
+ * the text as read, NUL-terminated, and full is the length of the whole line given (more than
+ * strlen(line) when it did not fit the caller's buffer). Splits it in place (cfg_split_cmdline)
+ * into at most max arguments; with skip_program, a first argument ending in ".efi" (the
+ * program, as the UEFI shell passes it) is removed and the others move down. Arguments past
+ * max, and a last argument the buffer cut, are dropped, never applied, each with an error
+ * (where "command line") quoting what was dropped. Returns argc. */
+int cfg_cmdline_args(char *line, size_t full, char *argv[], int max, int skip_program, struct cfg_errors *errs);
+
 /* Write the settings as members of the currently open JSON object:
  * "exit":"shutdown","trace":"none","copy_size":67108864,... and an "origin":{...} object. */
 void cfg_to_json(const struct efiperf_config *c, struct json *j);

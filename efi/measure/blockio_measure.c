@@ -14,6 +14,74 @@
 #define TRANSFER_BYTES (1u << 20)   /* per ReadBlocks call */
 #define DMA_4GIB (1ull << 32)       /* buffers above: 4 DW Memory Write headers */
 
+/* UEFI 2.10 10.3.4: Messaging Device Path nodes that name one disk of a controller. */
+#define MSG_SATA_SUBTYPE 0x12u            /* 10.3.4.6 SATA: HBA Port Number (UINT16) at byte 4 */
+#define MSG_NVME_NAMESPACE_SUBTYPE 0x17u  /* 10.3.4.24 NVM Express namespace: NSID (UINT32) at 4 */
+#define DP_NODE_MIN_NVME 16u              /* its length: header 4, NSID 4, EUI-64 8 */
+#define DP_NODE_MIN_SATA 10u              /* header 4, port 2, port multiplier port 2, LUN 2 */
+
+/* Which disk of its controller the device path dp names: an NVMe namespace or a SATA port. */
+static void disk_unit(EFI_DEVICE_PATH *dp, struct blockio_disk *d)
+{
+	d->unit = BLOCKIO_UNIT_ANY;
+	d->unit_no = 0;
+	for (; !IsDevicePathEnd(dp) && (UINTN)DevicePathNodeLength(dp) >= sizeof(EFI_DEVICE_PATH); dp = NextDevicePathNode(dp)) {
+		const UINT8 *b = (const UINT8 *)dp;
+		UINTN len = DevicePathNodeLength(dp);
+		if (DevicePathType(dp) != MESSAGING_DEVICE_PATH)
+			continue;
+		if (DevicePathSubType(dp) == MSG_NVME_NAMESPACE_SUBTYPE && len >= DP_NODE_MIN_NVME) {
+			d->unit = BLOCKIO_UNIT_NS;
+			d->unit_no = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+		} else if (DevicePathSubType(dp) == MSG_SATA_SUBTYPE && len >= DP_NODE_MIN_SATA) {
+			d->unit = BLOCKIO_UNIT_PORT;
+			d->unit_no = (uint32_t)b[4] | (uint32_t)b[5] << 8;
+		}
+	}
+}
+
+void blockio_disk_name(const struct blockio_disk *d, const char *bdf, char *buf, size_t n)
+{
+	if (d->unit == BLOCKIO_UNIT_NS)
+		fmt_snprintf(buf, n, "%s/ns%u", bdf, d->unit_no);
+	else if (d->unit == BLOCKIO_UNIT_PORT)
+		fmt_snprintf(buf, n, "%s/port%u", bdf, d->unit_no);
+	else
+		fmt_snprintf(buf, n, "%s", bdf);
+}
+
+int blockio_disks(uint64_t bdf, struct blockio_disk *out, int max)
+{
+	EFI_HANDLE *h = NULL;
+	UINTN n = 0;
+	int k = 0;
+	if (BS->LocateHandleBuffer(ByProtocol, &BlockIoProtocol, NULL, &n, &h) != EFI_SUCCESS)
+		return 0;
+	for (UINTN i = 0; i < n; i++) {
+		EFI_BLOCK_IO *bio;
+		EFI_DEVICE_PATH *dp, *whole;
+		EFI_HANDLE pci;
+		EFI_PCI_IO_PROTOCOL *pio;
+		UINTN s, b, d, f;
+		if (BS->HandleProtocol(h[i], &BlockIoProtocol, (VOID **)&bio) != EFI_SUCCESS ||
+		    bio->Media->LogicalPartition ||
+		    BS->HandleProtocol(h[i], &DevicePathProtocol, (VOID **)&dp) != EFI_SUCCESS)
+			continue;
+		whole = dp;
+		if (BS->LocateDevicePath(&PciIoProtocol, &dp, &pci) != EFI_SUCCESS ||
+		    BS->HandleProtocol(pci, &PciIoProtocol, (VOID **)&pio) != EFI_SUCCESS ||
+		    pio->GetLocation(pio, &s, &b, &d, &f) != EFI_SUCCESS || CFG_BDF(s, b, d, f) != bdf)
+			continue;
+		if (k < max) {
+			out[k] = (struct blockio_disk){ .bio = bio, .handle = h[i] };
+			disk_unit(whole, &out[k]);
+		}
+		k++;
+	}
+	FreePool(h);
+	return k;
+}
+
 void *blockio_find(uint64_t bdf, void **handle)
 {
 	EFI_HANDLE *h = NULL;
@@ -267,25 +335,85 @@ static const char *write_target_why(const struct blockio_target *t, EFI_BLOCK_IO
 	return msg;
 }
 
+/* The disk of t among the function's disks: the one named by /nsN or /portN, or the only one.
+ * NULL with msg saying why (none there, that one not there, several and none named). */
+static const struct blockio_disk *pick_disk(const struct blockio_target *t, const struct blockio_disk *d, int n,
+					    const char *bdf, char *msg, size_t len)
+{
+	static const char *const kinds[] = { [BLOCKIO_UNIT_NS] = "ns", [BLOCKIO_UNIT_PORT] = "port" };
+	int shown = n < BLOCKIO_MAX_DISKS ? n : BLOCKIO_MAX_DISKS;
+	struct strbuf sb;
+	char list[128];
+	sb_init(&sb, list, sizeof(list));
+	for (int i = 0; i < shown; i++) {
+		char name[40];
+		blockio_disk_name(&d[i], "", name, sizeof(name));
+		sb_printf(&sb, "%s%s", i ? ", " : "", name[0] ? name + 1 : "a disk with no namespace or port node");
+	}
+	if (n > shown)
+		sb_printf(&sb, ", and %d more", n - shown);
+	if (t->unit == BLOCKIO_UNIT_ANY) {
+		if (n == 1)
+			return &d[0];
+		int ns = 0, ports = 0;
+		for (int i = 0; i < shown; i++) {
+			ns += d[i].unit == BLOCKIO_UNIT_NS;
+			ports += d[i].unit == BLOCKIO_UNIT_PORT;
+		}
+		char how[96];   /* the syntax that names these disks: /nsN for namespaces, /portN for ports */
+		if (ns == shown || ports == shown)
+			fmt_snprintf(how, sizeof(how), "%s/%s", bdf, ns == shown ? "nsN" : "portN");
+		else
+			fmt_snprintf(how, sizeof(how), "%s/nsN or %s/portN", bdf, bdf);
+		if (n > 1)
+			fmt_snprintf(msg, len, "%s has %d disks (%s): name one as %s: nothing written", bdf, n, list, how);
+		return NULL;
+	}
+	for (int i = 0; i < shown; i++)
+		if (d[i].unit == t->unit && d[i].unit_no == t->unit_no)
+			return &d[i];
+	if (n > shown)
+		fmt_snprintf(msg, len, "%s: no disk %s%u among the first %d of its %d disks, the most efiperf looks at "
+			     "(BLOCKIO_MAX_DISKS): nothing written", bdf, kinds[t->unit], t->unit_no, shown, n);
+	else if (n)
+		fmt_snprintf(msg, len, "%s has no disk %s%u (its disks: %s): nothing written", bdf, kinds[t->unit], t->unit_no,
+			     list);
+	else
+		fmt_snprintf(msg, len, "%s: no Block IO device (whole disk) behind that PCI function", bdf);
+	return NULL;
+}
+
 /* The write target of dma_write_lba, resolved; 0 when none is set, 1 when it is (and *why
- * NULL when it may be written). */
+ * NULL when it may be written; bdf then names the disk, "0000:01:00.0/ns2"). */
 static int write_target(const struct efiperf_config *cfg, void *image, struct blockio_target *t, EFI_BLOCK_IO **bio,
 			char *bdf, const char **why, char *msg, size_t n)
 {
 	if (blockio_target_parse(cfg->dma_write_lba, strlena((CHAR8 *)cfg->dma_write_lba), t, msg, n) != 0 || !t->set)
 		return 0;   /* the config parser accepted it; "none" writes nothing */
 	struct hw_pci_addr a = { CFG_BDF_SEG(t->bdf), CFG_BDF_BUS(t->bdf), CFG_BDF_DEV(t->bdf), CFG_BDF_FN(t->bdf) };
-	pcie_bdf_str(a, bdf, 16);
-	EFI_HANDLE disk = NULL;
-	*bio = blockio_find(t->bdf, (void **)&disk);
-	*why = write_target_why(t, *bio, disk, image, bdf, msg, n);
+	pcie_bdf_str(a, bdf, BLOCKIO_DISK_NAME);
+	struct blockio_disk disks[BLOCKIO_MAX_DISKS];
+	int nd = blockio_disks(t->bdf, disks, BLOCKIO_MAX_DISKS);
+	const struct blockio_disk *d = pick_disk(t, disks, nd, bdf, msg, n);
+	*bio = NULL;
+	if (!d && (nd || t->unit != BLOCKIO_UNIT_ANY)) {
+		*why = msg;
+		return 1;
+	}
+	if (d) {
+		char fn[BLOCKIO_DISK_NAME];
+		fmt_snprintf(fn, sizeof(fn), "%s", bdf);
+		blockio_disk_name(d, fn, bdf, BLOCKIO_DISK_NAME);
+		*bio = d->bio;
+	}
+	*why = write_target_why(t, *bio, d ? d->handle : NULL, image, bdf, msg, n);
 	return 1;
 }
 
 int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct plan_errors *out)
 {
 	int before = out->n;
-	char msg[200], bdf[16];
+	char msg[200], bdf[BLOCKIO_DISK_NAME];
 	if (cfg->dma_blockio != CFG_BDF_NONE) {
 		struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
 					 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
@@ -307,7 +435,7 @@ int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct pla
 int measure_blockio_write(const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
 	struct blockio_target t;
-	char msg[200], bdf[16];
+	char msg[200], bdf[BLOCKIO_DISK_NAME];
 	EFI_BLOCK_IO *bio;
 	const char *why;
 	if (!write_target(cfg, image, &t, &bio, bdf, &why, msg, sizeof(msg)))
@@ -335,7 +463,11 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
 			     : rst != EFI_SUCCESS ? "ReadBlocks failed" : differs ? "read back differs" : "ok";
 	struct json *j = rep_begin("measurement");
 	json_str(j, "kernel", "blockio_write");
-	json_str(j, "bdf", bdf);
+	size_t fn = 0;   /* the function: bdf up to its /nsN or /portN */
+	while (bdf[fn] && bdf[fn] != '/')
+		fn++;
+	json_strn(j, "bdf", bdf, fn);
+	json_str(j, "disk", bdf);
 	json_u64(j, "first_lba", t.first);
 	json_u64(j, "last_lba", t.last);
 	json_u64(j, "block_size", m->BlockSize);

@@ -13,6 +13,7 @@
 
 #include "arch/hw.h"
 #include "efi/config/config.h"
+#include "efi/config/blockio_target.h"
 #include "efi/platform.h"
 #include "efi/out/jsonl.h"
 #include "efi/measure/plan_check.h"
@@ -69,6 +70,25 @@ void blockio_read_json(struct json *j, const struct blockio_read *c);
 /* 0, or -1 after an error record (where) naming bdf and the device offset: a failed ReadBlocks
  * or data that differs from the pattern. */
 int blockio_read_failed(const struct blockio_read *c, const char *bdf, const char *where);
+
+#define BLOCKIO_MAX_DISKS 16   /* disks of one function looked at (namespaces, SATA ports) */
+#define BLOCKIO_DISK_NAME 40   /* "0000:01:00.0/ns4294967294" and its NUL */
+
+/* One whole disk behind a PCI function, and which one it is: the NVMe namespace or SATA port
+ * its device path names (UEFI 2.10 10.3.4.24, 10.3.4.6), BLOCKIO_UNIT_ANY when it names none. */
+struct blockio_disk {
+	void *bio;                   /* EFI_BLOCK_IO * */
+	void *handle;                /* its EFI_HANDLE */
+	enum blockio_unit unit;
+	uint32_t unit_no;
+};
+
+/* The whole-disk Block IO devices behind the PCI function bdf: up to max into out, in handle
+ * order; returns how many there are (may be more than max). */
+int blockio_disks(uint64_t bdf, struct blockio_disk *out, int max);
+/* "0000:01:00.0/ns2", "0000:00:1f.2/port1", or bdf alone when the disk names no unit: the
+ * syntax dma_write_lba accepts (efi/config/blockio_target.h). */
+void blockio_disk_name(const struct blockio_disk *d, const char *bdf, char *buf, size_t n);
 
 /* The Block IO protocol (EFI_BLOCK_IO *: the whole device, not a partition) of the disk behind
  * the PCI function `bdf` (CFG_BDF() packing), and its EFI_HANDLE in *handle when handle is

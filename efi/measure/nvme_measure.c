@@ -226,6 +226,31 @@ static void cfg_error(struct run *r, enum cfg_key_id key, const char *fmt, ...)
 	rep_error("config", "%s: %s: %s", r->cfg->origin[key], names[key], msg);
 }
 
+/* The firmware's Block IO of namespace 1 behind bdf (efiperf's own queues read and write
+ * namespace 1 only): the disk whose device path names NSID 1, or the only disk; NULL if none. */
+static EFI_BLOCK_IO *ns1_blockio(uint64_t bdf)
+{
+	struct blockio_disk d[BLOCKIO_MAX_DISKS];
+	int n = blockio_disks(bdf, d, BLOCKIO_MAX_DISKS);
+	for (int i = 0; i < n && i < BLOCKIO_MAX_DISKS; i++)
+		if (d[i].unit == BLOCKIO_UNIT_NS && d[i].unit_no == 1)
+			return d[i].bio;
+	return n == 1 ? d[0].bio : NULL;
+}
+
+/* nvme_write_lba's range must hold one whole command of the largest nvme_bs (the walk divides
+ * by the region's whole commands): else a config error naming its line. 1 when it does not. */
+static int write_range_short(struct run *r, const struct nctl *x, uint32_t lba_bytes)
+{
+	uint64_t lbas = r->wt.last - r->wt.first + 1;
+	if (!r->write || !lba_bytes || r->max_bs % lba_bytes || nvme_region_commands(lbas, r->max_bs, lba_bytes))
+		return 0;
+	CFG_ERR(r, CFG_NVME_WRITE_LBA, "blocks %llu-%llu of %s are %llu bytes (LBAs of %u bytes), less than one command of "
+		"nvme_bs %u: nothing written", (unsigned long long)r->wt.first, (unsigned long long)r->wt.last, x->name,
+		(unsigned long long)(lbas * lba_bytes), lba_bytes, r->max_bs);
+	return 1;
+}
+
 /* Which controllers, and every limit the user's settings must respect, checked before any
  * controller is touched. Returns the number of errors reported. */
 static int resolve(struct run *r, struct nctl *xs, int *count)
@@ -245,6 +270,10 @@ static int resolve(struct run *r, struct nctl *xs, int *count)
 		r->max_depth = r->depth[i] > r->max_depth ? r->depth[i] : r->max_depth;
 	if (r->write && !r->wt.set) {
 		CFG_ERR(r, CFG_NVME_RW, "write needs nvme_write_lba (a controller and its block range): nothing written");
+		return 1;
+	}
+	if (r->write && (r->wt.unit == BLOCKIO_UNIT_PORT || (r->wt.unit == BLOCKIO_UNIT_NS && r->wt.unit_no != 1))) {
+		CFG_ERR(r, CFG_NVME_WRITE_LBA, "efiperf's own NVMe queues write namespace 1 only (BDF or BDF/ns1): nothing written");
 		return 1;
 	}
 	uint64_t bdf[NVME_MAX_CTRLS];
@@ -305,8 +334,8 @@ static int resolve(struct run *r, struct nctl *xs, int *count)
 				NVME_MAX_QUEUE_ENTRIES);
 			errs++;
 		}
-		EFI_BLOCK_IO *bio = blockio_find(bdf[i], NULL);
-		x->bound_before = bio != NULL;
+		EFI_BLOCK_IO *bio = ns1_blockio(bdf[i]);
+		x->bound_before = blockio_find(bdf[i], NULL) != NULL;
 		if (bio) {
 			uint32_t lb = bio->Media->BlockSize;
 			for (int k = 0; k < r->nbs; k++)
@@ -320,6 +349,7 @@ static int resolve(struct run *r, struct nctl *xs, int *count)
 					(unsigned long long)bio->Media->LastBlock);
 				errs++;
 			}
+			errs += write_range_short(r, x, lb);
 		}
 		(*count)++;
 	}
@@ -437,6 +467,10 @@ static int take(struct run *r, struct nctl *x)
 		give_back(r, x);
 		return -2;
 	}
+	if (write_range_short(r, x, x->c.lba_bytes)) {
+		give_back(r, x);
+		return -2;
+	}
 	if (dma_alloc(x, (uint64_t)(r->max_depth + 1) * r->max_bs, &x->buf) != 0) {
 		fallback(r, x, "no PCI I/O common buffer of %llu bytes for the data",
 			 (unsigned long long)(r->max_depth + 1) * r->max_bs);
@@ -452,11 +486,21 @@ static uint64_t per_second(uint64_t n, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)n * NS_PER_S / ns) : 0;
 }
 
+/* The disk a point read or wrote, in dma_write_lba's syntax: efiperf's queues and the Block IO
+ * fallback both use namespace 1 (Identify and I/O commands with NSID 1). */
+static void disk_json(struct json *j, const char *bdf)
+{
+	char disk[BLOCKIO_DISK_NAME];
+	fmt_snprintf(disk, sizeof(disk), "%s/ns1", bdf);
+	json_str(j, "disk", disk);
+}
+
 static void record(struct run *r, struct nvme_point_result *res, const struct dma_window_result *dw, const char *status,
 		   const char *why)
 {
 	struct json *j = rep_begin("nvme");
 	json_str(j, "bdf", res->bdf);
+	disk_json(j, res->bdf);
 	json_str(j, "path", res->path);
 	json_str(j, "rw", r->write ? "write" : "read");
 	json_str(j, "window", res->window);
@@ -522,8 +566,8 @@ static int verify_writes(struct nctl *x, uint32_t bs)
 	v.iodepth = 1;
 	v.bytes = bs;
 	uint32_t nlb = bs / x->lba_bytes;
-	uint64_t span = x->lbas - x->lbas % nlb, bad;
-	for (uint64_t lba = 0; lba < span; lba += nlb) {
+	uint64_t written = nvme_lane_written_lbas(&x->lane), bad;   /* exactly what the point wrote */
+	for (uint64_t lba = 0; lba < written; lba += nlb) {
 		v.first_lba = x->first_lba + lba;
 		v.lbas = nlb;
 		if (nvme_point_run(&v, 1, x->c.env.hz * POINT_TIMEOUT_S) != 0 || nvme_point_verify(&v, &bad) != 1)
@@ -649,6 +693,27 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 	return rc;
 }
 
+/* A point the region cannot hold (a namespace smaller than one command of bs): skipped, its
+ * record says why; no error (`nvme = all` on a small disk measures what fits). */
+static void skipped(struct run *r, struct nctl *x, const char *path, uint32_t bs, uint32_t depth, uint64_t region_bytes)
+{
+	char why[128];
+	fmt_snprintf(why, sizeof(why), "%s %llu bytes, less than one command of bs %u", r->write ? "the write range is" :
+		     "namespace 1 is", (unsigned long long)region_bytes, bs);
+	struct json *j = rep_begin("nvme");
+	json_str(j, "bdf", x->name);
+	disk_json(j, x->name);
+	json_str(j, "path", path);
+	json_str(j, "rw", r->write ? "write" : "read");
+	json_str(j, "window", "alone");
+	json_u64(j, "bs", bs);
+	json_u64(j, "iodepth", depth);
+	json_str(j, "status", "skipped");
+	json_str(j, "why", why);
+	rep_end();
+	rep_line("nvme:       %s bs %u iodepth %u: skipped: %s", x->name, bs, depth, why);
+}
+
 /* A Block IO point's record has no counters (self_check absent, saying why) but its link
  * limit, as every DMA result. */
 static void blockio_record(struct run *r, struct nctl *x, struct nvme_point_result *res, const char *status)
@@ -664,7 +729,7 @@ static void blockio_record(struct run *r, struct nctl *x, struct nvme_point_resu
 /* The firmware's synchronous Block IO: one command at a time, interrupts on. */
 static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t depth)
 {
-	EFI_BLOCK_IO *bio = blockio_find(x->bdf, NULL);
+	EFI_BLOCK_IO *bio = ns1_blockio(x->bdf);
 	struct nvme_point_result res = { .path = "blockio", .window = "alone", .controllers = 1, .bs = bs, .iodepth = depth,
 					 .verified = -1 };
 	fmt_snprintf(res.bdf, sizeof(res.bdf), "%s", x->name);
@@ -676,11 +741,13 @@ static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t de
 	uint32_t blk = bio->Media->BlockSize, nlb = bs / blk;
 	uint64_t first = r->write ? r->wt.first : 0, lbas = r->write ? r->wt.last - r->wt.first + 1 : bio->Media->LastBlock + 1;
 	uint64_t span = lbas - lbas % nlb, bytes = point_bytes(r, bs), cmds = bytes / bs;
+	if (!span) {
+		skipped(r, x, "blockio", bs, depth, lbas * blk);
+		return 0;
+	}
 	uint8_t *buf = AllocatePool(bs);
-	if (!buf || !span) {
-		if (buf)
-			FreePool(buf);
-		blockio_record(r, x, &res, !buf ? "no memory for the buffer" : "region smaller than bs");
+	if (!buf) {
+		blockio_record(r, x, &res, "no memory for the buffer");
 		return -1;
 	}
 	uint64_t t0 = arch_timer_read(), ncmd = 0, failed = 0, bad;
@@ -701,7 +768,8 @@ static int blockio_point(struct run *r, struct nctl *x, uint32_t bs, uint32_t de
 	uint64_t t1 = arch_timer_read();
 	if (r->write) {
 		verified = 1;
-		for (uint64_t lba = 0; lba < span && verified; lba += nlb)
+		uint64_t written = ncmd * nlb < span ? ncmd * nlb : span;   /* exactly what was written */
+		for (uint64_t lba = 0; lba < written && verified; lba += nlb)
 			verified = bio->ReadBlocks(bio, bio->Media->MediaId, first + lba, bs, buf) == EFI_SUCCESS &&
 				   dma_pattern_check(buf, (first + lba) * blk, bs, &bad) == 0;
 	}
@@ -845,6 +913,10 @@ int measure_nvme(const struct hw *hw, const struct platform *p, const struct efi
 				}
 				if (!x->own || x->dead)
 					continue;
+				if (!nvme_region_commands(x->lbas, bs, x->lba_bytes)) {
+					skipped(&r, x, "own-queues", bs, depth, x->lbas * x->lba_bytes);
+					continue;
+				}
 				for (int k = 0; k < r.n; k++)
 					xs[k].lane.bytes = 0;
 				set_lane(&r, x, i, bs, depth);
@@ -856,7 +928,7 @@ int measure_nvme(const struct hw *hw, const struct platform *p, const struct efi
 			uint32_t n = 0;
 			for (int i = 0; i < r.n; i++) {
 				xs[i].lane.bytes = 0;
-				if (xs[i].own && !xs[i].dead) {
+				if (xs[i].own && !xs[i].dead && nvme_region_commands(xs[i].lbas, bs, xs[i].lba_bytes)) {
 					set_lane(&r, &xs[i], i, bs, depth);
 					n++;
 				}

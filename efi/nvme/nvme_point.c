@@ -15,14 +15,30 @@ static uint64_t lane_now(const struct nvme_lane *l)
 
 static int lane_wants(const struct nvme_lane *l)
 {
-	return l->submitted * l->bs < l->bytes;
+	return !l->region_short && l->submitted * l->bs < l->bytes;
 }
 
-/* Fill the lane's queue up to iodepth commands in flight. */
+uint64_t nvme_region_commands(uint64_t lbas, uint32_t bs, uint32_t lba_bytes)
+{
+	if (!lba_bytes || bs < lba_bytes || bs % lba_bytes)
+		return 0;
+	return lbas / (bs / lba_bytes);
+}
+
+uint64_t nvme_lane_written_lbas(const struct nvme_lane *l)
+{
+	uint64_t cmds = nvme_region_commands(l->lbas, l->bs, l->c->lba_bytes);
+	uint64_t nlb = cmds ? l->bs / l->c->lba_bytes : 0;
+	uint64_t done = l->submitted < cmds ? l->submitted : cmds;   /* the walk wraps after cmds */
+	return l->opc == NVME_CMD_WRITE ? done * nlb : 0;
+}
+
+/* Fill the lane's queue up to iodepth commands in flight. The caller checked that the region
+ * holds a whole command (nvme_point_run: region_short otherwise). */
 static void submit(struct nvme_lane *l)
 {
 	uint32_t nlb = l->bs / l->c->lba_bytes;
-	uint64_t span = l->lbas - l->lbas % nlb;   /* whole commands of the region */
+	uint64_t span = l->lbas - l->lbas % nlb;   /* whole commands of the region: at least one */
 	while (l->q->inflight < l->iodepth && lane_wants(l)) {
 		uint16_t slot = l->q->tail;
 		uint64_t lba = l->first_lba + (l->submitted * nlb) % span;
@@ -71,6 +87,7 @@ int nvme_point_run(struct nvme_lane *l, int n, uint64_t timeout_ticks)
 		x->first_status = 0;
 		x->timed_out = x->fatal = 0;
 		x->dma = (struct nvme_dma){ 0 };
+		x->region_short = nvme_region_commands(x->lbas, x->bs, x->c->lba_bytes) == 0;   /* nothing submitted */
 		progress[i] = lane_now(x);
 	}
 	int busy;
@@ -98,7 +115,7 @@ int nvme_point_run(struct nvme_lane *l, int n, uint64_t timeout_ticks)
 	} while (busy);
 	int rc = 0;
 	for (int i = 0; i < n; i++)
-		if (l[i].failed || l[i].timed_out || l[i].fatal || l[i].completed * l[i].bs < l[i].bytes)
+		if (l[i].failed || l[i].timed_out || l[i].fatal || l[i].region_short || l[i].completed * l[i].bs < l[i].bytes)
 			rc = -1;
 	return rc;
 }

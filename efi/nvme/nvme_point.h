@@ -38,15 +38,27 @@ struct nvme_lane {
 	uint64_t t_first, t_last;       /* ticks: first doorbell, last completion seen */
 	struct nvme_dma dma;
 	int timed_out, fatal;           /* no completion within the timeout / CSTS.CFS or all ones */
+	int region_short;               /* the region holds no whole command of bs: nothing submitted */
 	uint64_t slot_lba[NVME_MAX_QUEUE_ENTRIES];   /* first LBA of the last command in each slot */
 };
 
 /* Run every lane to its `bytes`: keep iodepth commands in flight on each (a Write's slot is
  * filled with efiperf's pattern, efi/measure/dma_pattern.h, of its LBA first), reap, ring
  * doorbells. A lane stops early after `timeout_ticks` without a completion or on CSTS.CFS.
- * Returns 0 when every command of every lane completed with status 0, else -1.
+ * Returns 0 when every command of every lane completed with status 0, else -1. A lane whose
+ * region holds no whole command of bs gets nothing submitted and region_short (no division by
+ * a zero span, no wait for a timeout).
  * n: 1..NVME_POINT_MAX_LANES. */
 int nvme_point_run(struct nvme_lane *l, int n, uint64_t timeout_ticks);
+
+/* Whole commands of bs bytes a region of `lbas` LBAs of lba_bytes each holds: 0 when it holds
+ * none (the region is smaller than bs) or bs is no whole number of LBAs. */
+uint64_t nvme_region_commands(uint64_t lbas, uint32_t bs, uint32_t lba_bytes);
+
+/* LBAs, from first_lba on, that a Write lane's commands covered in its last run (its walk wraps
+ * in the region, so at most the region's whole commands); 0 for a Read lane. What a read-back
+ * must check, and no more. */
+uint64_t nvme_lane_written_lbas(const struct nvme_lane *l);
 
 /* The data of the last command in each slot of a Read lane against efiperf's pattern: 1 all
  * match, 0 a difference (*bad: its device byte offset), -1 the disk does not carry the

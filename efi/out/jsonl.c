@@ -21,6 +21,35 @@ static const struct { char raw, esc; } json_short_escapes[] = {
 	{ '\n', 'n' }, { '\r', 'r' }, { '\t', 't' },
 };
 
+/* Length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629 section 4: no overlong forms,
+ * no surrogates U+D800..U+DFFF, nothing above U+10FFFF), or 0 when s[0] begins none. */
+size_t json_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xBF;   /* the second byte's range; later ones are 80..BF */
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		len = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		lo = c == 0xE0 ? 0xA0 : 0x80;   /* E0 80..9F: overlong */
+		hi = c == 0xED ? 0x9F : 0xBF;   /* ED A0..BF: surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		lo = c == 0xF0 ? 0x90 : 0x80;   /* F0 80..8F: overlong */
+		hi = c == 0xF4 ? 0x8F : 0xBF;   /* F4 90..: above U+10FFFF */
+	} else
+		return 0;                       /* 80..C1 (continuation, overlong lead), F5..FF */
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return len;
+}
+
 void json_escape(struct strbuf *sb, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -28,14 +57,16 @@ void json_escape(struct strbuf *sb, const char *s, size_t n)
 
 	if (n == 0)
 		return;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n;) {
 		unsigned char c = (unsigned char)s[i];
 		char esc = 0;
 		for (size_t k = 0; k < sizeof(json_short_escapes) / sizeof(json_short_escapes[0]); k++)
 			if (json_short_escapes[k].raw == (char)c)
 				esc = json_short_escapes[k].esc;
-		if (!esc && c >= JSON_FIRST_CONTROL) {
-			run++;
+		size_t len = esc || c < JSON_FIRST_CONTROL ? 0 : json_utf8_len((const unsigned char *)s + i, n - i);
+		if (len) {
+			run += len;
+			i += len;
 			continue;
 		}
 		sb_putn(sb, s + i - run, run);
@@ -43,10 +74,16 @@ void json_escape(struct strbuf *sb, const char *s, size_t n)
 		if (esc) {
 			char e[2] = { '\\', esc };
 			sb_putn(sb, e, sizeof(e));
-		} else {
+		} else if (c < JSON_FIRST_CONTROL) {
 			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
 			sb_putn(sb, u, sizeof(u));
+		} else {
+			/* a byte that is not UTF-8: the text \xNN (an escaped backslash), as Python's
+			 * backslashreplace shows it, so the record stays UTF-8 and the byte is named */
+			char x[5] = { '\\', '\\', 'x', hex[c >> 4], hex[c & 0xf] };
+			sb_putn(sb, x, sizeof(x));
 		}
+		i++;
 	}
 	sb_putn(sb, s + n - run, run);
 }

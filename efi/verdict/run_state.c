@@ -86,6 +86,12 @@ void run_state_end(void)
 	if (!written)
 		return;
 	written = 0;
+	if (!rep_log_stem()) {
+		/* a log write failed (full volume, medium error): the log on the volume has no `end` */
+		rep_line("state:      the log could not be written to its end: %s is kept, so the next run reports this "
+			 "one as incomplete", path);
+		return;
+	}
 	if (vol_delete(path, &why) < 0)
 		rep_line("state:      cannot delete %s: %s (the next run will find the log ended)", path, why);
 }

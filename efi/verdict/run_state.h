@@ -5,7 +5,8 @@
  *   run_state_begin()  after the run record: an earlier run's marker for this serial whose log has
  *                      no `end` becomes an `incomplete` record (that log, its records, the last
  *                      record's type); then this run's marker is written
- *   run_state_end()    after the end record: the marker is deleted
+ *   run_state_end()    after the end record: the marker is deleted, unless a log write failed
+ *                      (a full volume): the log then has no `end` and the marker is kept
  * A console-only run (no logs) neither reads nor writes a marker. Failing to read, write or delete
  * it is said on the console and in the .txt log; it is no error of the measurement.
  */

@@ -93,6 +93,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(argv[i] >= line && argv[i] <= line + size);
 	cfg_parse_args(&c, argc, argv, &help, &errs);
 	check_config(&c, &errs);
+	/* the same bytes as a command line under its limits: a short argv, and a line said to be
+	 * longer than what was read (the firmware's cut); what is kept lies inside the line */
+	memcpy(line, data, size);
+	line[size] = '\0';
+	struct cfg_errors lim = { 0 };
+	int max = size ? data[0] % MAX_ARGS : 0;
+	size_t kept = strlen(line);
+	argc = cfg_cmdline_args(line, kept + (size & 1), argv, max, 1, &lim);
+	assert(argc >= 0 && argc <= max);
+	for (int i = 0; i < argc; i++)
+		assert(argv[i] >= line && argv[i] <= line + size && strlen(argv[i]) <= kept);
+	assert(lim.count <= 1);   /* one limit error at most: the count, or the cut */
 	free(line);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * libFuzzer target: efi/jsonl.c's escaping of arbitrary bytes. The first input byte picks the
  * output buffer size (exactly that much heap, so ASan sees any overflow); the rest is the
  * string. Checks: the buffer is terminated at ->len, no raw control character ever comes out,
- * a complete output unescapes back to the input, and a record holding the bytes as key and
+ * a complete output is UTF-8 (json_check.h decodes it independently of the writer) and, when
+ * the input was UTF-8, unescapes back to the input, and a record holding the bytes as key and
  * value is valid JSON.
  */
 #include <assert.h>
@@ -16,6 +17,7 @@
 
 #define CONTROL_LIMIT 0x20u
 #define ESCAPE_GROWTH 6u   /* at most 6 output bytes (\u00XX) per input byte */
+#define UTF8_LEAD 0x80u
 #define RECORD_EXTRA 32u
 
 static int hexval(char c)
@@ -75,12 +77,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* room for everything: complete, clean, and it decodes back to the input */
 	size_t big_cap = n * ESCAPE_GROWTH + RECORD_EXTRA;
 	char *big = malloc(big_cap);
-	char *back = malloc(n + 1);
+	char *back = malloc(big_cap);
 	sb_init(&sb, big, big_cap);
 	json_escape(&sb, in, n);
 	assert(!sb.overflow);
 	check_clean(big, sb.len);
-	assert(unescape(big, sb.len, back) == n && memcmp(back, in, n) == 0);
+	int utf8 = 1;
+	for (size_t i = 0; i < n && utf8;) {
+		size_t len = (unsigned char)in[i] < UTF8_LEAD ? 1 : jc_utf8(in + i, n - i);
+		utf8 = len != 0;
+		i += len;
+	}
+	size_t back_n = unescape(big, sb.len, back);
+	if (utf8)
+		assert(back_n == n && memcmp(back, in, n) == 0);
+	else
+		assert(back_n > n);   /* each byte that is not UTF-8 became the four characters \xNN */
 
 	/* the bytes as a key (up to a NUL) and as a value, in one record */
 	char *key = malloc(n + 1);

@@ -52,7 +52,7 @@ def sh(cmd, **kw):
 def parse_jsonl(data, name):
     """bytes -> list of records. Fails the test on anything that is not strict JSONL."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", errors="strict")   # every record is UTF-8: one bad byte fails the test
     except UnicodeDecodeError as e:
         pytest.fail("%s: not UTF-8: %s" % (name, e))
     assert text.endswith("\n"), "%s: does not end with a newline (cut short?)" % name
@@ -136,13 +136,15 @@ def test_dir(name):
 
 
 def make_image(arch, d, cfg=None, shell_args=None):
-    """A scratch image in d: a copy of the built image (config replaced when cfg is given), or in
-    shell mode a fresh image from boot/mkimage.sh whose startup.nsh passes shell_args."""
+    """A scratch image in d: a copy of the built image (config replaced when cfg is given: text,
+    or bytes written as they are), or in shell mode a fresh image from boot/mkimage.sh whose
+    startup.nsh passes shell_args."""
     img = os.path.join(d, "efiperf.img")
     if cfg is not None or shell_args is not None:
         cfgf = os.path.join(d, "efiperf.cfg")
-        with open(cfgf, "w") as f:
-            f.write(cfg if cfg is not None else "\n".join(base_cfg(arch)) + "\n")
+        with open(cfgf, "wb") as f:
+            text = cfg if cfg is not None else "\n".join(base_cfg(arch)) + "\n"
+            f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
     if shell_args is None:
         with base_image_lock():
             shutil.copyfile(base_image(arch), img)

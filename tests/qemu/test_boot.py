@@ -9,7 +9,7 @@ import re
 import pytest
 
 from efiperf_qemu import (ARCHES, CFG_PATH, DEFAULT_X86_CPU, SMALL, boot, cfg_text, check_measurement,
-                          console_only_checks, decode_signature, image_logs, known_loop_constants,
+                          console_only_checks, console_text, decode_signature, image_logs, known_loop_constants,
                           make_image, qmp_cpu_identity, read_image_file, sh)
 
 X86_MODELS = ["Skylake-Server", "Icelake-Server", "EPYC-Rome", "qemu64"]
@@ -160,6 +160,36 @@ def test_full_volume_console_only(scratch, figure):
     figure("full volume", lines[0] if lines else "")
 
 
+@x86_64
+def test_volume_fills_during_run_keeps_marker(scratch):
+    # room for the logs' first records and the run-state marker, not for the whole run: a log
+    # write fails mid-run, the run carries on console-only to its end, and the marker stays
+    # (the log on the volume has no `end`; deleting the marker would hide that from the next run)
+    d = scratch()
+    img = make_image("x86_64", d, cfg_text("x86_64", SMALL))
+    m = re.search(r"([0-9 ]+) bytes free", sh(["mdir", "-i", img, "::/"]).stdout)
+    free = int(m.group(1).replace(" ", ""))
+    room = 12 << 10   # 1 KiB clusters: ~2 of early text, 3 of run record, the state folder, the marker, and margin
+    filler = os.path.join(d, "filler.bin")
+    with open(filler, "wb") as f:
+        f.truncate(free - room)
+    assert sh(["mcopy", "-i", img, filler, "::/filler.bin"]).returncode == 0, "cannot fill the image"
+    os.remove(filler)
+    run = boot("x86_64", img, d)
+    con = console_text(run)
+    assert run.qemu_exit == 0, "QEMU exit %r: no power-off (%s)" % (run.qemu_exit, run.why())
+    assert "continuing on the console only" in con, "no log write failed: %s" % run.why()
+    assert "efiperf: run ok; log (console only)" in con, "the run did not carry on to its end (%s)" % run.why()
+    kept = [l for l in con.splitlines() if l.startswith("state:")]
+    assert any("could not be written to its end" in l and "is kept" in l for l in kept), "console state lines: %s" % kept
+    p = sh(["mdir", "-b", "-i", img, "::/efiperf/state"])
+    assert p.returncode == 0 and ".running" in p.stdout.lower(), "no marker left in \\efiperf\\state: %s" % p.stdout
+    jsonl = [x for x in image_logs(img) if x.endswith(".jsonl")]
+    assert len(jsonl) == 1, "logs: %s" % image_logs(img)
+    text = read_image_file(img, "::/efiperf/logs/" + jsonl[0]).decode("utf-8", errors="strict")
+    assert text.startswith('{"type":"run"') and '"type":"end"' not in text, "the log on the volume: %.200r" % text[-200:]
+
+
 def shell_boot(arch, d, shell_args):
     img = make_image(arch, d, cfg_text(arch, dict(SMALL, copy_passes="5")), shell_args=shell_args)
     run = boot(arch, img, d)
@@ -184,6 +214,35 @@ def test_argument_overrides_file(scratch, figure):
     assert len(run.one("measurement")["passes"]) == 2, "measurement did not run 2 passes"
     assert "copy_passes=2" in (run.records[0].get("cmdline") or ""), "run.cmdline %r lacks the argument as given" % run.records[0].get("cmdline")
     figure("shell arguments", "cmdline %r, origin %s" % (run.records[0].get("cmdline"), cfg.get("origin")))
+
+
+@x86_64
+def test_too_many_arguments_named(scratch):
+    # 70 arguments after the program: 63 fit, the 7 past the limit are an error quoting them,
+    # none applied (they were once dropped without a word); the run ends with its verdict
+    run = shell_boot("x86_64", scratch(), " ".join(["--help"] * 70))
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s (%s)" % (run.rc, run.qemu_exit, run.why())
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    want = "command line: more than 63 arguments: 7 dropped, none of them applied: '%s'" % " ".join(["--help"] * 7)
+    assert want in errs, "no error %r in %s" % (want, errs)
+    assert run.records[-1].get("status") == "error" and run.of("verdict"), "no error end and verdict"
+    assert (run.records[0].get("cmdline") or "").count("--help") == 70, "run.cmdline does not hold the line as given"
+
+
+@x86_64
+def test_utf16_config_named(scratch):
+    # the config saved as UTF-16 (Notepad's "Unicode": byte order mark FF FE): one error naming the
+    # encoding, not "unknown key \xff\xfee", nothing in it applied; exit=shutdown comes from the
+    # shell argument (the file's own exit line is not read), and the run ends with its verdict
+    d = scratch()
+    data = b"\xff\xfe" + cfg_text("x86_64", SMALL).encode("utf-16-le")
+    run = boot("x86_64", make_image("x86_64", d, data, shell_args="exit=shutdown"), d)
+    assert run.rc == 1 and run.qemu_exit == 0, "qemu.sh %s, QEMU %s (%s)" % (run.rc, run.qemu_exit, run.why())
+    errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+    assert errs == [CFG_PATH + ": config file is UTF-16 (little-endian, byte order mark FF FE); save it as UTF-8 or "
+                    "ASCII: nothing in it was applied"], "config errors: %s" % errs
+    assert run.records[0]["config"]["origin"]["copy_size"] == "default", "a setting of the UTF-16 file was applied"
+    assert run.records[-1].get("status") == "error" and run.of("verdict"), "no error end and verdict"
 
 
 @x86_64

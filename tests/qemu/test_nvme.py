@@ -11,6 +11,7 @@ controller refusing Create I/O SQ) is tested against tests/model/nvme_model.c in
 tests/unit/test_nvme_point.c."""
 import hashlib
 import os
+import struct
 
 import pytest
 
@@ -195,11 +196,18 @@ def test_nvme_bad_input_is_a_config_error(scratch):
         disks, extra = topology(d)
         text = cfg_text("x86_64", dict(BASE, **settings))
         line = [i + 1 for i, l in enumerate(text.splitlines()) if l.startswith(key + " =")][0]
-        run = boot("x86_64", make_image("x86_64", d, text), d, extra=extra)
+        # a Latin-1 key beside it (parse time too): its byte reaches the error record as \xe9 and
+        # the log stays UTF-8 (parse_jsonl decodes it strictly)
+        data = text.encode("ascii") + (b"caf\xe9 = 1\n" if name == "depth0" else b"")
+        run = boot("x86_64", make_image("x86_64", d, data), d, extra=extra)
         assert run.rc == 1, "%s: qemu.sh %s (%s)" % (name, run.rc, run.why())
         errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
         where = "%s:%d: %s: " % (q.CFG_PATH, line, key)
         assert any(m.startswith(where) and text_ in m for m in errs), "%s: no config error '%s%s...' in %s" % (name, where, text_, errs)
+        if name == "depth0":
+            latin1 = "%s:%d: caf\\xe9: unknown key" % (q.CFG_PATH, len(text.splitlines()) + 1)
+            assert any(m.startswith(latin1) for m in errs), "no config error '%s...' in %s" % (latin1, errs)
+            ends_with_verdict(run, "error")
         assert [digest(p) for p in disks] == before, "%s: a host disk file changed" % name
 
 
@@ -267,3 +275,128 @@ def test_bench_dma_smoke(figure):
     assert len(own) == 1 and "verified, interrupts masked: True" in own[0], "own queues line: %s" % own
     assert len(ratio) == 1 and float(ratio[0].split()[-1]) > 0, "ratio line: %s" % ratio
     figure("bench-dma 4M (QEMU, emulated)", " | ".join(l.strip() for l in blk + own + ratio))
+
+
+# ---- odd disks and ranges: every case ends with an `end` and a verdict ------------------------
+PATTERN_MAGIC = 0x2166726570696665   # "efiperf!": efi/measure/dma_pattern.h, restated here
+LBA = 512
+
+
+def pattern_at(offset, n):
+    """The pattern bytes efiperf writes at device byte offset `offset` (8-byte words, offset/8 ^ magic)."""
+    return struct.pack("<%dQ" % (n // 8), *[((offset // 8) + i) ^ PATTERN_MAGIC for i in range(n // 8)])
+
+
+def two_namespaces(d, addr="0x8", size=32 << 20):
+    """One NVMe controller at 00:<addr>.0 with namespaces 1 and 2 (nvme-ns), zero-filled files."""
+    files, extra = [], ["-device", "nvme,id=nvms,serial=efiperf-ms,addr=%s" % addr]
+    for ns in (1, 2):
+        path = os.path.join(d, "ns%d.raw" % ns)
+        with open(path, "wb") as f:
+            f.truncate(size)
+        files.append(path)
+        extra += ["-drive", "if=none,id=ms%d,format=raw,file=%s" % (ns, path),
+                  "-device", "nvme-ns,drive=ms%d,bus=nvms,nsid=%d" % (ns, ns)]
+    return files, extra
+
+
+def ends_with_verdict(run, status):
+    end = run.records[-1]
+    assert end["type"] == "end" and end.get("status") == status, "end %s, expected status %s" % (end, status)
+    assert run.of("verdict"), "no verdict record before the end"
+
+
+@x86_64
+def test_nvme_disk_smaller_than_one_command(scratch):
+    # `nvme = all` with a 64 KiB disk (00:07.0) beside a 32 MiB one (00:08.0), nvme_bs 4K,128K:
+    # the 128K points of the small disk are skipped, each with its why (once a division by a
+    # zero span: #DE, a hung machine); everything that fits runs, the run ends ok
+    d = scratch()
+    os.makedirs(os.path.join(d, "small"))
+    os.makedirs(os.path.join(d, "big"))
+    tiny, big = nvme_disk(os.path.join(d, "small"), True, size=64 << 10), nvme_disk(os.path.join(d, "big"), True)
+    assert os.path.getsize(tiny) == 64 << 10
+    extra = ["-drive", "if=none,id=t,format=raw,file=%s" % tiny, "-device", "nvme,serial=efiperf-tiny,drive=t,addr=0x7",
+             "-drive", "if=none,id=b,format=raw,file=%s" % big, "-device", "nvme,serial=efiperf-big,drive=b,addr=0x8"]
+    cfg = dict(BASE, nvme="all", nvme_bs="4K,128K", nvme_iodepth="1", nvme_size="64K")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, extra=extra)
+    run.expect_ok()
+    ends_with_verdict(run, "ok")
+    pts = {(r["bdf"], r["bs"], r["window"]): r for r in run.of("nvme")}
+    skip = pts.get(("0000:00:07.0", 131072, "alone")) or {}
+    assert skip.get("status") == "skipped" and skip.get("disk") == "0000:00:07.0/ns1" and \
+        skip.get("why") == "namespace 1 is 65536 bytes, less than one command of bs 131072", \
+        "the 128K point of the 64 KiB disk: %s" % skip
+    for key in (("0000:00:07.0", 4096, "alone"), ("0000:00:08.0", 4096, "alone"), ("0000:00:08.0", 131072, "alone"),
+                ("0000:00:07.0", 4096, "shared"), ("0000:00:08.0", 4096, "shared")):
+        r = pts.get(key) or {}
+        # nvme_size 64K, at least one command: a 128K point moves 128K
+        assert r.get("status") == "ok" and r.get("verified") is True and r.get("bytes") == max(64 << 10, key[1]), "%s: %s" % (key, r)
+    assert ("0000:00:08.0", 131072, "shared") not in pts, "a shared 128K window with one controller that fits"
+    assert len(pts) == 6, "points: %s" % sorted(pts)
+    assert len(run.of("nvme_controller")) == 2, "controllers: %s" % run.of("nvme_controller")
+    for r in run.of("nvme_controller"):
+        assert r.get("given_back") == "ok" and r.get("blockio_after") == "ok", "not given back: %s" % r
+    assert "0000:00:07.0 bs 131072 iodepth 1: skipped: namespace 1 is 65536 bytes" in run.text()
+
+
+@x86_64
+def test_nvme_write_range_and_disk_refused(scratch):
+    # refused configurations, each a config error naming its line, nothing written, each run
+    # ending with its verdict: dma_write_lba on a function with two namespaces naming neither,
+    # then one naming a namespace that is not there (the run plan's Block IO checks); then
+    # nvme_write_lba 2048-2055 (4 KiB) under nvme_bs 128K (once a division by a zero span: #DE;
+    # the NVMe limits are checked once the other plan checks pass, so it has a boot of its own)
+    cases = (("dma_ambiguous", dict(dma_write_lba="00:08.0 2048-4095"), {
+                "dma_write_lba": "0000:00:08.0 has 2 disks (ns1, ns2): name one as 0000:00:08.0/nsN: nothing written"}),
+             ("dma_no_ns3", dict(dma_write_lba="00:08.0/ns3 2048-4095"), {
+                "dma_write_lba": "0000:00:08.0 has no disk ns3 (its disks: ns1, ns2): nothing written"}),
+             ("nvme_range", dict(nvme="00:08.0", nvme_rw="write", nvme_write_lba="00:08.0 2048-2055"), {
+                "nvme_write_lba": "blocks 2048-2055 of 0000:00:08.0 are 4096 bytes (LBAs of 512 bytes), less than "
+                                  "one command of nvme_bs 131072: nothing written"}))
+    for name, settings, want in cases:
+        d = scratch(name)
+        files, extra = two_namespaces(d)
+        before = [digest(p) for p in files]
+        text = cfg_text("x86_64", dict(BASE, **settings))
+        lines = {k: i + 1 for i, l in enumerate(text.splitlines()) for k in want if l.startswith(k + " =")}
+        run = boot("x86_64", make_image("x86_64", d, text), d, extra=extra)
+        assert run.rc == 1 and run.qemu_exit == 0, "%s: qemu.sh %s, QEMU %s (%s)" % (name, run.rc, run.qemu_exit, run.why())
+        ends_with_verdict(run, "error")
+        errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
+        for key, msg in want.items():
+            w = "%s:%d: %s: %s" % (q.CFG_PATH, lines[key], key, msg)
+            assert w in errs, "%s: no config error '%s' in %s" % (name, w, errs)
+        assert not run.of("nvme") and not run.of("measurement"), "%s: something ran despite config errors" % name
+        assert [digest(p) for p in files] == before, "%s: a namespace's file changed after a refused configuration" % name
+
+
+@x86_64
+def test_nvme_writes_verified_and_disk_named(scratch):
+    # writes that are right are called right: nvme_size 64K into a 4 MiB nvme_write_lba range
+    # (namespace 1) reads back only what was written (once: the whole range, DATA DIFFERS and an
+    # ERROR verdict); dma_write_lba names namespace 2 of the same function, and its record says
+    # so. Oracle: the host files, byte for byte
+    d = scratch()
+    files, extra = two_namespaces(d)
+    cfg = dict(BASE, nvme="00:08.0", nvme_rw="write", nvme_write_lba="00:08.0/ns1 2048-10239", nvme_bs="4K,128K",
+               nvme_iodepth="1", nvme_size="64K", dma_write_lba="0000:00:08.0/ns2 4096-4159")
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, extra=extra)
+    run.expect_ok()
+    ends_with_verdict(run, "ok")
+    pts = run.of("nvme")
+    assert len(pts) == 2 and all(r.get("status") == "ok" and r.get("verified") is True and r.get("rw") == "write"
+                                 and r.get("disk") == "0000:00:08.0/ns1" for r in pts), "nvme write points: %s" % pts
+    w = [m for m in run.of("measurement") if m.get("kernel") == "blockio_write"]
+    assert len(w) == 1 and w[0].get("disk") == "0000:00:08.0/ns2" and w[0].get("bdf") == "0000:00:08.0", "blockio_write: %s" % w
+    assert w[0].get("verified") is True and w[0].get("status") == "ok", "blockio_write: %s" % w[0]
+    with open(files[0], "rb") as f:
+        ns1 = f.read()
+    with open(files[1], "rb") as f:
+        ns2 = f.read()
+    first, n = 2048 * LBA, 128 << 10   # each point wrote max(nvme_size, bs) from the range's start
+    assert ns1[first:first + n] == pattern_at(first, n), "namespace 1: the written 64 KiB do not hold the pattern"
+    assert ns1[:first].count(0) == first and ns1[first + n:].count(0) == len(ns1) - first - n, "namespace 1 written outside"
+    first2, n2 = 4096 * LBA, 64 * LBA
+    assert ns2[first2:first2 + n2] == pattern_at(first2, n2), "namespace 2: blocks 4096-4159 do not hold the pattern"
+    assert ns2[:first2].count(0) == first2 and ns2[first2 + n2:].count(0) == len(ns2) - first2 - n2, "namespace 2 written outside"

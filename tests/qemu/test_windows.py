@@ -173,7 +173,7 @@ def nvme_disk(d, pattern, size=32 << 20):
     magic = 0x2166726570696665   # "efiperf!": efi/dma_pattern.h, written here independently
     with open(path, "wb") as f:
         if pattern:
-            step = 1 << 20
+            step = min(1 << 20, size)   # a disk smaller than 1 MiB is one step
             for base in range(0, size, step):
                 f.write(struct.pack("<%dQ" % (step // 8), *[((base // 8) + i) ^ magic for i in range(step // 8)]))
         else:
@@ -238,6 +238,8 @@ def test_blockio_write_only_the_named_range(scratch, figure):
     n = (last - first + 1) * BLOCK
     assert w.get("verified") is True and w.get("status") == "ok" and w.get("bytes") == n and w.get("block_size") == BLOCK, "blockio_write %s" % w
     assert w.get("ns", 0) > 0 and float(w.get("gbps", 0)) > 0, "write timing %s" % w
+    # the disk written, named as dma_write_lba names it: QEMU's nvme drive= is namespace 1
+    assert w.get("bdf") == "0000:00:07.0" and w.get("disk") == "0000:00:07.0/ns1", "blockio_write disk %r" % w.get("disk")
     lo, hi = first * BLOCK, (last + 1) * BLOCK
     data = run.disk
     words = struct.unpack("<%dQ" % ((hi - lo) // 8), data[lo:hi])
@@ -257,9 +259,10 @@ def test_blockio_write_refusals(scratch):
     errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
     assert errs and "dma_write_lba:" in errs[0] and "65530-65600" in errs[0] and "last block 65535" in errs[0], "no error naming the range and the disk's end: %s" % run.of("error")
     assert run.disk_unchanged, "a refused write changed the disk"
-    # the disk efiperf booted from (q35's AHCI controller at 00:1f.2 carries the FAT image)
-    run = blockio_boot(scratch, "blockio_write_boot_disk", False, write="00:1f.2 100-101")
+    # the disk efiperf booted from: q35's AHCI controller at 00:1f.2 carries the FAT image on SATA
+    # port 0 (and QEMU's CD-ROM on port 2, so the port must be named)
+    run = blockio_boot(scratch, "blockio_write_boot_disk", False, write="00:1f.2/port0 100-101")
     errs = [e["message"] for e in run.of("error") if e.get("where") == "config"]
-    assert errs and "dma_write_lba:" in errs[0] and "0000:00:1f.2" in errs[0] and "booted from" in errs[0], "no refusal of the boot disk: %s" % run.of("error")
+    assert errs and "dma_write_lba:" in errs[0] and "0000:00:1f.2/port0" in errs[0] and "booted from" in errs[0], "no refusal of the boot disk: %s" % run.of("error")
     # the run plan refused it before the first window: nothing measured, nothing written
     assert not run.of("measurement"), "a window ran after the plan refused the write: %s" % [x.get("kernel") for x in run.of("measurement")]

@@ -5,7 +5,8 @@
  *
  *   json_check_object(s, n) -> 1 when s[0..n) is exactly one JSON object, else 0.
  *
- * Strict where the writer must be: no raw control characters in strings, only the escapes
+ * Strict where the writer must be: no raw control characters in strings, strings are UTF-8
+ * (RFC 8259 section 8.1), only the escapes
  * RFC 8259 section 7 lists, \u followed by 4 hex digits, numbers per section 6, and bounded
  * nesting (JSON_CHECK_MAX_DEPTH).
  */
@@ -43,6 +44,27 @@ static int jc_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+/* One UTF-8 sequence at s[0..n): decoded, then refused when overlong, a surrogate or above
+ * U+10FFFF (RFC 3629 sections 3 and 4). Returns its length, or 0. */
+static size_t jc_utf8(const char *s, size_t n)
+{
+	static const unsigned long min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned char c = (unsigned char)s[0];
+	size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+	if (!len || len > n)
+		return 0;
+	unsigned long cp = c & (0x7Fu >> len);
+	for (size_t k = 1; k < len; k++) {
+		unsigned char t = (unsigned char)s[k];
+		if ((t & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (t & 0x3Fu);
+	}
+	if (cp < min_cp[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+		return 0;
+	return len;
+}
+
 static int jc_string(struct jc *p)
 {
 	if (p->i >= p->n || p->s[p->i] != '"')
@@ -55,6 +77,13 @@ static int jc_string(struct jc *p)
 		}
 		if (c < 0x20)
 			return 0;
+		if (c >= 0x80) {
+			size_t len = jc_utf8(p->s + p->i, p->n - p->i);
+			if (!len)
+				return 0;
+			p->i += len - 1;
+			continue;
+		}
 		if (c != '\\')
 			continue;
 		if (++p->i >= p->n)

@@ -3,7 +3,9 @@
  * efi/blockio_target.c: the `dma_write_lba` setting, against its contract in
  * efi/blockio_target.h: "none", "BDF FIRST-LAST" and "BDF N" with decimal and 0x-hex block
  * numbers up to BLOCKIO_LBA_MAX, the PCI function packed as CFG_BDF() (efi/config.h) packs it,
- * and every rejected shape with its exact message.
+ * the disk of the function ("BDF/nsN": NVMe NSIDs 1..FFFFFFFEh, NVMe 2.0 3.2.1; "BDF/portN":
+ * the UINT16 HBA port number of UEFI 2.10 10.3.4.6), and every rejected shape with its exact
+ * message.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +17,9 @@
 #include "efi/config/blockio_target.h"
 #include "efi/config/config.h"
 
-#define SHAPE "none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'"
+#define SHAPE "none, or 'BDF[/nsN|/portN] FIRST-LAST' such as '0000:00:07.0 2048-4095'"
+#define NOT_UNIT(v) "'" v "' is not a disk of the function (expected nsN, an NVMe namespace 1..4294967294, or " \
+	"portN, a SATA port 0..65535)"
 #define EXPECTED "expected " SHAPE
 #define NOT_BDF(v) "'" v "' is not a PCI function (expected " SHAPE ")"
 #define NOT_RANGE(v) "'" v "' is not a block range FIRST-LAST (decimal or 0x hex; expected " SHAPE ")"
@@ -157,6 +161,37 @@ static void test_bad_range(void **state)
 	expect_rejected("00:07.0 0x0x5", NOT_RANGE("0x0x5"));
 }
 
+static void expect_unit(const char *v, uint64_t bdf, enum blockio_unit unit, uint32_t no)
+{
+	expect_target(v, bdf, 2048, 4095);
+	assert_int_equal(t.unit, unit);
+	assert_int_equal(t.unit_no, no);
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	expect_unit("0000:01:00.0 2048-4095", CFG_BDF(0, 1, 0, 0), BLOCKIO_UNIT_ANY, 0);
+	expect_unit("0000:01:00.0/ns2 2048-4095", CFG_BDF(0, 1, 0, 0), BLOCKIO_UNIT_NS, 2);
+	expect_unit("01:00.0/ns1 2048-4095", CFG_BDF(0, 1, 0, 0), BLOCKIO_UNIT_NS, 1);
+	expect_unit("01:00.0/ns4294967294 2048-4095", CFG_BDF(0, 1, 0, 0), BLOCKIO_UNIT_NS, 0xFFFFFFFEu);
+	expect_unit("00:1f.2/port0 2048-4095", CFG_BDF(0, 0, 0x1f, 2), BLOCKIO_UNIT_PORT, 0);
+	expect_unit("00:1f.2/port5 2048-4095", CFG_BDF(0, 0, 0x1f, 2), BLOCKIO_UNIT_PORT, 5);
+	expect_unit("00:1f.2/port65535 2048-4095", CFG_BDF(0, 0, 0x1f, 2), BLOCKIO_UNIT_PORT, 65535);
+	expect_rejected("01:00.0/ns0 5", NOT_UNIT("ns0"));                   /* NSID 0 is no namespace */
+	expect_rejected("01:00.0/ns4294967295 5", NOT_UNIT("ns4294967295")); /* FFFFFFFFh: broadcast */
+	expect_rejected("00:1f.2/port65536 5", NOT_UNIT("port65536"));
+	expect_rejected("01:00.0/ns 5", NOT_UNIT("ns"));
+	expect_rejected("01:00.0/port 5", NOT_UNIT("port"));
+	expect_rejected("01:00.0/ 5", NOT_UNIT(""));
+	expect_rejected("01:00.0/lun1 5", NOT_UNIT("lun1"));
+	expect_rejected("01:00.0/ns-1 5", NOT_UNIT("ns-1"));
+	expect_rejected("01:00.0/NS2 5", NOT_UNIT("NS2"));
+	expect_rejected("01:00.0/ns2/port1 5", NOT_UNIT("ns2/port1"));
+	expect_rejected("01:00.0/ns2", EXPECTED);                           /* still needs the range */
+	expect_rejected("01:00.0x/ns2 5", NOT_BDF("01:00.0x"));
+}
+
 static void test_message_bounds(void **state)
 {
 	char small[12];
@@ -176,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_missing_range),
 		cmocka_unit_test(test_bad_bdf),
 		cmocka_unit_test(test_bad_range),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_message_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

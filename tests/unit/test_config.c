@@ -336,7 +336,7 @@ static void test_checked_text(void **state)
 	expect_rejected("cpus = 7-4", "cpus", "range '7-4' runs backwards (write 4-7)");
 	expect_rejected("cpus =", "cpus", "no CPUs given (accepted: boot, all, or a list like 0,2,5 4-7 socket1)");
 	expect_rejected("dma_write_lba = 00:07.0", "dma_write_lba",
-			"expected none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'");
+			"expected none, or 'BDF[/nsN|/portN] FIRST-LAST' such as '0000:00:07.0 2048-4095'");
 	assert_string_equal(cfg.dma_write_lba, "none");
 	expect_rejected("dma_write_lba = 00:07.0 9-8", "dma_write_lba", "block range runs backwards (9-8)");
 
@@ -347,7 +347,7 @@ static void test_checked_text(void **state)
 			       "dma_write_lba = 00:07.0\n"
 			       "dma_blockio = 00:07.0\n"), 2);
 	expect_error(0, FNAME ":3", "cpus", "'1-' is not a CPU number, a range N-M or socketN (numbers 0..65535)");
-	expect_error(1, FNAME ":4", "dma_write_lba", "expected none, or 'BDF FIRST-LAST' such as '0000:00:07.0 2048-4095'");
+	expect_error(1, FNAME ":4", "dma_write_lba", "expected none, or 'BDF[/nsN|/portN] FIRST-LAST' such as '0000:00:07.0 2048-4095'");
 	assert_string_equal(cfg.cpus, "boot");
 	assert_string_equal(cfg.origin[CFG_CPUS], "default");
 	assert_string_equal(cfg.dma_write_lba, "none");

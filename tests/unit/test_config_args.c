@@ -252,7 +252,7 @@ static void test_help(void **state)
 		"(default none)\n",
 		"  dma_bytes       = BYTES ",
 		"4K..1024G, a multiple of 4096 (default 16M)\n",
-		"  dma_write_lba   = none|BDF FIRST-LAST ",
+		"  dma_write_lba   = none|BDF[/nsN|/portN] FIRST-LAST ",
 		"then read back (default none)\n",
 		"  cha             = off|on ",
 		"(default off)\n",

@@ -33,7 +33,7 @@
 
 /* Backticked words of a values cell that are metavariables, not values. */
 static const char *const placeholders[] = {
-	"K", "M", "G", "0x", "SSSS:BB:DD.F", "BB:DD.F", "BDF FIRST-LAST", "dma_write_lba",
+	"K", "M", "G", "0x", "SSSS:BB:DD.F", "BB:DD.F", "BDF FIRST-LAST", "BDF/ns1 FIRST-LAST", "dma_write_lba",
 	"PATH OP VALUE", "BDF GT/s xW", "[>=\\|<=\\|==\\|!=] 0xREV",
 };
 

@@ -103,8 +103,9 @@ static void test_array_of_everything(void **state)
 	rec_expect(&r, "{\"a\":[\"x\",{},[null],false]}");  /* json_end closes the array too */
 }
 
-/* Every byte value: controls escaped (short form where RFC 8259 has one), '"' and '\\'
- * escaped, everything else (0x20..0x7f except those two, and >= 0x80) passed through. */
+/* Every byte value alone: controls escaped (short form where RFC 8259 has one), '"' and '\\'
+ * escaped, 0x20..0x7f otherwise passed through, and every byte >= 0x80 (alone it is never
+ * UTF-8) the text \xNN. */
 static void test_escape_every_byte(void **state)
 {
 	char out[16];
@@ -123,6 +124,8 @@ static void test_escape_every_byte(void **state)
 		default:
 			if (c < 0x20)
 				snprintf(want, sizeof(want), "\\u%04x", c);
+			else if (c >= 0x80)
+				snprintf(want, sizeof(want), "\\\\x%02x", c);
 			else
 				snprintf(want, sizeof(want), "%c", (int)c);
 		}
@@ -142,6 +145,54 @@ static void test_escape_in_records(void **state)
 	json_str(&r.j, "k\"ey\n", "a\"b\\c\x01\x1f\x7f\xc3\xa9");
 	json_strn(&r.j, "nul", "a\0b", 3);
 	rec_expect(&r, "{\"k\\\"ey\\n\":\"a\\\"b\\\\c\\u0001\\u001f\x7f\xc3\xa9\",\"nul\":\"a\\u0000b\"}");
+}
+
+/* UTF-8 passes through; each byte of an ill-formed sequence becomes \xNN. Cases from RFC 3629
+ * sections 3-4 and Unicode 15 table 3-7 (well-formed byte sequences), written out by hand. */
+static void test_escape_utf8(void **state)
+{
+	static const struct { const char *in; size_t n; const char *want; } cases[] = {
+		{ "caf\xc3\xa9", 5, "caf\xc3\xa9" },                      /* U+00E9, 2 bytes */
+		{ "\xe2\x82\xac", 3, "\xe2\x82\xac" },                     /* U+20AC euro, 3 bytes */
+		{ "\xf0\x9f\x98\x80", 4, "\xf0\x9f\x98\x80" },             /* U+1F600, 4 bytes */
+		{ "\xf4\x8f\xbf\xbf", 4, "\xf4\x8f\xbf\xbf" },             /* U+10FFFF, the last */
+		{ "\xef\xbb\xbf", 3, "\xef\xbb\xbf" },                     /* U+FEFF (a BOM) is UTF-8 */
+		{ "caf\xe9", 4, "caf\\\\xe9" },                              /* Latin-1 e acute */
+		{ "\xff\xfe" "e\0", 4, "\\\\xff\\\\xfe" "e\\u0000" },              /* a UTF-16LE BOM and "e" */
+		{ "\xc0\x80", 2, "\\\\xc0\\\\x80" },                          /* overlong NUL */
+		{ "\xc1\xbf", 2, "\\\\xc1\\\\xbf" },                          /* overlong U+007F */
+		{ "\xe0\x80\xaf", 3, "\\\\xe0\\\\x80\\\\xaf" },                /* overlong '/' */
+		{ "\xe0\xa0\x80", 3, "\xe0\xa0\x80" },                     /* U+0800, the first 3-byte */
+		{ "\xed\xa0\x80", 3, "\\\\xed\\\\xa0\\\\x80" },                /* surrogate U+D800 */
+		{ "\xed\x9f\xbf", 3, "\xed\x9f\xbf" },                     /* U+D7FF, below them */
+		{ "\xf0\x8f\xbf\xbf", 4, "\\\\xf0\\\\x8f\\\\xbf\\\\xbf" },      /* overlong U+FFFF */
+		{ "\xf4\x90\x80\x80", 4, "\\\\xf4\\\\x90\\\\x80\\\\x80" },      /* U+110000 */
+		{ "\xf5\x80\x80\x80", 4, "\\\\xf5\\\\x80\\\\x80\\\\x80" },      /* F5: no such lead */
+		{ "\xe2\x82", 2, "\\\\xe2\\\\x82" },                          /* cut short at the end */
+		{ "\xe2\x82x", 3, "\\\\xe2\\\\x82x" },                        /* cut short by ASCII */
+		{ "\xc3\xa9\xa9", 3, "\xc3\xa9\\\\xa9" },                    /* a stray continuation */
+		{ "a\xc3\"", 3, "a\\\\xc3\\\"" },                          /* a lead before a quote */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[64];
+		struct strbuf sb;
+		sb_init(&sb, out, sizeof(out));
+		json_escape(&sb, cases[i].in, cases[i].n);
+		assert_false(sb.overflow);
+		if (strcmp(out, cases[i].want) != 0)
+			fail_msg("case %zu: got '%s', want '%s'", i, out, cases[i].want);
+		/* the record holding it is valid JSON and UTF-8 (json_check decodes independently) */
+		struct rec r;
+		rec_begin(&r);
+		json_strn(&r.j, "v", cases[i].in, cases[i].n);
+		json_end(&r.j);
+		assert_true(json_check_object(r.buf, r.sb.len));
+	}
+	/* the validator refuses what the writer must never write */
+	assert_false(json_check_object("{\"v\":\"caf\xe9\"}", 11));
+	assert_false(json_check_object("{\"v\":\"\xed\xa0\x80\"}", 11));
+	assert_false(json_check_object("{\"v\":\"\xc0\x80\"}", 10));
 }
 
 static void test_depth_limit(void **state)
@@ -216,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_array_of_everything),
 		cmocka_unit_test(test_escape_every_byte),
 		cmocka_unit_test(test_escape_in_records),
+		cmocka_unit_test(test_escape_utf8),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_misuse_flagged),
 		cmocka_unit_test(test_truncation),

@@ -280,6 +280,78 @@ static void test_status_errors_counted(void **state)
 	assert_int_equal(l.dma.data_bytes, 8 * 4096);
 }
 
+/* A region smaller than one command of bs (a 64 KiB namespace under 128K commands, or
+ * nvme_write_lba 2048-2055 of 512-byte LBAs under 128K): nothing is submitted, the lane says
+ * region_short at once (no division by a zero span, no wait for the timeout), nothing moves. */
+static void test_region_smaller_than_one_command(void **state)
+{
+	(void)state;
+	struct dev *d = dv[0];
+	memset(d->disk, 0, (size_t)NSZE << LBADS);
+	struct nvme_lane l;
+	lane(d, &l, OPC_WRITE, 128 * 1024, 4, MIB);
+	l.first_lba = 2048;
+	l.lbas = 8;           /* 2048-2055: 4 KiB */
+	uint64_t t0 = ticks;
+	assert_int_equal(nvme_point_run(&l, 1, 1000000000ull), -1);
+	assert_true(l.region_short);
+	assert_false(l.timed_out || l.fatal);
+	assert_int_equal(l.submitted, 0);
+	assert_int_equal(d->m.dma_data_read, 0);
+	assert_true(ticks - t0 < 1000000ull);        /* returned at once: far below the 1 s timeout */
+	for (size_t i = 0; i < (size_t)NSZE << LBADS; i++)
+		assert_int_equal(d->disk[i], 0);
+	assert_int_equal(nvme_lane_written_lbas(&l), 0);
+	/* the same lane with a region of exactly one command runs */
+	l.lbas = 256;
+	assert_int_equal(nvme_point_run(&l, 1, 1000000000ull), 0);
+	assert_false(l.region_short);
+	assert_int_equal(l.completed, 8);            /* 1 MiB of 128K commands, all on LBAs 2048..2303 */
+	assert_int_equal(nvme_lane_written_lbas(&l), 256);
+}
+
+/* Whole commands a region holds: 64 KiB / 128 KiB -> 0; 4 KiB / 4 KiB -> 1; bs not a multiple
+ * of the LBA size, or below it -> 0. */
+static void test_region_commands(void **state)
+{
+	(void)state;
+	assert_int_equal(nvme_region_commands(128, 131072, 512), 0);   /* 64 KiB namespace */
+	assert_int_equal(nvme_region_commands(256, 131072, 512), 1);
+	assert_int_equal(nvme_region_commands(8, 4096, 512), 1);
+	assert_int_equal(nvme_region_commands(40, 8192, 512), 2);      /* 2 whole, then the walk wraps */
+	assert_int_equal(nvme_region_commands(1000, 2048, 4096), 0);   /* bs below one LBA */
+	assert_int_equal(nvme_region_commands(1000, 6144, 4096), 0);   /* not whole LBAs */
+	assert_int_equal(nvme_region_commands(1000, 4096, 0), 0);
+	assert_int_equal(nvme_region_commands(0, 4096, 512), 0);
+}
+
+/* What a read-back must cover: the LBAs the writes reached, not the whole range. 16 KiB of 4K
+ * commands into a 1000-LBA range: LBAs 0..31 only; 64 KiB into a 40-LBA range of 8K commands:
+ * the walk wraps after 2 commands, so 32 LBAs. */
+static void test_written_lbas(void **state)
+{
+	(void)state;
+	struct dev *d = dv[0];
+	memset(d->disk, 0, (size_t)NSZE << LBADS);
+	struct nvme_lane l;
+	lane(d, &l, OPC_WRITE, 8192, 4, 16 * 1024);   /* slots for 8K commands: both parts fit */
+	l.bs = 4096;
+	l.first_lba = 500;
+	l.lbas = 1000;
+	assert_int_equal(nvme_point_run(&l, 1, 1000000000ull), 0);
+	assert_int_equal(nvme_lane_written_lbas(&l), 32);
+	uint64_t bad;
+	assert_int_equal(dma_pattern_check(d->disk + 500 * 512, 500 * 512, 32 * 512, &bad), 0);
+	assert_int_not_equal(dma_pattern_check(d->disk + 532 * 512, 532 * 512, 512, &bad), 0);   /* not written */
+	l.bs = 8192;
+	l.lbas = 40;
+	l.bytes = 64 * 1024;
+	assert_int_equal(nvme_point_run(&l, 1, 1000000000ull), 0);
+	assert_int_equal(nvme_lane_written_lbas(&l), 32);
+	l.opc = OPC_READ;
+	assert_int_equal(nvme_lane_written_lbas(&l), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +364,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_nvm_left_untouched, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hung_and_failed_controllers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_errors_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_smaller_than_one_command, setup, teardown),
+		cmocka_unit_test(test_region_commands),
+		cmocka_unit_test_setup_teardown(test_written_lbas, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

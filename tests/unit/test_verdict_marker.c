@@ -2,7 +2,8 @@
 /*
  * The run-state marker (efi/verdict/marker.c): its text and path, parsing (CRLF, missing keys,
  * not a marker), and how far an earlier log got: records, the last record's type, a record cut
- * short, a log that ended.
+ * short, a log that ended. A marker whose text is not UTF-8 (a Latin-1 byte, a UTF-16 BOM) still
+ * makes an `incomplete` record that is valid UTF-8 JSON.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 #include <cmocka.h>
 
 #include "efi/verdict/marker.h"
+#include "efi/out/jsonl.h"
+#include "tests/unit/json_check.h"
 
 static void test_marker_text(void **state)
 {
@@ -64,11 +67,35 @@ static void test_progress(void **state)
 	assert_false(p.ended);
 }
 
+/* The marker's text is copied into the `incomplete` record; bytes that are not UTF-8 come out
+ * as \xNN, and the record checks as UTF-8 JSON (tests/unit/json_check.h). */
+static void test_marker_bytes_in_record(void **state)
+{
+	static const char text[] = "efiperf-state=1\nlog=\\efiperf\\logs\\caf\xe9\xff\xfe.jsonl\nstarted=2026\x80\n";
+	struct marker m;
+	char rec[512];
+	struct strbuf sb;
+	struct json j;
+	(void)state;
+	assert_int_equal(marker_parse(text, sizeof(text) - 1, &m), 0);
+	sb_init(&sb, rec, sizeof(rec));
+	json_begin(&j, &sb);
+	json_str(&j, "type", "incomplete");
+	json_str(&j, "log", m.log);
+	json_str(&j, "started", m.started);
+	json_end(&j);
+	assert_false(sb.overflow || j.error);
+	assert_string_equal(rec, "{\"type\":\"incomplete\",\"log\":\"\\\\efiperf\\\\logs\\\\caf\\\\xe9\\\\xff\\\\xfe.jsonl\","
+			    "\"started\":\"2026\\\\x80\"}");
+	assert_true(json_check_object(rec, sb.len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marker_text),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_marker_bytes_in_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
