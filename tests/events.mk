@@ -7,7 +7,9 @@ HOST_CC := gcc
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O1 -I..
 # Every uncore source and what they use, by wildcard, so a new file there needs no change here
 # (a missing one was the fresh-clone link failure this list once had).
-SRC     := tools/events.c $(wildcard ../pmu/*.c ../pmu/uncore/*.c ../pmu/events/*.c) ../arch/hw.c $(wildcard ../arch/lib/*.c)
+# (pmu/cpu_tables.c asks the core-PMU chooser too, which the event lister does not link)
+SRC     := tools/events.c $(filter-out ../pmu/cpu_tables.c,$(wildcard ../pmu/*.c ../pmu/uncore/*.c ../pmu/events/*.c)) \
+           ../arch/hw.c $(wildcard ../arch/lib/*.c)
 
 .PHONY: run
 run: $(B)/events

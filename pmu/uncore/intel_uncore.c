@@ -200,12 +200,22 @@ const struct intel_uncore_platform intel_uncore_platforms[] = {
 		SPR_DISCOVERY(1), .msm = &emr_msm,
 	},
 	{
-		.name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD, 0xAE },
+		.name = "GNR", .cpus = "Granite Rapids", .models = { 0xAD },
 		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "GNR/events/graniterapids_uncore.json 1.20"),
 			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "GNR/events/graniterapids_uncore.json 1.20") },
 		/* root ports A-H of a PCIe stack: devices 2-9 of its bus, part = device - 2 (PCM
 		 * pcm-iio-topology.cpp birchStreamPciStackProbe) */
 		SPR_DISCOVERY(2), .msm = &gnr_msm,
+	},
+	/* Granite Rapids-D: Intel's mapfile.csv serves it with GNR's files (no file of its own), so
+	 * GNR's events; but PCM gives GNR_D no stack mapping of its own ("only initial support
+	 * (without attribution to PCIe devices)", src/pcm-iio-topology.cpp getPlatformMapping,
+	 * commit 0fae0de1af65), so GNR's SAD-to-PMON map is not assumed: its IIO map says so */
+	{
+		.name = "GNR-D", .cpus = "Granite Rapids-D", .models = { 0xAE },
+		.box = { IMC(&spr_imc_type, intel_imc_gnr, 7, "GNR/events/graniterapids_uncore.json 1.20"),
+			 IIO(&spr_iio_type, icx_iio_fields, intel_iio_icx, 33, "GNR/events/graniterapids_uncore.json 1.20") },
+		SPR_DISCOVERY(2), .msm = NULL, .events_of = "GNR",
 	},
 	/* Sierra Forest (Crestmont E-cores) and Clearwater Forest (Darkmont): Linux
 	 * arch/x86/events/intel/uncore.c gives INTEL_ATOM_CRESTMONT_X and INTEL_ATOM_DARKMONT_X

@@ -134,6 +134,7 @@ struct intel_uncore_platform {
 	uint8_t discovery;
 	uint16_t disc_box_type[INTEL_NBOX];
 	const struct intel_msm *msm;              /* IIO_MAP_DISCOVERY: the stacks' buses */
+	const char *events_of;                    /* another row whose Intel files serve this one, or NULL */
 };
 
 extern const struct intel_uncore_platform intel_uncore_platforms[];

@@ -12,7 +12,7 @@ files of a directory differently. So compare with --check, not by redirecting ov
 printed from KERNEL_TREE; it then counts the printed rows EXTRACT leaves out. (amd_uncore.txt:
 no flag; amd_core.txt: --core; amd_core_named.txt: --named; amd_pipeline.txt: --pipeline.)
 
-For amdzen2..amdzen5 under tools/perf/pmu-events/arch/x86/, every row whose Unit is DFPMC,
+For amdzen2..amdzen6 under tools/perf/pmu-events/arch/x86/, every row whose Unit is DFPMC,
 L3PMC or UMCPMC: <dir> <file> <Unit> <EventName> <EventCode> <UMask|RdWrMask|-> [extra fields].
 With --core: the core events of EventCode 0x29, 0x43 and 0x44 (ls_dispatch, demand and any
 data-cache fills by source): <dir> <file> <EventName> <EventCode> <UMask|->, then the AMD rows
@@ -32,9 +32,9 @@ EXTRA = ("EnAllCores", "EnAllSlices", "SliceId", "ThreadMask")
 
 
 def events(tree):
-    """(dir, file, event) for every event of amdzen2..amdzen5 (recommended.json left out)."""
+    """(dir, file, event) for every event of amdzen2..amdzen6 (recommended.json left out)."""
     base = os.path.join(tree, "tools/perf/pmu-events/arch/x86")
-    for d in ("amdzen2", "amdzen3", "amdzen4", "amdzen5"):
+    for d in ("amdzen2", "amdzen3", "amdzen4", "amdzen5", "amdzen6"):
         path = os.path.join(base, d)
         if not os.path.isdir(path):
             continue

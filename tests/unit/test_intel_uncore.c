@@ -118,7 +118,11 @@ static void test_tables(void **state)
 	assert_string_equal(intel_uncore_platform_for(6, 0x8F)->name, "SPR");
 	assert_string_equal(intel_uncore_platform_for(6, 0xCF)->name, "EMR");
 	assert_string_equal(intel_uncore_platform_for(6, 0xAD)->name, "GNR");
-	assert_string_equal(intel_uncore_platform_for(6, 0xAE)->name, "GNR");
+	assert_string_equal(intel_uncore_platform_for(6, 0xAE)->name, "GNR-D");   /* GNR's events, no stack map */
+	assert_string_equal(plat("GNR-D")->events_of, "GNR");
+	assert_ptr_equal(plat("GNR-D")->box[INTEL_BOX_IMC].events, plat("GNR")->box[INTEL_BOX_IMC].events);
+	assert_string_equal(intel_uncore_platform_for(6, 0xAF)->name, "SRF");
+	assert_string_equal(intel_uncore_platform_for(6, 0xDD)->name, "CWF");
 	assert_null(intel_uncore_platform_for(6, 0x8E));
 	assert_null(intel_uncore_platform_for(0x19, 0x55));
 	assert_int_equal(plat("SKX")->box[INTEL_BOX_IMC].nevents, intel_imc_skx_n);
@@ -697,6 +701,17 @@ static void test_gnr_iio_map(void **state)
 	assert_int_equal(m.stack[6].bus, 0x11);
 	iio_map_check(plat("GNR"), fns, nfns, &m);
 	assert_true(has_defect(&m, "11:00.0 is behind root port 10:03.0 of IIO stack 3", "stack 6"));
+	/* Granite Rapids-D and Clearwater Forest: PCM gives them no CPU-bus-to-box map, and
+	 * efiperf does not borrow GNR's: the same registers give no map, and the why says so */
+	static const char *const none[] = { "GNR-D", "CWF" };
+	for (unsigned i = 0; i < 2; i++) {
+		spr_model(0, 15);
+		iu_model_spr_msm(&u, 0x00, 0x40000305, busno, 0);
+		msm_tree_scan(0x10, 3);
+		intel_iio_map_disc(&h, plat(none[i]), fns, nfns, &dt, 0, &m);
+		assert_false(m.valid);
+		assert_non_null(strstr(m.why, "no CPU-bus-to-IIO-box table"));
+	}
 }
 
 /* ---- fault injection ----------------------------------------------------------------------- */

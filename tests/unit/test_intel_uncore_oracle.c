@@ -99,7 +99,7 @@ static void test_every_extract(void **state)
 static const char *unc_table_of(unsigned model)
 {
 	const struct intel_uncore_platform *p = intel_uncore_platform_for(6, model);
-	return p ? p->name : NULL;
+	return p ? (p->events_of ? p->events_of : p->name) : NULL;   /* GNR-D: GNR's files and events */
 }
 
 static const char *unc_compared_with(const char *folder)
