@@ -386,6 +386,16 @@ int cxl_func_line(const struct cxl_func *c, int depth, int i, char *buf, size_t 
 	}
 	if (d->present)
 		i -= 2;
+	if (i >= 0 && i < c->ncpmu && i < CXL_MAX_CPMU) {
+		const struct cxl_cpmu *p = &c->cpmu[i].pmu;
+		if (c->cpmu[i].ok)
+			fmt_snprintf(buf, n, "%*scpmu at 0x%llx: %u counters x %u bits, %u event groups, filters 0x%x", pad + 2, "",
+				     (unsigned long long)p->base, p->ncounters, p->width, p->nevcaps, p->filters);
+		else
+			fmt_snprintf(buf, n, "%*scpmu at 0x%llx: not usable: %s", pad + 2, "", (unsigned long long)p->base, p->why);
+		return 1;
+	}
+	i -= c->ncpmu < CXL_MAX_CPMU ? c->ncpmu : CXL_MAX_CPMU;
 	if (i >= 0 && i < c->ndefects && i < CXL_MAX_DEFECTS) {
 		fmt_snprintf(buf, n, "%*sdefect: %s", pad + 2, "", c->defects[i]);
 		return 1;
