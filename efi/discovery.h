@@ -22,6 +22,7 @@ struct discovery {
 	struct smbios_info smbios;
 	int smbios_status;          /* smbios_parse() result; -2 when no entry point was published */
 	char serial[SMBIOS_LOG_SERIAL_MAX + 1];  /* for log names: SMBIOS serial or "noserial" */
+	int cxl_commit;             /* cxl_decoders = commit (efi/cxl_discovery.c) */
 };
 
 /* Find and parse the ACPI and SMBIOS tables (no output yet: runs before the logs open so the

@@ -459,6 +459,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		core_mux_pack(&plat.core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
 	}
 	if (cfg.pcie) {
+		disc.cxl_commit = cfg.cxl_decoders;
 		discovery_pcie(&hw, &disc, plat.timer_hz);
 		trace_drain();
 	}

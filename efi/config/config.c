@@ -34,6 +34,7 @@ static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
 static const char *const fault_test_names[] = { "off", "ap", NULL };
 static const char *const topdown_names[] = { "off", "on", "l2", NULL };
+static const char *const cxl_decoders_names[] = { "off", "commit", NULL };
 static const char *const uncore_names[] = { "off", "on", "force", NULL };
 static const char *const ibs_names[] = { "off", "fetch", "op", NULL };
 static const char *const ibs_count_names[] = { "cycles", "ops", NULL };
@@ -266,6 +267,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_FAULT_TEST] = { "fault_test", CFG_T_ENUM, "off|ap", fault_test_names,
 			     0, 0, 0, 0, FIELD(fault_test),
 			     "test hook: ap faults once on the first AP", NULL, NULL },
+	[CFG_CXL_DECODERS] = { "cxl_decoders", CFG_T_ENUM, "off|commit", cxl_decoders_names,
+			       0, 0, 0, 0, FIELD(cxl_decoders),
+			       "commit the decoders of the first one-way CFMWS window down to its device, check, put every register back", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",

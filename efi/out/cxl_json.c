@@ -346,10 +346,11 @@ int cxl_func_line(const struct cxl_func *c, int depth, int i, char *buf, size_t 
 		char blocks[96] = "";
 		struct strbuf sb;
 		sb_init(&sb, blocks, sizeof(blocks));
-		for (int k = 0; k < c->nblocks; k++)
-			sb_printf(&sb, "%s%s@BAR%u+0x%llx%s", k ? " " : "", cxl_block_name(c->block[k].id) ?
-				  cxl_block_name(c->block[k].id) : "reserved", c->block[k].bir,
-				  (unsigned long long)c->block[k].offset, c->block[k].defect[0] ? "(unread)" : "");
+		for (int k = 0, shown = 0; k < c->nblocks; k++)
+			if (c->block[k].id != CXL_RBI_EMPTY)   /* an unused Register Locator entry */
+				sb_printf(&sb, "%s%s@BAR%u+0x%llx%s", shown++ ? " " : "", cxl_block_name(c->block[k].id) ?
+					  cxl_block_name(c->block[k].id) : "reserved", c->block[k].bir,
+					  (unsigned long long)c->block[k].offset, c->block[k].defect[0] ? "(unread)" : "");
 		fmt_snprintf(buf, n, "%*s%s %s%s%s  blocks: %s", pad, "", bdf, role(c->port_type),
 			     c->flexbus.present ? (c->flexbus.status & CXL_FLEXBUS_MEM ? "  CXL.io+mem" : "  CXL.io") : "",
 			     c->dev.present && c->dev.mem_capable ? "  Mem_Capable" : "", blocks[0] ? blocks : "none");
@@ -386,6 +387,16 @@ int cxl_func_line(const struct cxl_func *c, int depth, int i, char *buf, size_t 
 	}
 	if (d->present)
 		i -= 2;
+	if (i >= 0 && i < c->ncpmu && i < CXL_MAX_CPMU) {
+		const struct cxl_cpmu *p = &c->cpmu[i].pmu;
+		if (c->cpmu[i].ok)
+			fmt_snprintf(buf, n, "%*scpmu at 0x%llx: %u counters x %u bits, %u event groups, filters 0x%x", pad + 2, "",
+				     (unsigned long long)p->base, p->ncounters, p->width, p->nevcaps, p->filters);
+		else
+			fmt_snprintf(buf, n, "%*scpmu at 0x%llx: not usable: %s", pad + 2, "", (unsigned long long)p->base, p->why);
+		return 1;
+	}
+	i -= c->ncpmu < CXL_MAX_CPMU ? c->ncpmu : CXL_MAX_CPMU;
 	if (i >= 0 && i < c->ndefects && i < CXL_MAX_DEFECTS) {
 		fmt_snprintf(buf, n, "%*sdefect: %s", pad + 2, "", c->defects[i]);
 		return 1;

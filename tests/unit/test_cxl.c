@@ -16,6 +16,7 @@
 
 #include "efi/pcie/cxl.h"
 #include "efi/verdict/check.h"
+#include "efi/out/cxl_json.h"
 #include "tests/model/cxl_model.h"
 
 static struct cxl_model m;
@@ -69,6 +70,20 @@ static void test_reads_model(void **state)
 	assert_int_equal(c.cpmu[0].pmu.width, 48);
 	assert_int_equal(c.cpmu[0].pmu.nevcaps, 5);
 	assert_int_equal(m.cpmu.writes, 0);
+	/* the console block: the function, its decoder, memdev, health, the CPMU */
+	char line[256];
+	const char *want[] = {
+		"  0000:0d:00.0 device  Mem_Capable  blocks: component@BAR0+0x0 memdev@BAR2+0x0 cpmu@BAR4+0x0",
+		"    decoder 0: 0x0 + 0x0, 1 way(s) x 256 B, not committed",
+		"    memdev: 256 MiB total (volatile-only 0x0), FW 'BWFW VERSION 00', LSA 268435456 B, media ready",
+		"    health: life used 7%, 38 C, corrected errors 2 volatile 5 persistent; events 0/2/0/0",
+		"    cpmu at 0xc1220000: 4 counters x 48 bits, 5 event groups, filters 0x1",
+	};
+	for (int l = 0; l < 5; l++) {
+		assert_int_equal(cxl_func_line(&c, 1, l, line, sizeof(line)), 1);
+		assert_string_equal(line, want[l]);
+	}
+	assert_int_equal(cxl_func_line(&c, 1, 5, line, sizeof(line)), 0);
 	/* component: three capabilities (RAS at 0x80, link at 0xd8, HDM at 0x110), one decoder */
 	assert_true(c.comp.present);
 	assert_int_equal(c.comp.ncaps, 3);
