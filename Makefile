@@ -4,7 +4,7 @@
 #   make                 build/x86_64/efiperf.efi           (gnu-efi, Debian)
 #   make ARCH=aarch64    build/aarch64/efiperf.efi          (gnu-efi arm64 sysroot + picolibc)
 #   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
-#   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
+#   make run             boot the image's main job under QEMU/OVMF: logs in build/<arch>/logs/, HTML report in build/<arch>/report/
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make bench-dma       efiperf's own NVMe queues against the firmware's Block IO, one QEMU boot
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
@@ -106,9 +106,12 @@ $(B)/efiperf.img: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimag
 	$(Q)boot/deps.sh $(ARCH)
 	$(Q)boot/mkimage.sh $@ $< $(BOOTNAME) boot/efiperf.cfg
 
+# make run: the image's main job (boot/efiperf.cfg) on QEMU's machine for it (two NVMe
+# controllers with pattern disks, Ice Lake-SP; qemu.sh --main-job), then the HTML report of its log.
 run: $(B)/efiperf.img
 	$(Q)boot/deps.sh --check run $(ARCH)
-	$(Q)boot/qemu.sh --arch $(ARCH) --image $< --logs $(B)/logs
+	$(Q)boot/deps.sh report
+	$(Q)boot/qemu.sh --arch $(ARCH) --image $< --logs $(B)/logs --main-job --report $(B)/report
 
 # --- tests -------------------------------------------------------------------------------------
 test:

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <efi.h>
+#include <stdarg.h>
+#include <string.h>
+#include "efi/out/once.h"
+#include "efi/out/report.h"
+#include "arch/lib/fmt.h"
+
+#define ONCE_TEXT 96
+
+static struct once_key {
+	char key[ONCE_TEXT];   /* the key, cut to ONCE_TEXT - 1 bytes */
+	char text[ONCE_TEXT];  /* what was printed, cut, leading blanks dropped */
+	unsigned count;
+} keys[ONCE_KEYS];
+static int nkeys;
+
+static struct once_key *find(const char *key)
+{
+	for (int i = 0; i < nkeys; i++)
+		if (strncmp(keys[i].key, key, ONCE_TEXT - 1) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+int rep_once(const char *key, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	fmt_vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	const char *k = key ? key : line;
+	struct once_key *o = find(k);
+	if (o) {
+		o->count++;
+		return 0;
+	}
+	if (nkeys < ONCE_KEYS) {
+		o = &keys[nkeys++];
+		fmt_snprintf(o->key, sizeof(o->key), "%s", k);
+		const char *t = line;
+		while (*t == ' ')
+			t++;
+		fmt_snprintf(o->text, sizeof(o->text), "%s", t);
+		o->count = 1;
+	}
+	rep_line("%s", line);
+	return 1;
+}
+
+void rep_once_summary(void)
+{
+	int head = 0;
+	for (int i = 0; i < nkeys; i++) {
+		if (keys[i].count < 2)
+			continue;
+		if (!head)
+			rep_line("said once:  these held every time; the console said them the first time only (every value is in the log):");
+		head = 1;
+		rep_line("            %ux  %s", keys[i].count, keys[i].text);
+	}
+}
