@@ -23,6 +23,7 @@ import base64
 import html
 import io
 import json
+import re
 
 import matplotlib
 matplotlib.use("Agg")
@@ -62,6 +63,9 @@ def mib(v):
 
 
 # ---- building blocks ---------------------------------------------------------------------------
+NUMERIC = re.compile(r"^(-?[0-9][0-9,]*(\.[0-9]+)?|\u2013)$")
+
+
 def table(headers, rows, tid=None, cls=None):
     """rows: lists of cells; a cell is text (escaped here), or a (html, attrs) pair already built."""
     out = ['<div class="tw"><table%s%s><thead><tr>%s</tr></thead><tbody>' % (
@@ -74,6 +78,8 @@ def table(headers, rows, tid=None, cls=None):
         for c in r:
             if isinstance(c, tuple):
                 cells.append("<td%s>%s</td>" % (c[1], c[0]))
+            elif NUMERIC.match(str(c)):
+                cells.append('<td class="n">%s</td>' % E(str(c)))
             else:
                 cells.append("<td>%s</td>" % E(str(c)))
         out.append('<tr%s>%s</tr>' % (' class="%s"' % rc if rc else "", "".join(cells)))
@@ -102,7 +108,7 @@ def _png(fig):
 def figure(kind, title, alt, fig, series=()):
     """A plot: title above (the figure's own), alt text for readers without images, and the lines
     it draws as JSON in data-series."""
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(title, fontsize=10, y=1.0, va="bottom")
     return ('<figure data-series="%s"><img class="plot" data-plot="%s" alt="%s" src="data:image/png;base64,%s">'
             '<figcaption>%s</figcaption></figure>' % (E(json.dumps(list(series))), kind, E(alt), _png(fig), E(title)))
 
@@ -569,14 +575,15 @@ CSS = """@page{size:A4;margin:12mm}
 body{font-family:"DejaVu Sans",sans-serif;margin:1.2em auto;max-width:72em;padding:0 1em;color:#1f2328;font-size:14px}
 h1{font-size:1.5em}h2{border-bottom:2px solid #d0d7de;margin-top:1.6em}h3{margin-top:1.2em}
 .tw{max-width:100%;overflow-x:auto}
-table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #d0d7de;padding:.15em .45em;font-size:12px;text-align:left;
-overflow-wrap:anywhere}th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:.4em 0}td,th{border:1px solid #d0d7de;padding:.15em .45em;font-size:12px;text-align:left}
+td{overflow-wrap:break-word}th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.kv th{width:9em}tr.fail td,tr.downtrained td,tr.bad td,tr.impossible td{color:#cf222e}tr.good td:first-child{color:#1a7f37}
 tr.pass td:first-child{color:#1a7f37}.result{font-size:1.6em;font-weight:bold;margin:.2em 0}
 figure{margin:.8em 0;break-inside:avoid}figure img{max-width:100%;height:auto}figcaption{font-size:12px;color:#57606a}
 .cols{display:flex;flex-wrap:wrap;gap:1.5em}.cols>div{flex:1 1 28em;min-width:0}
 nav ol{columns:2;font-size:13px}.issue{color:#cf222e}.nochecks{background:#fff8c5;padding:.4em .6em}
 @media print{body{max-width:none;margin:0;padding:0;font-size:11px}.tw{overflow:visible}td,th{font-size:9px}
+table.dma td,table.dma th{font-size:8px;padding:.1em .2em}
 nav{break-after:avoid}section{break-before:auto}h2,h3{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}"""
 
 

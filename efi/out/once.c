@@ -6,7 +6,7 @@
 #include "efi/out/report.h"
 #include "arch/lib/fmt.h"
 
-#define ONCE_TEXT 96
+#define ONCE_TEXT 128
 
 static struct once_key {
 	char key[ONCE_TEXT];   /* the key, cut to ONCE_TEXT - 1 bytes */
@@ -39,10 +39,11 @@ int rep_once(const char *key, const char *fmt, ...)
 	if (nkeys < ONCE_KEYS) {
 		o = &keys[nkeys++];
 		fmt_snprintf(o->key, sizeof(o->key), "%s", k);
-		const char *t = line;
-		while (*t == ' ')
-			t++;
-		fmt_snprintf(o->text, sizeof(o->text), "%s", t);
+		size_t k = 0;   /* the text without its indent, runs of blanks as one */
+		for (const char *t = line; *t && k + 1 < sizeof(o->text); t++)
+			if (*t != ' ' || (k && o->text[k - 1] != ' '))
+				o->text[k++] = *t;
+		o->text[k] = 0;
 		o->count = 1;
 	}
 	rep_line("%s", line);
@@ -56,8 +57,10 @@ void rep_once_summary(void)
 		if (keys[i].count < 2)
 			continue;
 		if (!head)
-			rep_line("said once:  these held every time; the console said them the first time only (every value is in the log):");
+			rep_line("said once:  these held in every window; the console showed each the first time only (every "
+				 "value is in the log). Under an emulator they are what it cannot show: counters that do not "
+				 "count, links faster than their negotiated speed:");
 		head = 1;
-		rep_line("            %ux  %s", keys[i].count, keys[i].text);
+		rep_line("            %3ux  %s", keys[i].count, keys[i].text);
 	}
 }

@@ -242,7 +242,12 @@ def test_fleet_marks_the_slow_machine(tmp_path, report):
     assert triad["C3"]["pct_of_median"] == "66.7"
     with open(tmp_path / "fleet" / "fleet.html") as f:
         text = f.read()
-    assert re.search(r'<tr class="below"><td>C3</td><td>16000</td>', text)
+    assert re.search(r'<tr class="below"><td>C3</td><td class="n">16,000</td>', text)
+    # machines as rows, metrics as columns: C3's triad cell marked, its serial linking to its log
+    row = re.search(r'<tr><td><a href="([^"]+)">C3</a></td><td>FAIL</td>(.*?)</tr>', text)
+    assert row and row.group(1) == os.path.relpath(logs[2], tmp_path / "fleet"), row and row.group(1)
+    assert re.search(r'<td class="n below" title="66.7% of the median">16,000</td>', row.group(2)), row.group(2)
+    assert '<td class="n" title="100.0% of the median">24,000</td>' in text
     assert "<td>A1</td><td>0000:02:00.0</td><td>8.0 GT/s x4 of 16.0 GT/s x16</td>" in text   # downtrained list
     assert "<td>C3</td><td>check = stream.triad.best_rate_mbps &gt;= 20000</td><td>16000</td>" in text
 
