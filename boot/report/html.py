@@ -163,7 +163,7 @@ def quality(log):
     out.append(("links above their negotiated limit", "%s windows (impossible on real hardware: an emulated link, or a "
                                                        "counting error)" % num(len(links)) if links else "none", bool(links)))
     out.append(("self-checks", ", ".join("%s %s" % (num(n), s) for s, n in sorted(sc_states.items())) or "none ran",
-                any(s not in ("ok",) for s in sc_states)))
+                any(s not in ("ok", "absent") for s in sc_states)))
     out.append(("counters that did not count", "; ".join("%s (%s)" % e for e in sorted(absent)) or "none", bool(absent)))
     errs = log.of("error")
     out.append(("errors", "; ".join("%s: %s" % (e.get("where"), e.get("message")) for e in errs) or "none", bool(errs)))
@@ -481,7 +481,7 @@ def counters(log):
         parts.append("<h3>Self-checks</h3>" + table(
             ["record", "check", "state", "expected read", "expected write", "counted read", "counted write", "ratio read",
              "ratio write", "why"],
-            [("bad" if s.get("state") not in ("ok",) else "", [
+            [("bad" if s.get("state") not in ("ok", "absent") else "", [
                 "%s %s %s" % (r.get("type"), r.get("bdf") or r.get("kernel") or "", ("bs %s qd %s %s" % (r.get("bs"), r.get("iodepth"), r.get("window")))
                               if r.get("type") == "nvme" else ""),
                 k, s.get("state"), num(s.get("expected_read_bytes")), num(s.get("expected_write_bytes")),
