@@ -10,12 +10,11 @@
  *                            formatted text is its own key. Returns 1 when it printed.
  *   rep_once_summary()       after the run: for every key met more than once, one line saying
  *                            what was said once and how often it held.
- * At most ONCE_KEYS keys are kept; a key beyond them is printed every time (nothing is lost).
+ * At most ONCE_KEYS keys are kept; a key beyond them is printed every time (nothing is lost):
+ * efi/out/once_book.h.
  */
 #ifndef EFIPERF_ONCE_H
 #define EFIPERF_ONCE_H
-
-#define ONCE_KEYS 32
 
 int rep_once(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rep_once_summary(void);
