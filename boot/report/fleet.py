@@ -19,7 +19,7 @@ def metrics(log):
             out["copy GB/s (best pass)"] = max(p["gbps"] for p in r["passes"])
     for r in log.of("nvme"):
         if r.get("bw_bytes") is not None:
-            k = "nvme %s bs %s iodepth %s bw_bytes" % (r["bdf"], r.get("bs"), r.get("iodepth"))
+            k = "nvme %s %s bs %s iodepth %s bw_bytes" % (r["bdf"], r.get("window", "alone"), r.get("bs"), r.get("iodepth"))
             out[k] = max(out.get(k, 0), r["bw_bytes"])
     return out
 

@@ -46,7 +46,7 @@ def num(v):
     if isinstance(v, int):
         return format(v, ",")
     if isinstance(v, float):
-        return format(v, ",")
+        return format(int(v), ",") if v.is_integer() and abs(v) >= 1000 else format(v, ",")
     return str(v)
 
 
