@@ -6,7 +6,7 @@
 #   make image           build/<arch>/efiperf.img           (FAT: \EFI\BOOT\BOOT*.EFI, \efiperf\efiperf.cfg, startup.nsh)
 #   make image SIGN_KEY=KEY.pem SIGN_CERT=CERT.pem   both arches' images with Secure Boot signed
 #                        loaders (boot/sign.sh, sbsign; SIGN_PASS=... for an encrypted key)
-#   make run             boot the image under QEMU/OVMF, copy the logs out to build/<arch>/logs/
+#   make run             boot the image's main job under QEMU/OVMF: logs in build/<arch>/logs/, HTML report in build/<arch>/report/
 #   make test            host unit tests + QEMU integration tests, 'N passed, N failed'
 #   make bench-dma       efiperf's own NVMe queues against the firmware's Block IO, one QEMU boot
 #   make layering        check which folders and files depend on which (tests/tools/layering.py)
@@ -123,9 +123,12 @@ signed-image: $(B)/efiperf.efi boot/efiperf.cfg boot/startup.nsh boot/mkimage.sh
 	$(Q)boot/sign.sh --key "$(SIGN_KEY)" --cert "$(SIGN_CERT)" $< $(B)/efiperf.signed.efi
 	$(Q)boot/mkimage.sh $(B)/efiperf.img $(B)/efiperf.signed.efi $(BOOTNAME) boot/efiperf.cfg
 
+# make run: the image's main job (boot/efiperf.cfg) on QEMU's machine for it (two NVMe
+# controllers with pattern disks, Ice Lake-SP; qemu.sh --main-job), then the HTML report of its log.
 run: $(B)/efiperf.img
 	$(Q)boot/deps.sh --check run $(ARCH)
-	$(Q)boot/qemu.sh --arch $(ARCH) --image $< --logs $(B)/logs
+	$(Q)boot/deps.sh report
+	$(Q)boot/qemu.sh --arch $(ARCH) --image $< --logs $(B)/logs --main-job --report $(B)/report
 
 # --- tests -------------------------------------------------------------------------------------
 test:

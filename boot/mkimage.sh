@@ -4,6 +4,9 @@
 # OVMF/AAVMF and from a USB stick written with dd) holding
 #   \EFI\BOOT\<BOOTNAME>     the efiperf application
 #   \efiperf\efiperf.cfg     its configuration
+#   \efiperf\efiperf-qemu.cfg  the same with cha_count = 4, read instead where the SMBIOS
+#                            baseboard product is "efiperf-qemu" (`make run`, boot/qemu.sh
+#                            --main-job): QEMU has no device to discover the CHAs from
 #   \efiperf\logs\           where it writes its logs
 #   \startup.nsh             for when a UEFI shell, not the boot manager, starts first
 #
@@ -30,6 +33,17 @@ truncate -s "${size_mib}M" "$img.tmp"
 mformat -i "$img.tmp" -v EFIPERF -t $((size_mib)) -h 64 -s 32 ::
 mmd -i "$img.tmp" ::/efiperf ::/efiperf/logs
 mcopy -i "$img.tmp" "$cfg" ::/efiperf/efiperf.cfg
+if ! grep -Eq '^[[:space:]]*cha_count[[:space:]]*=' "$cfg"; then
+	{
+		echo "# Read instead of efiperf.cfg by the QEMU machine of 'make run' (SMBIOS baseboard product"
+		echo "# efiperf-qemu): the same configuration, with the CHA count QEMU's Ice Lake-SP model has no"
+		echo "# device to discover (8086:345B). Written by boot/mkimage.sh from efiperf.cfg."
+		cat "$cfg"
+		echo "cha_count = 4"
+	} > "$img.qemucfg"
+	mcopy -i "$img.tmp" "$img.qemucfg" ::/efiperf/efiperf-qemu.cfg
+	rm -f "$img.qemucfg"
+fi
 if [ $shell_mode = 0 ]; then
 	mmd -i "$img.tmp" ::/EFI ::/EFI/BOOT
 	mcopy -i "$img.tmp" "$efi" "::/EFI/BOOT/$bootname"

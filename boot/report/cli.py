@@ -71,7 +71,7 @@ def main(argv=None):
         from . import fleet
         machines, rows, down, failed = fleet.build(good, a.below)
         _write(os.path.join(a.fleet, "fleet.csv"), fleet.to_csv(rows))
-        _write(os.path.join(a.fleet, "fleet.html"), fleet.to_html(machines, rows, down, failed, a.below))
+        _write(os.path.join(a.fleet, "fleet.html"), fleet.to_html(machines, rows, down, failed, a.below, a.fleet, a.html))
         if not a.quiet:
             print("fleet: %s (%d machines, %d marked below the median)" % (
                 os.path.join(a.fleet, "fleet.html"), len(machines), len({r["machine"] for r in rows if r["below"]})))

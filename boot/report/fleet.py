@@ -19,7 +19,7 @@ def metrics(log):
             out["copy GB/s (best pass)"] = max(p["gbps"] for p in r["passes"])
     for r in log.of("nvme"):
         if r.get("bw_bytes") is not None:
-            k = "nvme %s bs %s iodepth %s bw_bytes" % (r["bdf"], r.get("bs"), r.get("iodepth"))
+            k = "nvme %s %s bs %s iodepth %s bw_bytes" % (r["bdf"], r.get("window", "alone"), r.get("bs"), r.get("iodepth"))
             out[k] = max(out.get(k, 0), r["bw_bytes"])
     return out
 
@@ -63,28 +63,67 @@ def to_csv(rows):
     return buf.getvalue()
 
 
-def to_html(machines, rows, downtrained, failed, below_pct):
-    p = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>efiperf fleet</title><style>'
-         'body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}'
-         'td,th{border:1px solid #d0d7de;padding:.2em .5em}tr.below td{color:#cf222e;font-weight:bold}</style></head><body>']
-    p.append("<h1>efiperf fleet: %d machines</h1><table id=\"machines\"><tr><th>machine</th><th>result</th><th>log</th></tr>%s</table>" % (
-        len(machines), "".join("<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % (html.escape(s), lg.result, html.escape(lg.path))
-                               for s, lg in sorted(machines.items()))))
+def page_link(lg, fleet_dir, html_dir):
+    """Where a machine's serial links to: its run's HTML report when --html wrote one, else its log."""
+    import os
+    if html_dir:
+        target = os.path.join(html_dir, os.path.splitext(lg.name)[0] + ".html")
+    else:
+        target = lg.path
+    return os.path.relpath(os.path.abspath(target), os.path.abspath(fleet_dir))
+
+
+def to_html(machines, rows, downtrained, failed, below_pct, fleet_dir=".", html_dir=None):
+    from .html import CSS, num
+    E = html.escape
+    metric_names = sorted({r["metric"] for r in rows})
+    cell = {(r["machine"], r["metric"]): r for r in rows}
+    med = {r["metric"]: r["fleet_median"] for r in rows}
+    p = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>efiperf fleet</title><style>%s'
+         'td.below{color:#cf222e;font-weight:bold;background:#ffebe9}table.fleet th{font-size:11px}</style></head><body>' % CSS]
+    p.append("<h1>efiperf fleet: %d machines</h1>" % len(machines))
+    p.append('<nav id="toc"><h2>Contents</h2><ol><li><a href="#matrix">Machines and metrics</a></li>'
+             '<li><a href="#metrics">Each metric</a></li><li><a href="#downtrained-links">Downtrained links</a></li>'
+             '<li><a href="#failed-checks">Failed checks</a></li></ol></nav>')
+    p.append('<section id="matrix"><h2>Machines and metrics</h2><p>One row per machine (its newest complete log; the '
+             'serial links to its run), one column per metric, higher is better; red: more than %g%% below the fleet '
+             'median.</p>' % below_pct)
+    head = "".join("<th>%s</th>" % E(m) for m in metric_names)
+    body = []
+    for s, lg in sorted(machines.items()):
+        tds = []
+        for m in metric_names:
+            r = cell.get((s, m))
+            if r is None:
+                tds.append("<td>\u2013</td>")
+            else:
+                tds.append('<td class="n%s" title="%s%% of the median">%s</td>' % (
+                    " below" if r["below"] else "", num(r["pct_of_median"]), num(r["value"])))
+        body.append('<tr><td><a href="%s">%s</a></td><td>%s</td>%s</tr>' % (
+            E(page_link(lg, fleet_dir, html_dir)), E(s), lg.result, "".join(tds)))
+    body.append('<tr class="median"><th>fleet median</th><th></th>%s</tr>' % "".join(
+        '<td class="n">%s</td>' % num(med[m]) for m in metric_names))
+    p.append('<div class="tw"><table id="machines" class="fleet"><thead><tr><th>machine</th><th>result</th>%s</tr></thead>'
+             '<tbody>%s</tbody></table></div></section>' % (head, "".join(body)))
+    p.append('<section id="metrics"><h2>Each metric</h2>')
     metric = None
     for r in rows:
         if r["metric"] != metric:
             if metric is not None:
                 p.append("</table>")
             metric = r["metric"]
-            p.append("<h2>%s</h2><p>fleet median %s; marked: more than %g%% below it</p><table class=\"metric\">"
-                     "<tr><th>machine</th><th>value</th><th>%% of median</th></tr>" % (html.escape(metric), r["fleet_median"], below_pct))
-        p.append('<tr class="%s"><td>%s</td><td>%s</td><td>%s</td></tr>' % (
-            "below" if r["below"] else "", html.escape(r["machine"]), r["value"], r["pct_of_median"]))
+            p.append("<h3>%s</h3><p>fleet median %s; marked: more than %g%% below it</p><table class=\"metric\">"
+                     "<tr><th>machine</th><th>value</th><th>%% of median</th></tr>" % (E(metric), num(r["fleet_median"]), below_pct))
+        p.append('<tr class="%s"><td>%s</td><td class="n">%s</td><td class="n">%s</td></tr>' % (
+            "below" if r["below"] else "", E(r["machine"]), num(r["value"]), num(r["pct_of_median"])))
     if metric is not None:
         p.append("</table>")
-    p.append("<h2>Downtrained links</h2><table id=\"downtrained\"><tr><th>machine</th><th>function</th><th>link</th></tr>%s</table>" % "".join(
-        "<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(html.escape(str(x)) for x in d) for d in downtrained))
-    p.append("<h2>Failed checks</h2><table id=\"failed\"><tr><th>machine</th><th>check</th><th>value</th><th>why</th></tr>%s</table>" % "".join(
-        "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(html.escape(str(x)) for x in f) for f in failed))
+    p.append("</section>")
+    p.append('<section id="downtrained-links"><h2>Downtrained links</h2><table id="downtrained"><tr><th>machine</th><th>function</th>'
+             '<th>link</th></tr>%s</table></section>' % "".join(
+                 "<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(E(str(x)) for x in d) for d in downtrained))
+    p.append('<section id="failed-checks"><h2>Failed checks</h2><table id="failed"><tr><th>machine</th><th>check</th><th>value</th>'
+             '<th>why</th></tr>%s</table></section>' % "".join(
+                 "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(E(str(x)) for x in f) for f in failed))
     p.append("</body></html>\n")
     return "".join(p)

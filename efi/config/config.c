@@ -32,6 +32,7 @@
 static const char *const exit_names[] = { "return", "shutdown", "reboot", NULL };
 static const char *const trace_names[] = { "none", "hw", NULL };
 static const char *const onoff_names[] = { "off", "on", NULL };
+static const char *const cha_names[] = { "off", "on", "auto", NULL };
 static const char *const fault_test_names[] = { "off", "ap", NULL };
 static const char *const topdown_names[] = { "off", "on", "l2", NULL };
 static const char *const cxl_decoders_names[] = { "off", "commit", NULL };
@@ -139,9 +140,10 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 				"write blocks FIRST..LAST of the disk behind BDF, or its NVMe namespace N or SATA port N "
 				"(DESTROYS them), then read back",
 				"none", write_lba_check },
-	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on", onoff_names,
+	[CFG_CHA] = { "cha", CFG_T_ENUM, "off|on|auto", cha_names,
 		      0, 0, 0, 0, FIELD(cha),
-		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy kernel", NULL, NULL },
+		      "Intel uncore CHA counters (PCIe/IO LLC metrics) around the copy and DMA windows; "
+		      "auto: on where the CPU has a CHA efiperf programs", NULL, NULL },
 	[CFG_CHA_COUNT] = { "cha_count", CFG_T_UINT, "N", NULL,
 			    0, 0, 256, 0, FIELD(cha_count),
 			    "CHAs per socket; 0 discovers them (set it where discovery fails)", NULL, NULL },

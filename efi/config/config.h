@@ -38,7 +38,7 @@ enum cfg_key_id {
 	CFG_DMA_BLOCKIO,     /* dma_blockio = SSSS:BB:DD.F | none            (default none)     */
 	CFG_DMA_BYTES,       /* dma_bytes = bytes, multiple of 4K            (default 16M)      */
 	CFG_DMA_WRITE_LBA,   /* dma_write_lba = none | BDF FIRST-LAST        (default none)     */
-	CFG_CHA,             /* cha = off | on                               (default off)      */
+	CFG_CHA,             /* cha = off | on | auto                        (default off)      */
 	CFG_CHA_COUNT,       /* cha_count = 0..256, 0 = discover             (default 0)        */
 	CFG_CHA_EVENTS,      /* cha_events = text                            (default empty)    */
 	CFG_CORE_EVENTS,     /* core_events = text                           (default empty)    */
@@ -103,7 +103,7 @@ struct efiperf_config {
 	uint64_t dma_blockio;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	uint64_t dma_bytes;
 	char dma_write_lba[48];    /* efi/blockio_target.h syntax, checked when parsed */
-	uint32_t cha;
+	uint32_t cha;                 /* 0 off, 1 on, CFG_CHA_AUTO */
 	uint32_t cha_count;
 	char cha_events[256];
 	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
@@ -207,5 +207,8 @@ int cfg_loaded_delays(const char *v, size_t n, uint32_t *out, char *msg, size_t 
 
 /* Name of an enum value as configured: "return", "shutdown", ... */
 const char *cfg_exit_name(enum cfg_exit e);
+
+/* cha = auto: on where the CPU has a CHA efiperf programs, off (saying why) elsewhere */
+#define CFG_CHA_AUTO 2
 
 #endif

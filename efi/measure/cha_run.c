@@ -5,6 +5,7 @@
 #include "efi/out/dma_json.h"
 #include "efi/measure/cha_run.h"
 #include "efi/out/report.h"
+#include "efi/out/once.h"
 #include "efi/measure/window.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
@@ -32,10 +33,23 @@ static void free_pool(void *p)
 		FreePool(p);
 }
 
+/* cha = auto on a CPU with no CHA efiperf programs (AMD, Arm, a client part): the plan is off and
+ * says why once, instead of the error cha = on gives there. Returns 1 when so. */
+static int cha_auto_off(const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (cfg->cha != CFG_CHA_AUTO || cha_platform_for_cpu(p->cpu.family, p->cpu.model))
+		return 0;
+	plan.on = 1;
+	fmt_snprintf(plan.why, sizeof(plan.why), "cha = auto: no CHA efiperf programs on family 0x%x model 0x%x",
+		     p->cpu.family, p->cpu.model);
+	rep_line("cha:        %s", plan.why);
+	return 1;
+}
+
 int cha_run_plan(const struct hw *hw, const struct platform *p, const struct discovery *d,
 		 const struct efiperf_config *cfg)
 {
-	if (!cfg->cha)
+	if (!cfg->cha || cha_auto_off(p, cfg))
 		return 0;
 	plan.on = 1;
 	fmt_snprintf(plan.why, sizeof(plan.why), "CHA counters not prepared");
@@ -105,7 +119,7 @@ static void latency_line(const char *kernel, const char *scope, const struct cha
 				  l->c[c].have ? v : "-", l->c[c].have ? " ns" : "");
 	}
 	if (l->nclass)
-		rep_line("cha:        %s: TOR latency%s %s%s%s", kernel, scope, buf, why ? "; null: " : "", why ? why : "");
+		rep_once(NULL, "cha:        %s: TOR latency%s %s%s%s", kernel, scope, buf, why ? "; null: " : "", why ? why : "");
 }
 
 int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
@@ -134,7 +148,7 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 	char ratio[24] = "-";
 	if (sc->have_ratio_write || sc->have_ratio_read)
 		fmt_milli(ratio, sizeof(ratio), sc->have_ratio_write ? sc->ratio_write_milli : sc->ratio_read_milli);
-	rep_line("cha:        %s: %s, %u socket(s), %u events in %u group(s): status %s%s%s; self_check %s (ratio %s)",
+	rep_once(NULL, "cha:        %s: %s, %u socket(s), %u events in %u group(s): status %s%s%s; self_check %s (ratio %s)",
 		 kernel, req->plat->name, req->topo.nsockets, req->nevents, req->ngroups,
 		 res->status ? "error" : "ok", res->status ? ": " : "", res->status ? res->why : "",
 		 self_check_state_name(sc->state), ratio);

@@ -7,6 +7,7 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/out/dma_json.h"
 #include "efi/out/report.h"
+#include "efi/out/once.h"
 #include "arch/lib/fmt.h"
 
 static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
@@ -103,8 +104,8 @@ void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t 
 	if (r->ll.impossible) {
 		char f[24];
 		fmt_milli(f, sizeof(f), r->ll.fraction_milli);
-		rep_line("            link limit: %s of the effective limit: impossible on real hardware "
-			 "(emulated link or counting error)", f);
+		rep_once("link limit impossible", "            link limit: %s of the effective limit: impossible on real "
+			 "hardware (an emulated link is not held to its negotiated speed, or a counting error)", f);
 	}
 }
 

@@ -7,6 +7,7 @@
 #include "pmu/core/core_mux.h"
 #include "arch/lib/fmt.h"
 #include "efi/out/report.h"
+#include "efi/out/once.h"
 
 struct ldsrc {
 	const struct ls_table *t;
@@ -212,5 +213,5 @@ void ldsrc_text(const struct ls_window *w)
 	if (w->r.valid)
 		rep_line("              served by:%s", line);
 	else
-		rep_line("              served by:%s (%s)", line, w->r.why);
+		rep_once(w->r.why, "              served by:%s (%s)", line, w->r.why);
 }

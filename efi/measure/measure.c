@@ -8,6 +8,7 @@
 #include "pmu/core/core_mux.h"
 #include "efi/measure/known_loop.h"
 #include "efi/out/report.h"
+#include "efi/out/once.h"
 #include "efi/out/pmu_json.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
@@ -82,7 +83,7 @@ static void counters_text(const struct core_set *s)
 		if (c->state == CTR_COUNTED)
 			rep_line("            %-26s %llu %s", c->event, (unsigned long long)c->delta, c->unit);
 		else
-			rep_line("            %-26s %s%s%s", c->event, ctr_state_name(c->state), c->why[0] ? ": " : "", c->why);
+			rep_once(NULL, "            %-26s %s%s%s", c->event, ctr_state_name(c->state), c->why[0] ? ": " : "", c->why);
 	}
 }
 

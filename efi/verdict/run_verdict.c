@@ -7,6 +7,7 @@
 #include "efi/verdict/run_verdict.h"
 #include "efi/verdict/verdict.h"
 #include "efi/out/report.h"
+#include "efi/out/once.h"
 #include "arch/lib/fmt.h"
 
 #define LOG_PATH_LEN 128
@@ -28,6 +29,7 @@ void run_verdict_start(const struct efiperf_config *cfg)
 
 void run_verdict_record(void)
 {
+	rep_once_summary();   /* what the console said once instead of under every window */
 	if (!started || decided)
 		return;
 	verdict_finish(&verdict);

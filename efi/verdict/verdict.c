@@ -286,13 +286,23 @@ void verdict_json(const struct verdict *v, struct json *j)
 	json_close(j);
 }
 
+/* The banner's first line: "efiperf verdict: PASS (2 of 3 checks hold)", or with no checks
+ * "efiperf verdict: PASS (no checks configured)" (nothing was checked: the run's status alone). */
+static void verdict_headline(const struct verdict *v, char *buf, size_t n)
+{
+	if (v->n == 0)
+		fmt_snprintf(buf, n, "efiperf verdict: %s (no checks configured)", verdict_name(v->result));
+	else
+		fmt_snprintf(buf, n, "efiperf verdict: %s (%d of %d checks hold)", verdict_name(v->result), v->passed, v->n);
+}
+
 void verdict_banner(const struct verdict *v, const char *serial, const char *log,
 		    void (*line)(void *arg, const char *text), void *arg)
 {
 	char buf[LINE_LEN], path[CHECK_TYPE_LEN + CHECK_SEL_LEN + CHECK_FIELD_LEN + 4], thr[VALUE_TEXT], val[VALUE_TEXT];
 	fmt_snprintf(buf, sizeof(buf), "%s", RULE RULE);
 	line(arg, buf);
-	fmt_snprintf(buf, sizeof(buf), "efiperf verdict: %s (%d of %d checks hold)", verdict_name(v->result), v->passed, v->n);
+	verdict_headline(v, buf, sizeof(buf));
 	line(arg, buf);
 	for (int i = 0; i < v->n; i++) {
 		const struct check *c = &v->checks[i];

@@ -65,7 +65,8 @@ void verdict_path(const struct check *c, char *buf, size_t n);
  *   ([*]: "records","failed","failing")}]. */
 void verdict_json(const struct verdict *v, struct json *j);
 
-/* The console banner, one line per call of line(): a header, one line per check, the ERROR
+/* The console banner, one line per call of line(): a header ("efiperf verdict: PASS (2 of 3
+ * checks hold)", or "(no checks configured)" with none), one line per check, the ERROR
  * cause, and last the result line (serial, log path: "none" when NULL). */
 void verdict_banner(const struct verdict *v, const char *serial, const char *log,
 		    void (*line)(void *arg, const char *text), void *arg);

@@ -109,7 +109,8 @@ def scratch(request):
 
 # ---- boots several tests only read ----------------------------------------------------------
 def _default_boot(built, arch):
-    """The image exactly as `make image` builds it (x86_64 under Icelake-Server). Exclusive: its
+    """The image as `make image` builds it with the tests' base configuration (tests/qemu/base.cfg;
+    the image's own main job is booted by test_run.py), x86_64 under Icelake-Server. Exclusive: its
     wall time is the boot-to-log figure, measured without a second QEMU competing for the CPUs."""
     built(arch)
     # one folder per xdist worker: with --dist load (no groups) each worker boots its own

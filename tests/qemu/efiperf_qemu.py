@@ -85,19 +85,21 @@ def base_efi(arch):
     return os.path.join(REPO, "build", arch, "efiperf.efi")
 
 
+BASE_CFG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "base.cfg")
+
+
 @functools.lru_cache(maxsize=None)
 def _base_cfg(arch):
-    with base_image_lock():
-        p = sh(["mtype", "-i", base_image(arch), "::/efiperf/efiperf.cfg"])
-    assert p.returncode == 0, "cannot read efiperf.cfg from %s: %s" % (base_image(arch), p.stderr.strip())
-    lines = p.stdout.replace("\r\n", "\n").split("\n")
+    # not the image's boot/efiperf.cfg: that one runs the main job (test_run.py boots it)
+    with open(BASE_CFG, encoding="utf-8") as f:
+        lines = f.read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return tuple(lines)
 
 
 def base_cfg(arch):
-    """The \\efiperf\\efiperf.cfg inside the built image, as lines."""
+    """The tests' base configuration (tests/qemu/base.cfg), as lines."""
     return list(_base_cfg(arch))
 
 
@@ -136,21 +138,20 @@ def test_dir(name):
 
 
 def make_image(arch, d, cfg=None, shell_args=None):
-    """A scratch image in d: a copy of the built image (config replaced when cfg is given: text,
-    or bytes written as they are), or in shell mode a fresh image from boot/mkimage.sh whose
-    startup.nsh passes shell_args."""
+    """A scratch image in d: a copy of the built image with cfg (default: the tests' base
+    configuration, tests/qemu/base.cfg; text, or bytes written as they are) as its
+    \\efiperf\\efiperf.cfg, or in shell mode a fresh image from boot/mkimage.sh whose startup.nsh
+    passes shell_args."""
     img = os.path.join(d, "efiperf.img")
-    if cfg is not None or shell_args is not None:
-        cfgf = os.path.join(d, "efiperf.cfg")
-        with open(cfgf, "wb") as f:
-            text = cfg if cfg is not None else "\n".join(base_cfg(arch)) + "\n"
-            f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+    cfgf = os.path.join(d, "efiperf.cfg")
+    with open(cfgf, "wb") as f:
+        text = cfg if cfg is not None else "\n".join(base_cfg(arch)) + "\n"
+        f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
     if shell_args is None:
         with base_image_lock():
             shutil.copyfile(base_image(arch), img)
-        if cfg is not None:
-            p = sh(["mcopy", "-o", "-i", img, cfgf, "::/efiperf/efiperf.cfg"])
-            assert p.returncode == 0, "mcopy config into image: %s" % p.stderr.strip()
+        p = sh(["mcopy", "-o", "-i", img, cfgf, "::/efiperf/efiperf.cfg"])
+        assert p.returncode == 0, "mcopy config into image: %s" % p.stderr.strip()
     else:
         with base_image_lock():
             p = sh([MKIMAGE_SH, img, base_efi(arch), BOOTNAME[arch], cfgf, shell_args])

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """QEMU tests of the boot, the config and the logs: CPU identities as QEMU reports them, RDPMC's
 #UD, config and argument errors by line and position, a second run beside the first, trace=hw,
-read-only and full volumes, the measurement of the image as built (both arches), aarch64's exact
+read-only and full volumes, the measurement of the image as built with the tests' base configuration (both arches), aarch64's exact
 INST_RETIRED count of the known loop."""
 import os
 import re
@@ -281,7 +281,7 @@ def test_measurement_sane(arch, request, figure):
     run = request.getfixturevalue("default_" + arch)
     run.expect_ok()
     m, states = check_measurement(run)
-    figure("%s boot-to-log wall" % arch, "%.1f s (qemu.sh: QEMU start to power-off, image as built: copy_size %d, %d passes; app elapsed %s ms)" % (
+    figure("%s boot-to-log wall" % arch, "%.1f s (qemu.sh: QEMU start to power-off, image as built, tests/qemu/base.cfg: copy_size %d, %d passes; app elapsed %s ms)" % (
         run.qemu_wall if run.qemu_wall is not None else run.wall, m["buffer_bytes"], len(m["passes"]), run.records[-1].get("elapsed_ms")))
     figure("%s copy" % arch, "best %s GB/s, counters %s" % (m.get("best_gbps"), {k: sorted(v) for k, v in states.items()}))
 

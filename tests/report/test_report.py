@@ -263,7 +263,12 @@ def test_fleet_marks_the_slow_machine(tmp_path, report):
     assert triad["C3"]["pct_of_median"] == "66.7"
     with open(tmp_path / "fleet" / "fleet.html") as f:
         text = f.read()
-    assert re.search(r'<tr class="below"><td>C3</td><td>16000</td>', text)
+    assert re.search(r'<tr class="below"><td>C3</td><td class="n">16,000</td>', text)
+    # machines as rows, metrics as columns: C3's triad cell marked, its serial linking to its log
+    row = re.search(r'<tr><td><a href="([^"]+)">C3</a></td><td>FAIL</td>(.*?)</tr>', text)
+    assert row and row.group(1) == os.path.relpath(logs[2], tmp_path / "fleet"), row and row.group(1)
+    assert re.search(r'<td class="n below" title="66.7% of the median">16,000</td>', row.group(2)), row.group(2)
+    assert '<td class="n" title="100.0% of the median">24,000</td>' in text
     assert "<td>A1</td><td>0000:02:00.0</td><td>8.0 GT/s x4 of 16.0 GT/s x16</td>" in text   # downtrained list
     assert "<td>C3</td><td>check = stream.triad.best_rate_mbps &gt;= 20000</td><td>16000</td>" in text
 
@@ -349,3 +354,30 @@ def test_readme_commands(tmp_path):
     assert p.returncode == 3 and p.stdout == "" and "efiperf-report: invalid log: " in p.stderr, p.stdout + p.stderr
     p = subprocess.run([os.path.join(REPO, "boot", "deps.sh"), "report"], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_matrices_as_heat_maps():
+    """c2c and NUMA matrices become heat maps with titles and alt text; a matrix of n nodes has
+    n x n cells drawn (the figure's series is empty: a heat map has no lines)."""
+    import sys
+    from conftest import REPO
+    sys.path.insert(0, os.path.join(REPO, "boot"))
+    from report import html as H
+
+    class Log:
+        def __init__(self, recs):
+            self.records = recs
+
+        def of(self, t):
+            return [r for r in self.records if r.get("type") == t]
+
+    log = Log([{"type": "c2c", "cpus": [{"cpu": i} for i in range(3)],
+                "median_ns": [[0, 50.5, 60], [50.5, 0, 55], [60, 55, 0]]},
+               {"type": "numa_matrix", "nodes": [{"node": 0}, {"node": 1}],
+                "latency_ns": [[80.1, 130.2], [131.3, 79.4]], "read_gbps": [[10.5, 6.2], [6.1, 10.4]]}])
+    text = H.matrices(log)
+    kinds = re.findall(r'<img class="plot" data-plot="([a-z0-9]+)" alt="([^"]+)"', text)
+    assert [k for k, _ in kinds] == ["c2c", "numa", "numa"], kinds
+    assert all(alt for _, alt in kinds) and text.count("<figcaption>") == 3
+    assert "Heat map of the median one-way latency between 3 CPUs" in text
+    assert H.matrices(Log([])) == "", "a log without matrices gets no section"

@@ -370,6 +370,14 @@ static void test_shipped_config(void **state)
 	if (nerr)
 		fail_msg("%s: %s: %s", errs.e[0].where, errs.e[0].key, errs.e[0].message);
 	assert_int_equal(cfg.exit, CFG_EXIT_SHUTDOWN);  /* test images power the machine off */
+	/* the main job: every CPU, STREAM, the latency curve, every NVMe controller read with
+	 * efiperf's own queues, the CHA counters where the CPU has them; no checks */
+	assert_string_equal(cfg.cpus, "all");
+	assert_int_equal(cfg.stream, 1);
+	assert_int_equal(cfg.latency, 1);
+	assert_string_equal(cfg.nvme, "all");
+	assert_int_equal(cfg.cha, CFG_CHA_AUTO);
+	assert_int_equal(cfg.nchecks, 0);
 }
 
 /* loaded_delays: a list of spin counts, 0..100000, at most 8, none twice. */

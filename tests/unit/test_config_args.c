@@ -254,7 +254,7 @@ static void test_help(void **state)
 		"4K..1024G, a multiple of 4096 (default 16M)\n",
 		"  dma_write_lba   = none|BDF[/nsN|/portN] FIRST-LAST ",
 		"then read back (default none)\n",
-		"  cha             = off|on ",
+		"  cha             = off|on|auto ",
 		"(default off)\n",
 		"  cha_count       = N ",
 		"0..256 (default 0)\n",

@@ -414,6 +414,7 @@ static void test_banner_and_error(void **state)
 	nlines = 0;
 	verdict_banner(&vd, "S", "L", collect, NULL);
 	assert_string_equal(lines[nlines - 1], "EFIPERF RESULT: PASS serial=S log=L checks=0/0");
+	assert_string_equal(lines[1], "efiperf verdict: PASS (no checks configured)");
 
 	/* a [*] check over a type the log lacks fails as missing */
 	run_checks("expect_no_downtrain = on\n", with_error + 2, 1);
