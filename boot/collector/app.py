@@ -155,7 +155,7 @@ class Collector:
         logs = [self._log(r["run_id"]) for r in last.values() if r["ended"] and not r["invalid_reason"]]
         logs = [lg for lg in logs if lg is not None]
         if logs:
-            body = fleet.to_html(*fleet.build(logs, self.below), self.below)
+            body = fleet.to_html(*fleet.build(logs, self.below), self.below, link_of=lambda lg: lg.path)
             p.append(body[body.index("<body>") + 6:body.rindex("</body>")])
         p.append("</body></html>\n")
         return "".join(p)

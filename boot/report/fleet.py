@@ -73,7 +73,9 @@ def page_link(lg, fleet_dir, html_dir):
     return os.path.relpath(os.path.abspath(target), os.path.abspath(fleet_dir))
 
 
-def to_html(machines, rows, downtrained, failed, below_pct, fleet_dir=".", html_dir=None):
+def to_html(machines, rows, downtrained, failed, below_pct, fleet_dir=".", html_dir=None, link_of=None):
+    """The fleet page. link_of(log) -> the URL a serial links to (default: page_link, relative to
+    fleet_dir; the collector gives its /runs/RUN_ID pages)."""
     from .html import CSS, num
     E = html.escape
     metric_names = sorted({r["metric"] for r in rows})
@@ -100,7 +102,7 @@ def to_html(machines, rows, downtrained, failed, below_pct, fleet_dir=".", html_
                 tds.append('<td class="n%s" title="%s%% of the median">%s</td>' % (
                     " below" if r["below"] else "", num(r["pct_of_median"]), num(r["value"])))
         body.append('<tr><td><a href="%s">%s</a></td><td>%s</td>%s</tr>' % (
-            E(page_link(lg, fleet_dir, html_dir)), E(s), lg.result, "".join(tds)))
+            E(link_of(lg) if link_of else page_link(lg, fleet_dir, html_dir)), E(s), lg.result, "".join(tds)))
     body.append('<tr class="median"><th>fleet median</th><th></th>%s</tr>' % "".join(
         '<td class="n">%s</td>' % num(med[m]) for m in metric_names))
     p.append('<div class="tw"><table id="machines" class="fleet"><thead><tr><th>machine</th><th>result</th>%s</tr></thead>'

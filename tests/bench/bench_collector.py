@@ -19,7 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "collector"))
-from conftest import Postgres, Server, TOKEN, records_of  # noqa: E402
+from collector_fixtures import Postgres, Server, TOKEN, records_of  # noqa: E402
 
 
 async def machine(session, base, serial, recs, lat):

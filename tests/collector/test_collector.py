@@ -8,7 +8,7 @@ import json
 import random
 import time
 
-from conftest import TOKEN, records_of
+from collector_fixtures import TOKEN, records_of
 
 
 def upload(client, run_id, recs, rnd, retry_every=0):
@@ -161,7 +161,7 @@ def test_stale_run_is_incomplete(collector):
 
 def test_token_is_required_to_start(tmp_path):
     import subprocess
-    from conftest import COLLECTOR
+    from collector_fixtures import COLLECTOR
     r = subprocess.run(["/usr/bin/python3", COLLECTOR, "--db", str(tmp_path / "x.sqlite")], capture_output=True,
                        text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
     assert r.returncode == 2 and "no upload token" in r.stderr

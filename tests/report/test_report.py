@@ -52,7 +52,7 @@ def test_cxl_in_pcie_tree(tmp_path, report):
     assert "<th>CXL</th>" in text
     assert re.search(r'<td[^>]*>0000:0c:00.0</td>.*?<td>CXL root_port, 1 decoder\(s\), none committed</td>', text)
     assert re.search(r'<td[^>]*>0000:0d:00.0</td>.*?<td>CXL device, 1 decoder\(s\), none committed, 256 MiB</td>', text)
-    assert re.search(r'<td[^>]*>0000:00:00.0</td>(<td>[^<]*</td>){3}<td></td></tr>', text)   # not CXL: empty cell
+    assert re.search(r'<td[^>]*>0000:00:00.0</td>(<td>[^<]*</td>){4}<td></td></tr>', text)   # not CXL: empty cell
 
 
 def test_qemu_log_html(tmp_path, report):
