@@ -42,8 +42,9 @@ int netboot_open(EFI_HANDLE image, struct netboot *nb, const char **why)
 		return -1;
 	}
 	nb->pxe = pxe;
-	SetMem(&nb->server, sizeof(nb->server), 0);
-	CopyMem(nb->server.v4.Addr, (VOID *)si, 4);
+	nb->server = (EFI_IP_ADDRESS){ 0 };
+	for (int i = 0; i < 4; i++)
+		nb->server.v4.Addr[i] = si[i];
 	fmt_snprintf(nb->server_text, sizeof(nb->server_text), "%u.%u.%u.%u", si[0], si[1], si[2], si[3]);
 	return 0;
 }
@@ -56,9 +57,14 @@ static int tftp_not_found(const EFI_PXE_BASE_CODE_TFTP_ERROR *e)
 		return 1;
 	if (e->ErrorCode != 0)
 		return 0;
-	for (size_t i = 0; i + 9 <= sizeof(e->ErrorString) && e->ErrorString[i]; i++)
-		if (CompareMem((VOID *)&e->ErrorString[i], (VOID *)"not found", 9) == 0)
+	static const char nf[] = "not found";
+	for (size_t i = 0; i + sizeof(nf) - 1 <= sizeof(e->ErrorString) && e->ErrorString[i]; i++) {
+		size_t k = 0;
+		while (k < sizeof(nf) - 1 && e->ErrorString[i + k] == (CHAR8)nf[k])
+			k++;
+		if (k == sizeof(nf) - 1)
 			return 1;
+	}
 	return 0;
 }
 
