@@ -107,3 +107,18 @@ void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
 	}
 	return pages_alloc(bytes);
 }
+
+int cpus_count(void)
+{
+	struct window_cpu one;   /* before cpus_init: the boot CPU alone, as cpus_selected says */
+	return nsel ? nsel : cpus_selected(&one);
+}
+
+int cpus_has(uint32_t cpu)
+{
+	int n = cpus_count();
+	for (int i = 0; i < n; i++)
+		if (sel[i] == cpu)
+			return 1;
+	return 0;
+}

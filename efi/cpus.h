@@ -21,6 +21,10 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg);
  * (the boot CPU alone before cpus_init succeeded). */
 int cpus_selected(struct window_cpu *cpus);
 
+/* How many CPUs the selection holds, and whether it holds MP services CPU `cpu` (1 or 0). */
+int cpus_count(void);
+int cpus_has(uint32_t cpu);
+
 /* Where a buffer of CPU i (index into the selection) was placed. */
 struct cpu_place {
 	int32_t node;       /* the CPU's SRAT proximity domain, -1 when SRAT does not say */

@@ -106,16 +106,24 @@ static void matrix_text(const struct c2c_cpu *t, int n, const uint64_t *m)
 	}
 }
 
-int measure_c2c(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+/* The matrix's working arrays: from the pool for the run of measure_c2c (about 320 KiB at
+ * C2C_MAX_CPUS and C2C_MAX_ROUNDS), not in the image. */
+struct c2c_pair_q { uint32_t a, b; int masked, ok; hw_status smi_st; uint64_t smi; };
+struct c2c_work {
+	struct window_cpu sel[WINDOW_MAX_CPUS];
+	struct c2c_cpu topo[C2C_MAX_CPUS];
+	uint64_t mmin[C2C_MAX_CPUS * C2C_MAX_CPUS], mmed[C2C_MAX_CPUS * C2C_MAX_CPUS];
+	uint64_t scratch[C2C_MAX_CPUS * (C2C_MAX_CPUS - 1) / 2];
+	uint64_t ticks[C2C_MAX_ROUNDS], ps[C2C_MAX_ROUNDS];
+	struct c2c_pair_q pq[C2C_MAX_CPUS * (C2C_MAX_CPUS - 1) / 2];
+};
+
+static int c2c_matrix(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, struct c2c_work *wk)
 {
-	if (!cfg->c2c)
-		return 0;
-	static struct window_cpu sel[WINDOW_MAX_CPUS];
-	static struct c2c_cpu topo[C2C_MAX_CPUS];
-	static uint64_t mmin[C2C_MAX_CPUS * C2C_MAX_CPUS], mmed[C2C_MAX_CPUS * C2C_MAX_CPUS];
-	static uint64_t scratch[C2C_MAX_CPUS * (C2C_MAX_CPUS - 1) / 2];
-	static uint64_t ticks[C2C_MAX_ROUNDS], ps[C2C_MAX_ROUNDS];
-	static struct { uint32_t a, b; int masked, ok; hw_status smi_st; uint64_t smi; } pq[C2C_MAX_CPUS * (C2C_MAX_CPUS - 1) / 2];
+	struct window_cpu *sel = wk->sel;
+	struct c2c_cpu *topo = wk->topo;
+	uint64_t *mmin = wk->mmin, *mmed = wk->mmed, *scratch = wk->scratch, *ticks = wk->ticks, *ps = wk->ps;
+	struct c2c_pair_q *pq = wk->pq;
 	int n = cpus_selected(sel);
 	if (n < 2 || n > C2C_MAX_CPUS)
 		return -1;   /* c2c_plan named it */
@@ -161,7 +169,7 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 									    : (c2c_sort_u64(ps, rounds), ps[rounds / 2])) : 0;
 			mmin[i * n + k] = mmin[k * n + i] = ok ? (lo ? lo : 1) : 0;
 			mmed[i * n + k] = mmed[k * n + i] = ok ? (med ? med : 1) : 0;
-			pq[npairs++] = (typeof(pq[0])){ sel[i].cpu, sel[k].cpu, w.masked, ok, w.smi_status, w.smi_delta };
+			pq[npairs++] = (struct c2c_pair_q){ sel[i].cpu, sel[k].cpu, w.masked, ok, w.smi_status, w.smi_delta };
 			if (!ok) {
 				failed++;
 				rep_error("c2c", "CPUs %u and %u: %s", sel[i].cpu, sel[k].cpu,
@@ -248,4 +256,16 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 		}
 	pages_free(page, C2C_LINE_BYTES);
 	return failed ? -1 : 0;
+}
+
+int measure_c2c(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->c2c)
+		return 0;
+	struct c2c_work *wk = measure_work(sizeof(*wk), "c2c");
+	if (!wk)
+		return -1;
+	int rc = c2c_matrix(hw, p, cfg, wk);
+	pool_free(wk);
+	return rc;
 }

@@ -48,12 +48,21 @@ struct cell {
 	struct window_result wl, wb;
 };
 
+/* The matrix's working state: pool memory for the run of measure_numa_matrix (about 90 KiB). */
+struct numa_work {
+	struct window_cpu sel[WINDOW_MAX_CPUS];
+	struct node nodes[MAX_NODES];
+	struct cell cells[MAX_NODES][MAX_NODES];
+	struct window_cpu wc[WINDOW_MAX_CPUS];     /* one cell's window */
+	struct kernel_run runs[WINDOW_MAX_CPUS];
+};
+
 /* One cell: chase on the node's first CPU, then the load kernel on all its CPUs. */
-static void measure_cell(const struct hw *hw, const struct platform *p, struct window_cpu *sel, int nsel,
+static void measure_cell(const struct hw *hw, const struct platform *p, struct numa_work *wk, int nsel,
 			 const struct node *cn, void *buf, uint64_t size, struct cell *out)
 {
-	static struct window_cpu wc[WINDOW_MAX_CPUS];
-	static struct kernel_run runs[WINDOW_MAX_CPUS];
+	struct window_cpu *wc = wk->wc, *sel = wk->sel;
+	struct kernel_run *runs = wk->runs;
 	const struct kernel_desc *chase = kernel_best(arch_kernels, arch_nkernels, KERNEL_CHASE, arch_kernel_isa());
 	const struct kernel_desc *load = kernel_best(arch_kernels, arch_nkernels, KERNEL_LOAD, arch_kernel_isa());
 	if (!chase)
@@ -95,13 +104,11 @@ static void cell_quiet_json(struct json *j, const char *key, const struct window
 	json_close(j);
 }
 
-int measure_numa_matrix(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+static int numa_matrix_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, struct numa_work *wk)
 {
-	if (!cfg->numa_matrix)
-		return 0;
-	static struct window_cpu sel[WINDOW_MAX_CPUS];
-	static struct node nodes[MAX_NODES];
-	static struct cell cells[MAX_NODES][MAX_NODES];
+	struct window_cpu *sel = wk->sel;
+	struct node *nodes = wk->nodes;
+	struct cell (*cells)[MAX_NODES] = wk->cells;
 	int nsel = cpus_selected(sel), nn = 0;
 	if (!p->srat || !p->srat->present) {
 		rep_error("numa_matrix", "no ACPI SRAT: the firmware does not say which memory is whose");
@@ -137,7 +144,7 @@ int measure_numa_matrix(const struct hw *hw, const struct platform *p, const str
 				rc = -1;
 				continue;
 			}
-			measure_cell(hw, p, sel, nsel, &nodes[c], buf, size, &cells[c][m]);
+			measure_cell(hw, p, wk, nsel, &nodes[c], buf, size, &cells[c][m]);
 			pages_free(buf, size);
 			if (!cells[c][m].ran) {
 				rep_error("numa_matrix", "node %u -> node %u: a CPU did not run its kernel", nodes[c].domain, nodes[m].domain);
@@ -202,5 +209,17 @@ int measure_numa_matrix(const struct hw *hw, const struct platform *p, const str
 	for (int k = 0; k < nn; k++)
 		if (!nodes[k].ncpu || !nodes[k].nr)
 			rep_line("            node %u: %s", nodes[k].domain, !nodes[k].ncpu ? "no selected CPUs" : "no memory");
+	return rc;
+}
+
+int measure_numa_matrix(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->numa_matrix)
+		return 0;
+	struct numa_work *wk = measure_work(sizeof(*wk), "numa_matrix");
+	if (!wk)
+		return -1;
+	int rc = numa_matrix_run(hw, p, cfg, wk);
+	pool_free(wk);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "efi/measure/window.h"
 #include "efi/measure/iio_window.h"
 #include "efi/pages.h"
+#include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
 #include "pmu/uncore/amd_uncore.h"
@@ -216,12 +217,11 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 	return 0;
 }
 
-/* One uncore_iio_map record per socket: the map, where it came from, its defects. Returns the
- * maps (nsock of them). */
+/* One uncore_iio_map record per socket: the map, where it came from, its defects. Fills
+ * maps[0..nsock) (the caller's, from the pool) and returns it. */
 static const struct iio_map *iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip,
-					     const uint32_t *cpu, uint32_t nsock)
+					     const uint32_t *cpu, uint32_t nsock, struct iio_map *maps)
 {
-	static struct iio_map maps[UNC_MAX_PKGS];
 	if (ip->discovery)
 		for (uint32_t s = 0; s < nsock; s++)
 			uncore_disc_iio_map(hw, ip, scan, nscan, s, &maps[s]);
@@ -238,6 +238,21 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 			rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
 	}
 	return maps;
+}
+
+/* The DMA windows' IIO self-check plan from these units and the sockets' stack maps (reported
+ * here, one record per socket; the maps live in the pool only until the plan has copied them). */
+static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platform *ip,
+			    const struct uncore_box_type *ty, const struct intel_unit *units, uint32_t n,
+			    const uint32_t *cpu, uint32_t nsock)
+{
+	struct iio_map *maps = pool_zalloc(UNC_MAX_PKGS * sizeof(*maps));
+	if (!maps) {
+		rep_error("uncore", "cannot allocate the IIO stack maps: DMA windows get no IIO self-check");
+		return;
+	}
+	iio_window_plan(ip, ty, units, n, iio_maps_report(hw, ip, cpu, nsock, maps), nsock, cpu);
+	pool_free(maps);
 }
 
 /* ---- IMC free-running DDR counters ---- */
@@ -316,7 +331,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
 			status_record_free(b->pmu, ip->name, "absent", why, imc ? free_run.why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
-				iio_window_plan(ip, &ty, units, 0, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
+				iio_plan_report(hw, ip, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
@@ -356,7 +371,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (bx == INTEL_BOX_IIO) {
 		/* the DMA windows' iio_self_check programs the device's stack among these same units
 		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
-		iio_window_plan(ip, &ty, units, n, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
+		iio_plan_report(hw, ip, &ty, units, n, cpu, nsock);
 	}
 	return rc;
 }
