@@ -148,7 +148,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	}
 	int present = amd_uncore_present(b, caps, why, sizeof(why));
 	fmt_snprintf(cpuid, sizeof(cpuid), "%s%s", present ? "present" : "absent: ", present ? "" : why);
-	if (!present && cfg->uncore != 2) {
+	if (!present && cfg->uncore != CFG_UNCORE_FORCE) {
 		status_record(b->pmu, f->name, "absent", why);
 		return 0;
 	}
