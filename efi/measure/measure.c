@@ -13,6 +13,7 @@
 #include "pmu/metrics.h"
 #include "efi/measure/window.h"
 #include "efi/pages.h"
+#include "efi/measure/shape.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/cpus.h"
 #include "efi/mp.h"
@@ -25,7 +26,8 @@
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). Multiplexed, the
  * counts are the scaled ones and input_groups says how many groups the inputs came from. */
-static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass, uint32_t topdown)
+static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass,
+			       enum cfg_topdown topdown)
 {
 	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
 				.f = arm_td_formula_for(s->midr) };
@@ -40,7 +42,7 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
 	json_str(j, "formula", in.f->core);
 	json_str(j, "formula_source", in.f->source);
-	if (topdown == 2)   /* topdown = l2 (pmu/core/amd_pipeline.h's level 2 is AMD's) */
+	if (topdown == CFG_TOPDOWN_L2)   /* topdown = l2 (pmu/core/amd_pipeline.h's level 2 is AMD's) */
 		json_str(j, "level2_why", "Arm: Neoverse TopDown level 1 only; topdown = l2 counts as on");
 	/* valid: every item has a value */
 	int td_valid = 1;
@@ -224,6 +226,17 @@ void measure_place_json(struct json *j, const struct cpu_place *place, const voi
 		json_null(j, "node");
 	json_bool(j, "node_local", place->local);
 	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+}
+
+static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
+{
+	return window_run(ctx, s, r);
+}
+
+void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz)
+{
+	*ctx = (struct measure_ctx){ .hw = hw, .win = { .run = efi_window_run, .ctx = (void *)hw }, .alloc = pool_zalloc,
+				     .free = pool_free, .clock = arch_timer_read, .timer_hz = timer_hz };
 }
 
 void *measure_work(uint64_t bytes, const char *where)

@@ -35,6 +35,11 @@ void measure_place_json(struct json *j, const struct cpu_place *place, const voi
  * `where` naming the size. Give it back with pool_free (efi/pages.h). */
 void *measure_work(uint64_t bytes, const char *where);
 
+/* The firmware's measure_ctx (efi/measure/shape.h): windows by window_run on MP services
+ * CPUs, the UEFI pool, arch_timer_read at timer_hz. */
+struct measure_ctx;
+void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz);
+
 /* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
