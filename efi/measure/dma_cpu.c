@@ -107,15 +107,10 @@ int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct 
 	void *(*arr)[NARRAYS] = c->arr;
 	n = stream_cpus(p->mp.bsp, cpus, c->index);
 	for (int i = 0; i < n; i++) {
-		for (unsigned k = 0; k < NARRAYS; k++) {
-			struct cpu_place pl;
-			arr[i][k] = cpus_alloc(c->index[i], size, &pl);
-			place[i] = k ? (struct cpu_place){ pl.node, place[i].local && pl.local } : pl;
-			if (!arr[i][k]) {
-				rep_error("dma_cpu_traffic", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
-					  (unsigned long long)size, n);
-				goto out;
-			}
+		if (cpus_alloc_arrays(c->index[i], size, NARRAYS, arr[i], &place[i]) != 0) {
+			rep_error("dma_cpu_traffic", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
+				  (unsigned long long)size, n);
+			goto out;
 		}
 		kname = stream_beside_prepare(&st[i], kind, arr[i][0], arr[i][1], arr[i][2], size, &c->stop);
 		if (!kname) {

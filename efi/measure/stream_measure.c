@@ -34,14 +34,20 @@ static uint64_t mbps_of(uint64_t bytes, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)bytes * 1000u / ns) : 0;
 }
 
-/* STREAM's arrays: a zeroed, b and c with values (any finite doubles), one pass of k over them. */
-static void stream_fill(struct kernel_run *r, const struct kernel_desc *k, void *const buf[3], uint64_t size)
+/* STREAM's arrays: a zeroed, b and c with values (any finite doubles). */
+static void stream_arrays_init(void *const buf[3], uint64_t size)
 {
 	memset(buf[0], 0, size);
 	for (uint64_t w = 0; w < size / 8; w++) {
 		((double *)buf[1])[w] = (double)(w & 0xFF);
 		((double *)buf[2])[w] = (double)((w >> 8) & 0xFF);
 	}
+}
+
+/* The arrays initialised, and one pass of k over them. */
+static void stream_fill(struct kernel_run *r, const struct kernel_desc *k, void *const buf[3], uint64_t size)
+{
+	stream_arrays_init(buf, size);
 	*r = (struct kernel_run){ .k = k, .a = buf[0], .b = buf[1], .c = buf[2], .bytes = size,
 				  .scalar = k->kind == KERNEL_TRIAD ? TRIAD_SCALAR : STORE_VALUE, .passes = 1,
 				  .timer = arch_timer_read };
@@ -152,16 +158,11 @@ static int stream_run(const struct hw *hw, const struct platform *p, const struc
 	int n = cpus_selected(cpus), rc = 0, vec_on = 0;
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
-		for (int k = 0; k < 3; k++) {
-			struct cpu_place pl;
-			buf[i][k] = cpus_alloc(i, size, &pl);
-			place[i] = k ? (struct cpu_place){ pl.node, place[i].local && pl.local } : pl;
-			if (!buf[i][k]) {
-				rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
-					  (unsigned long long)size, n);
-				rc = -1;
-				goto out;
-			}
+		if (cpus_alloc_arrays(i, size, 3, buf[i], &place[i]) != 0) {
+			rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
+				  (unsigned long long)size, n);
+			rc = -1;
+			goto out;
 		}
 	/* The wider vector state on every CPU of the run, for the masked windows below; given back
 	 * at `out` (and by the cleanup registry on a fatal exception). */
@@ -197,13 +198,8 @@ static int stream_run(const struct hw *hw, const struct platform *p, const struc
 							  tune_isa_only ? tune_isa_only & isa : isa);
 		if (!k)
 			continue;
-		for (int i = 0; i < n; i++) {
-			memset(buf[i][0], 0, size);
-			for (uint64_t w = 0; w < size / 8; w++) {
-				((double *)buf[i][1])[w] = (double)(w & 0xFF);
-				((double *)buf[i][2])[w] = (double)((w >> 8) & 0xFF);
-			}
-		}
+		for (int i = 0; i < n; i++)
+			stream_arrays_init(buf[i], size);
 		/* the kernel of each class: pinned, tuned, or (budget 0) the widest default shape */
 		const uint32_t streams = kernel_streams(stream_kinds[s]);
 		const uint64_t probe = llc ? 2 * llc : (uint64_t)streams * size;

@@ -97,7 +97,7 @@ static int request_failed(const char *pmu, const char *platform, const char *why
 }
 
 /* req's boxes around the copy, counted against what the copy moved (the convention above). */
-static void measure_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
+static void count_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
 {
 	req->known_read_bytes = 2 * ctx->bytes;
 	req->known_write_bytes = ctx->bytes;
@@ -166,7 +166,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	}
 	if (amd_uncore_request(f, bx, &use, npkgs, cpu, sock, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, f->name, why);
-	measure_copy(hw, req, ctx, res);
+	count_copy(hw, req, ctx, res);
 	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
 	for (uint32_t s = 0; s < nsock; s++) {
 		struct json *j = rep_begin("uncore");
@@ -349,7 +349,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	}
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
-	measure_copy(hw, req, ctx, res);
+	count_copy(hw, req, ctx, res);
 	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
 		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
