@@ -236,7 +236,8 @@ static int efi_window_run(void *ctx, const struct window_spec *s, struct window_
 void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz)
 {
 	*ctx = (struct measure_ctx){ .hw = hw, .win = { .run = efi_window_run, .ctx = (void *)hw }, .alloc = pool_zalloc,
-				     .free = pool_free, .clock = arch_timer_read, .timer_hz = timer_hz };
+				     .free = pool_free, .alloc_in = pages_alloc_in, .free_in = pages_free,
+				     .clock = arch_timer_read, .timer_hz = timer_hz };
 }
 
 void *measure_work(uint64_t bytes, const char *where)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 #include "efi/measure/window.h"
+#include "efi/fw/memranges.h"
 
 /* How a measurement's windows run. run: 0 when every CPU of s ran its kernel, -1 otherwise
  * (window_run's contract, efi/measure/window.h); r filled either way. */
@@ -31,6 +32,10 @@ struct measure_ctx {
 	struct window_ops win;
 	void *(*alloc)(uint64_t bytes);   /* zeroed memory (the UEFI pool); NULL when short */
 	void (*free)(void *p);            /* what alloc gave; NULL is ignored */
+	/* whole pages inside the ranges r[0..nr) (a NUMA node's memory), NULL when no free run is
+	 * big enough; free_in gives back what alloc_in gave (bytes as asked) */
+	void *(*alloc_in)(uint64_t bytes, const struct memrange *r, int nr);
+	void (*free_in)(void *p, uint64_t bytes);
 	uint64_t (*clock)(void);          /* the timer the kernels time themselves with */
 	uint64_t timer_hz;                /* its rate */
 };
