@@ -151,11 +151,6 @@ out:
 	t->spent_ticks = t->timer() - t0;
 }
 
-void kernel_tune_entry(void *arg)
-{
-	kernel_tune((struct kernel_tune *)arg);
-}
-
 uint64_t kernel_tune_mbps(const struct kernel_tune_cand *c, uint64_t hz)
 {
 	if (!c || !c->passes || !c->best_ticks)
@@ -163,10 +158,3 @@ uint64_t kernel_tune_mbps(const struct kernel_tune_cand *c, uint64_t hz)
 	return (uint64_t)((unsigned __int128)c->app_bytes * hz / c->best_ticks / 1000000u);
 }
 
-int kernel_name_known(const struct kernel_desc *table, uint32_t n, const char *name)
-{
-	for (uint32_t i = 0; name && i < n; i++)
-		if (strcmp(table[i].name, name) == 0)
-			return 1;
-	return 0;
-}

@@ -71,15 +71,10 @@ struct kernel_tune {
 /* Run the tuner (shapes above). Each array must hold max(probe_bytes, 2 x
  * KERNEL_TUNE_VERIFY_BYTES + 64) bytes. */
 void kernel_tune(struct kernel_tune *t);
-void kernel_tune_entry(void *arg);   /* kernel_tune((struct kernel_tune *)arg): hw_cpu_fn shape */
 
 /* Candidate i's rate in MB/s (10^6 bytes/s) for a timer of hz: app_bytes x hz / best_ticks /
  * 10^6; 0 when not run. */
 uint64_t kernel_tune_mbps(const struct kernel_tune_cand *c, uint64_t hz);
-
-/* 1 when `name` is a variant of any kind in the table (offered or not): `kernel = <variant>`
- * names one, and a name that is none is a config error. */
-int kernel_name_known(const struct kernel_desc *table, uint32_t n, const char *name);
 
 /* The arch backend (arch/<arch>/kernel_env.c; not on the host): last-level cache bytes of this
  * CPU (0 when unknown), and this CPU's class: CPUs of one class share the tuner's choice

@@ -107,3 +107,32 @@ void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
 	}
 	return pages_alloc(bytes);
 }
+
+int cpus_count(void)
+{
+	struct window_cpu one;   /* before cpus_init: the boot CPU alone, as cpus_selected says */
+	return nsel ? nsel : cpus_selected(&one);
+}
+
+int cpus_has(uint32_t cpu)
+{
+	int n = cpus_count();
+	for (int i = 0; i < n; i++)
+		if (sel[i] == cpu)
+			return 1;
+	return 0;
+}
+
+int cpus_alloc_arrays(int i, uint64_t bytes, unsigned narrays, void **arr, struct cpu_place *place)
+{
+	for (unsigned k = 0; k < narrays; k++)
+		arr[k] = NULL;
+	for (unsigned k = 0; k < narrays; k++) {
+		struct cpu_place pl;
+		arr[k] = cpus_alloc(i, bytes, &pl);
+		*place = k ? (struct cpu_place){ pl.node, place->local && pl.local } : pl;
+		if (!arr[k])
+			return -1;
+	}
+	return 0;
+}

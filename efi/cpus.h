@@ -21,6 +21,10 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg);
  * (the boot CPU alone before cpus_init succeeded). */
 int cpus_selected(struct window_cpu *cpus);
 
+/* How many CPUs the selection holds, and whether it holds MP services CPU `cpu` (1 or 0). */
+int cpus_count(void);
+int cpus_has(uint32_t cpu);
+
 /* Where a buffer of CPU i (index into the selection) was placed. */
 struct cpu_place {
 	int32_t node;       /* the CPU's SRAT proximity domain, -1 when SRAT does not say */
@@ -34,5 +38,10 @@ int32_t cpus_node(int i);
  * known and has room, else anywhere (place->local = 0 says so). NULL when memory is short.
  * Free with pages_free(). */
 void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place);
+
+/* narrays buffers of `bytes` for selected CPU i, each by cpus_alloc, into arr[0..narrays);
+ * place->local only when every one is local. Returns 0, or -1 when memory is short: the buffers
+ * taken stay in arr (free them with pages_free), the others are NULL. */
+int cpus_alloc_arrays(int i, uint64_t bytes, unsigned narrays, void **arr, struct cpu_place *place);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * efiperf entry point: one straight path (architecture.md)
+ * efiperf entry point: one straight path
  *   config + shell args -> platform discovery -> quiesced measurement windows -> records -> exit.
  * Every exit path restores the PMU (each measurement restores its own registers), unregisters
  * the exception handlers, restores the C environment, closes the logs and honours `exit`.
@@ -37,6 +37,7 @@
 #include "efi/measure/dma_cpu.h"
 #include "efi/measure/window.h"
 #include "efi/platform.h"
+#include "efi/pages.h"
 #include "efi/out/report.h"
 #include "efi/out/volume.h"
 #include "efi/verdict/run_verdict.h"
@@ -53,11 +54,14 @@
 #define MAX_ARGS 64          /* the program's path and 63 settings; more are an error */
 #define CMDLINE_BYTES 2048   /* characters of the command line, with its NUL; more are an error */
 #define TRACE_ENTRIES 4096
+#define HELP_BYTES 16384   /* --help: cfg_help of every key, from the pool */
 #define SCHEMA_VERSION 1
 #define CFG_NET_MAX_BYTES (256u << 10)   /* a config file from the boot server, at most */
 #define NS_PER_MS 1000000u
 
-static struct efiperf_config cfg;
+/* The run's config and platform: pool memory taken first thing in efi_main (together about
+ * 40 KiB; gnu-efi keeps .bss in the image file). */
+static struct efiperf_config *cfg;
 static struct cfg_errors cfg_errs;
 static int want_help;
 static char cmdline[CMDLINE_BYTES];
@@ -68,7 +72,7 @@ static char cfg_url[160];               /* the boot server's copy read, when net
 static char run_started[32] = "unknown";
 static struct hw_trace tracer;
 static uint64_t t_start;
-static struct platform plat;
+static struct platform *plat;
 static struct discovery disc;
 
 /* --- configuration: file, then arguments ----------------------------------------------- */
@@ -103,7 +107,7 @@ static int load_args(EFI_HANDLE image, char *argv[])
  * that exists, then the arguments. */
 static void load_config(EFI_HANDLE image, int have_volume)
 {
-	cfg_defaults(&cfg);
+	cfg_defaults(cfg);
 	cfg_npaths = cfg_search_paths(disc.serial, disc.smbios_status == 0 && disc.smbios.board.present ?
 					  disc.smbios.board.product : NULL, cfg_paths);
 	/* No FAT volume but loaded over PXE: the same candidates from the boot server (TFTP). */
@@ -119,7 +123,7 @@ static void load_config(EFI_HANDLE image, int have_volume)
 							sizeof(cfg_url), &why);
 		if (r == 0) {
 			cfg_used = i;
-			cfg_parse_text(&cfg, text, len, have_volume ? cfg_paths[i] : cfg_url, &cfg_errs);
+			cfg_parse_text(cfg, text, len, have_volume ? cfg_paths[i] : cfg_url, &cfg_errs);
 			FreePool(text);
 		} else if (r < 0) {
 			struct cfg_error *e = &cfg_errs.e[cfg_errs.count < CFG_MAX_ERRORS ? cfg_errs.count : 0];
@@ -131,7 +135,7 @@ static void load_config(EFI_HANDLE image, int have_volume)
 	}
 	char *argv[MAX_ARGS];
 	int argc = load_args(image, argv);
-	cfg_parse_args(&cfg, argc, argv, &want_help, &cfg_errs);
+	cfg_parse_args(cfg, argc, argv, &want_help, &cfg_errs);
 }
 
 /* --- records ---------------------------------------------------------------------------- */
@@ -163,7 +167,7 @@ static void run_record(void)
 		json_str(j, NULL, cfg_paths[i]);
 	json_close(j);
 	json_obj(j, "config");
-	cfg_to_json(&cfg, j);
+	cfg_to_json(cfg, j);
 	json_close(j);
 	rep_end();
 }
@@ -189,7 +193,7 @@ static void trace_line(void *arg, const struct hw_trace_entry *e)
 /* Write the recorder's entries (between phases, never inside a measurement window). */
 static void trace_drain(void)
 {
-	if (cfg.trace == CFG_TRACE_HW)
+	if (cfg->trace == CFG_TRACE_HW)
 		hw_trace_drain(&tracer, trace_line, NULL);
 }
 
@@ -199,12 +203,12 @@ static void end_record(void)
 	run_verdict_record();   /* the verdict comes before the end */
 	struct json *j = rep_begin("end");
 	json_str(j, "status", rep_failed() ? "error" : "ok");
-	if (plat.timer_hz)
-		json_u64(j, "elapsed_ms", metric_ticks_to_ns(arch_timer_read() - t_start, plat.timer_hz) / NS_PER_MS);
+	if (plat && plat->timer_hz)
+		json_u64(j, "elapsed_ms", metric_ticks_to_ns(arch_timer_read() - t_start, plat->timer_hz) / NS_PER_MS);
 	json_u64(j, "faults_recovered", exceptions_recovered());
-	if (cfg.trace == CFG_TRACE_HW)
+	if (cfg->trace == CFG_TRACE_HW)
 		json_u64(j, "trace_dropped", tracer.dropped);
-	json_str(j, "exit", cfg_exit_name(cfg.exit));
+	json_str(j, "exit", cfg_exit_name(cfg->exit));
 	rep_end();
 	run_state_end();   /* the log has its end: no marker */
 	rep_line("efiperf: run %s; log %s", rep_failed() ? "FAILED" : "ok", rep_log_stem() ? rep_log_stem() : "(console only)");
@@ -229,8 +233,8 @@ static void on_fatal(const char *vector, uintptr_t ip)
 	cleanup_run_all();   /* e.g. NVMe controllers go back to the firmware driver */
 	end_record();
 	leave();
-	if (cfg.exit != CFG_EXIT_RETURN)
-		RT->ResetSystem(cfg.exit == CFG_EXIT_REBOOT ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0, NULL);
+	if (cfg->exit != CFG_EXIT_RETURN)
+		RT->ResetSystem(cfg->exit == CFG_EXIT_REBOOT ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0, NULL);
 }
 
 static EFI_STATUS finish(void)
@@ -238,7 +242,7 @@ static EFI_STATUS finish(void)
 	EFI_STATUS st = rep_failed() ? EFI_ABORTED : EFI_SUCCESS;
 	end_record();
 	leave();
-	switch (cfg.exit) {
+	switch (cfg->exit) {
 	case CFG_EXIT_SHUTDOWN:
 		RT->ResetSystem(EfiResetShutdown, st, 0, NULL);
 		break;
@@ -351,11 +355,17 @@ static const struct {
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	InitializeLib(image, systab);
+	cfg = pool_zalloc(sizeof(*cfg));
+	plat = pool_zalloc(sizeof(*plat));
+	if (!cfg || !plat) {
+		ST->ConOut->OutputString(ST->ConOut, L"efiperf: the firmware has no pool memory for the config and platform\r\n");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	arch_env_enter();
 	t_start = arch_timer_read();
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 
-	plat.exc_vectors = exceptions_register(&plat.exc_why);
+	plat->exc_vectors = exceptions_register(&plat->exc_why);
 	self = image;
 	exceptions_on_fatal(on_fatal);
 
@@ -364,7 +374,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	/* ACPI and SMBIOS first: the SMBIOS serial and baseboard pick the config and name the logs. */
 	discovery_firmware(&disc);
 	load_config(image, have_volume);
-	run_verdict_start(&cfg);
+	run_verdict_start(cfg);
 	if (!have_volume && cfg_url[0] && cfg_used >= 0)
 		rep_line("log: no boot volume (%s): configuration from %s, console only", why, cfg_url);
 	else if (!have_volume)
@@ -389,12 +399,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return finish();
 
 	if (want_help) {
-		static char help[16384];   /* cfg_help of every key: about 8 KiB today */
+		char *help = pool_zalloc(HELP_BYTES);   /* cfg_help of every key: about 8 KiB today */
 		struct strbuf sb;
-		sb_init(&sb, help, sizeof(help));
-		cfg_help(&sb);
+		sb_init(&sb, help ? help : (char *)"", help ? HELP_BYTES : 1);
+		if (help)
+			cfg_help(&sb);
 		rep_line("usage: efiperf.efi [key=value ...] [--help]; keys (also in %s):", CFG_PATH);
-		for (char *line = help, *nl; *line; line = nl + 1) {
+		for (char *line = help ? help : (char *)"", *nl; *line; line = nl + 1) {
 			nl = strchr(line, '\n');
 			if (!nl) {
 				rep_line("%s", line);
@@ -402,11 +413,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			}
 			rep_line("%.*s", (int)(nl - line), line);
 		}
+		pool_free(help);
 		return finish();
 	}
 
 	struct hw hw = hw_efi();
-	if (cfg.trace == CFG_TRACE_HW) {
+	if (cfg->trace == CFG_TRACE_HW) {
 		/* Pool memory, not a static array: gnu-efi's linker script stores .bss in the file. */
 		struct hw_trace_entry *ring = AllocateZeroPool(TRACE_ENTRIES * sizeof(*ring));
 		if (!ring) {
@@ -416,63 +428,63 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		hw = hw_trace_wrap(&tracer, hw, ring, TRACE_ENTRIES);
 	}
 
-	plat.smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
-	plat.fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
-	plat.srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
-	plat.madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
-	plat.apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
-	plat.pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
-	plat.acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
-	platform_discover(&hw, &plat);
+	plat->smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
+	plat->fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
+	plat->srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
+	plat->madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
+	plat->apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
+	plat->pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
+	plat->acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
+	platform_discover(&hw, plat);
 	char cpu_note[160];
-	if (cpu_tables_note(plat.cpu.vendor, plat.cpu.family, plat.cpu.model, cpu_note, sizeof(cpu_note))) {
+	if (cpu_tables_note(plat->cpu.vendor, plat->cpu.family, plat->cpu.model, cpu_note, sizeof(cpu_note))) {
 		rep_set_cpu_note(cpu_note);
 		rep_line("cpu:        %s", cpu_note);
 	}
-	platform_report(&plat);
-	discovery_report(&disc, &plat.mp);
-	if (cpus_init(&plat, &cfg) != 0)
+	platform_report(plat);
+	discovery_report(&disc, &plat->mp);
+	if (cpus_init(plat, cfg) != 0)
 		return finish();   /* a `cpus` this machine does not have: a config error */
 	/* The run plan, before the first window: every key naming hardware is resolved with the
 	 * parser the measurement uses (cpus above, core_events here, cha_events and the DMA, MMIO
 	 * and NVMe targets below); a bad value is a config error naming where it was set, and
 	 * nothing is measured. */
 	int core_cfg_error;
-	plat.corepmu = corepmu_setup(&hw, &cfg, plat.timer_hz, &core_cfg_error);
+	plat->corepmu = corepmu_setup(&hw, cfg, plat->timer_hz, &core_cfg_error);
 	trace_drain();
 	if (core_cfg_error)
 		return finish();
 	char arm_err[160];   /* Arm PMUv3: core_events on event counters 1..N-1 of every CPU */
-	if (plat.core.pmu == &pmu_armv8_pmuv3 && cfg.core_events[0] &&
-	    armv8_pmuv3_configure(&plat.core, cfg.core_events, arm_err, sizeof(arm_err)) != 0) {
-		rep_error("config", "%s: %s", cfg.origin[CFG_CORE_EVENTS], arm_err);
+	if (plat->core.pmu == &pmu_armv8_pmuv3 && cfg->core_events[0] &&
+	    armv8_pmuv3_configure(&plat->core, cfg->core_events, arm_err, sizeof(arm_err)) != 0) {
+		rep_error("config", "%s: %s", cfg->origin[CFG_CORE_EVENTS], arm_err);
 		return finish();
 	}
-	if (plat.core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the default set */
-		int user = cfg.core_events[0] != 0;
-		if (cfg.topdown)
-			armv8_pmuv3_add_topdown(&plat.core);
+	if (plat->core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the default set */
+		int user = cfg->core_events[0] != 0;
+		if (cfg->topdown)
+			armv8_pmuv3_add_topdown(&plat->core);
 		if (!user)
-			armv8_pmuv3_add_defaults(&plat.core);
-		plat.core.event_set = user ? (cfg.topdown ? "core_events + topdown" : "core_events")
-					   : (cfg.topdown ? "topdown + default" : "default");
-		core_mux_pack(&plat.core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
+			armv8_pmuv3_add_defaults(&plat->core);
+		plat->core.event_set = user ? (cfg->topdown ? "core_events + topdown" : "core_events")
+					   : (cfg->topdown ? "topdown + default" : "default");
+		core_mux_pack(&plat->core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
 	}
-	if (cfg.pcie) {
-		disc.cxl_commit = cfg.cxl_decoders;
-		discovery_pcie(&hw, &disc, plat.timer_hz);
+	if (cfg->pcie) {
+		disc.cxl_commit = cfg->cxl_decoders;
+		discovery_pcie(&hw, &disc, plat->timer_hz);
 		trace_drain();
 	}
 	dma_window_ranges(&disc);
-	if (cha_run_plan(&hw, &plat, &disc, &cfg) != 0 || c2c_plan(&plat, &cfg) != 0 ||
-	    loaded_latency_plan(&cfg) != 0)
+	if (cha_run_plan(&hw, plat, &disc, cfg) != 0 || c2c_plan(plat, cfg) != 0 ||
+	    loaded_latency_plan(cfg) != 0)
 		return finish();
 	trace_drain();
-	if (run_plan_check(&hw, &plat, &cfg, self) != 0)
+	if (run_plan_check(&hw, plat, cfg, self) != 0)
 		return finish();
 	trace_drain();
 
-	const struct run_ctx ctx = { &hw, &plat, &cfg, self };
+	const struct run_ctx ctx = { &hw, plat, cfg, self };
 	for (size_t i = 0; i < sizeof(run_table) / sizeof(run_table[0]); i++) {
 		run_table[i].run(&ctx);   /* a failure is in the log as an error record: the run goes on */
 		trace_drain();

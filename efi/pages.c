@@ -42,3 +42,26 @@ void pages_free(void *p, uint64_t bytes)
 	if (p)
 		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, EFI_SIZE_TO_PAGES(bytes));
 }
+
+/* AllocatePool gives 8-byte alignment only (UEFI 2.10 section 7.2); the compiler may move a
+ * struct holding an __int128 or a vector with aligned 16-byte stores (MOVAPS), which fault on
+ * less. pool_zalloc aligns to POOL_ALIGN and keeps the pool's own pointer just below. */
+#define POOL_ALIGN 64u
+
+void *pool_zalloc(uint64_t bytes)
+{
+	if (!bytes)
+		return NULL;
+	uint8_t *raw = AllocateZeroPool(bytes + POOL_ALIGN + sizeof(void *));
+	if (!raw)
+		return NULL;
+	uintptr_t a = ((uintptr_t)raw + sizeof(void *) + POOL_ALIGN - 1) & ~(uintptr_t)(POOL_ALIGN - 1);
+	((void **)a)[-1] = raw;
+	return (void *)a;
+}
+
+void pool_free(void *p)
+{
+	if (p)
+		FreePool(((void **)p)[-1]);
+}

@@ -15,6 +15,13 @@ void *pages_alloc(uint64_t bytes);
  * memory map and taken with AllocateAddress. NULL when no free run of that node is big enough. */
 void *pages_alloc_in(uint64_t bytes, const struct memrange *node, int nnode);
 
+/* `bytes` of zeroed boot-services pool memory (gBS->AllocatePool, EfiLoaderData), aligned to
+ * 64 bytes, for a measurement's working arrays, so they take no room in the image (gnu-efi
+ * keeps .bss in the file); NULL when the firmware has none. Give it back with pool_free only
+ * (not FreePool); NULL is ignored. */
+void *pool_zalloc(uint64_t bytes);
+void pool_free(void *p);
+
 /* Free what pages_alloc(bytes) or pages_alloc_in(bytes, ...) returned; NULL is ignored. */
 void pages_free(void *p, uint64_t bytes);
 

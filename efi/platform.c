@@ -9,6 +9,7 @@
 #include "efi/exceptions.h"
 #include "arch/arch.h"
 #include "efi/measure/vec_run.h"
+#include "efi/pages.h"
 
 #define CALIBRATE_STALL_US 20000u
 #define CALIBRATE_TRIES 5
@@ -24,8 +25,15 @@ static hw_status pci_st;
  * will have it, then restored and read back, so the platform record shows all three. */
 static void vector_state_check(const struct hw *hw, struct platform *p)
 {
-	static struct vec_run trial;
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
+	/* the trial lives as long as the platform (p->vec); both from the pool, not .bss */
+	struct vec_run *trial = pool_zalloc(sizeof(*trial));
+	struct window_cpu *cpus = pool_zalloc(WINDOW_MAX_CPUS * sizeof(*cpus));
+	if (!trial || !cpus) {
+		pool_free(trial);
+		pool_free(cpus);
+		p->vec = NULL;
+		return;
+	}
 	int n = 0;
 	/* With the PSCI backend the other CPUs start from the boot CPU's system registers for
 	 * every job and are off between jobs: their vector state is the boot CPU's, so the boot
@@ -35,9 +43,10 @@ static void vector_state_check(const struct hw *hw, struct platform *p)
 			cpus[n++].cpu = i;
 	if (!n)
 		cpus[n++].cpu = p->mp.bsp;
-	vec_run_enable(hw, &trial, cpus, n);
-	vec_run_restore(&trial);
-	p->vec = &trial;
+	vec_run_enable(hw, trial, cpus, n);
+	vec_run_restore(trial);
+	pool_free(cpus);
+	p->vec = trial;
 }
 
 void platform_discover(const struct hw *hw, struct platform *p)
@@ -171,8 +180,10 @@ void platform_report(const struct platform *p)
 	rep_line("faults:     %d of %u exception vectors hooked for fault-safe register access%s%s",
 		 p->exc_vectors, arch_nfault_vectors, p->exc_why ? ": " : "", p->exc_why ? p->exc_why : "");
 
-	vec_run_json(j, "vector_state", p->vec);
-	{
+	if (!p->vec)
+		json_str(j, "vector_state", "no pool memory for the trial");
+	else {
+		vec_run_json(j, "vector_state", p->vec);
 		const struct vec_run *v = p->vec;
 		char fw[64], on[64];
 		vec_isa_list(v->isa_firmware, fw, sizeof(fw));

@@ -91,13 +91,6 @@ const struct arch_fault_vector arch_fault_vectors[] = {
 };
 const uint32_t arch_nfault_vectors = sizeof(arch_fault_vectors) / sizeof(arch_fault_vectors[0]);
 
-static volatile uint64_t last_fault_esr;
-
-uint64_t arm_last_fault_esr(void)
-{
-	return last_fault_esr;
-}
-
 /*
  * system_context is the pointer held in the firmware's EFI_SYSTEM_CONTEXT union, i.e. an
  * EFI_SYSTEM_CONTEXT_AARCH64 frame (efi_context.h). ELR_ELx of a synchronous exception is the
@@ -112,7 +105,6 @@ int arch_fault_fixup(void *system_context, hw_status st)
 	uintptr_t fix = fixup_lookup(arch_fixups, arch_nfixups, (uintptr_t)c->elr);
 	if (!fix)
 		return 0;
-	last_fault_esr = c->esr;
 	c->elr = fix;
 	c->x[0] = (uint64_t)st;
 	return 1;

@@ -57,9 +57,6 @@ hw_status arm_mmio_rd32(uint64_t addr, uint32_t *val);
 hw_status arm_mmio_rd64(uint64_t addr, uint64_t *val);
 hw_status arm_mmio_wr32(uint64_t addr, uint32_t val);
 hw_status arm_mmio_wr64(uint64_t addr, uint64_t val);
-
-/* ESR_ELx of the last fault arch_fault_fixup recovered (0: none yet), for diagnostics. */
-uint64_t arm_last_fault_esr(void);
 #endif
 
 #endif

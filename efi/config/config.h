@@ -20,6 +20,12 @@
 
 enum cfg_exit { CFG_EXIT_RETURN, CFG_EXIT_SHUTDOWN, CFG_EXIT_REBOOT };
 enum cfg_trace { CFG_TRACE_NONE, CFG_TRACE_HW };
+/* The choices of uncore, topdown, ibs, ibs_count and nvme_rw, in the order of their names. */
+enum cfg_uncore { CFG_UNCORE_OFF, CFG_UNCORE_ON, CFG_UNCORE_FORCE };
+enum cfg_topdown { CFG_TOPDOWN_OFF, CFG_TOPDOWN_ON, CFG_TOPDOWN_L2 };
+enum cfg_ibs { CFG_IBS_OFF, CFG_IBS_FETCH, CFG_IBS_OP };
+enum cfg_ibs_count { CFG_IBS_COUNT_CYCLES, CFG_IBS_COUNT_OPS };
+enum cfg_rw { CFG_RW_READ, CFG_RW_WRITE };
 enum cfg_fault_test { CFG_FAULT_TEST_OFF, CFG_FAULT_TEST_AP };
 
 enum cfg_key_id {
@@ -106,14 +112,14 @@ struct efiperf_config {
 	uint32_t cha;                 /* 0 off, 1 on, CFG_CHA_AUTO */
 	uint32_t cha_count;
 	char cha_events[256];
-	uint32_t uncore;           /* 0 off, 1 on, 2 force (program boxes CPUID says are absent) */
+	enum cfg_uncore uncore;    /* force: program boxes CPUID says are absent */
 	char uncore_events[1024];      /* perf strings of several PMUs: 1023 characters */
 	uint64_t pcie_pmu_rp;      /* CFG_BDF() packing, CFG_BDF_NONE when unset */
 	char core_events[256];
-	uint32_t topdown;
-	uint32_t ibs;              /* 0 off, 1 fetch, 2 op */
+	enum cfg_topdown topdown;
+	enum cfg_ibs ibs;
 	uint32_t ibs_period;
-	uint32_t ibs_count;        /* 0 cycles, 1 ops */
+	enum cfg_ibs_count ibs_count;
 	uint32_t stream;
 	uint64_t stream_size;      /* bytes per array per CPU */
 	uint32_t stream_passes;
@@ -122,7 +128,7 @@ struct efiperf_config {
 	uint32_t latency;
 	uint64_t latency_max;      /* bytes */
 	char nvme[160];            /* efi/nvme/nvme_params.h syntax, checked when parsed */
-	uint32_t nvme_rw;          /* 0 read, 1 write */
+	enum cfg_rw nvme_rw;
 	char nvme_bs[64];          /* efi/nvme/nvme_params.h syntax */
 	char nvme_iodepth[48];     /* efi/nvme/nvme_params.h syntax */
 	uint64_t nvme_size;        /* bytes per controller per (bs, iodepth) point */

@@ -15,14 +15,13 @@
 #include "efi/config/config.h"
 #include "efi/platform.h"
 
-/* The largest matrix (pairs grow as n^2/2, each one window). */
-#define C2C_MAX_CPUS 64
-
 /* Before the first window: with c2c = on the selection must hold 2..C2C_MAX_CPUS CPUs.
  * Returns 0, or -1 after a config error record naming the setting, where it was set and why. */
 int c2c_plan(const struct platform *p, const struct efiperf_config *cfg);
 
-/* The matrix. Returns 0, or -1 after an error record (allocation, a pair that timed out). */
+/* The matrix: the request, c2c_measure (efi/measure/c2c_run.h) on the firmware's windows, the
+ * record (efi/out/c2c_out.h). Returns 0, or -1 after an error record (allocation, a pair that
+ * timed out). */
 int measure_c2c(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 
 #endif

@@ -42,14 +42,26 @@ static uint64_t array_bytes(uint64_t level_bytes, uint32_t sharers)
 
 struct bw_point { uint64_t gbps_milli; uint32_t reps; int ok; struct window_result w; };
 
+/* The levels' working state: pool memory for the run of measure_cache_bw (about 55 KiB). */
+struct bw_work {
+	struct window_cpu sel[WINDOW_MAX_CPUS];
+	struct kernel_run runs[WINDOW_MAX_CPUS];
+	void *buf[WINDOW_MAX_CPUS][ARRAYS];
+	uint64_t cpu_gbps[WINDOW_MAX_CPUS], one_gbps[1];
+	struct cpu_place place[WINDOW_MAX_CPUS];
+	struct kernel_tune tune;
+};
+
 /* One kernel on cpus[0..n-1] over each CPU's arrays of `bytes`: per-CPU GB/s into cpu_gbps, the
  * total (bytes of all CPUs over the slowest CPU's best pass) returned in pt. Each timed pass is
  * KERNEL_PASS_BYTES worth of calls (at least one), as the tuner's: an L1-sized call is a few
  * hundred cycles, and two timer reads per call would be a tenth of it or more. */
-static void run_point(const struct hw *hw, const struct platform *p, const struct kernel_desc *k, struct window_cpu *cpus,
-		      int n, void *buf[][ARRAYS], uint64_t bytes, uint32_t passes, uint64_t *cpu_gbps, struct bw_point *pt)
+static void run_point(const struct hw *hw, const struct platform *p, const struct kernel_desc *k, struct bw_work *wk,
+		      int n, uint64_t bytes, uint32_t passes, uint64_t *cpu_gbps, struct bw_point *pt)
 {
-	static struct kernel_run runs[WINDOW_MAX_CPUS];
+	struct kernel_run *runs = wk->runs;
+	struct window_cpu *cpus = wk->sel;
+	void *(*buf)[ARRAYS] = wk->buf;
 	pt->reps = kernel_calls_per_pass(kernel_app_bytes(k->kind, bytes), KERNEL_PASS_BYTES);
 	for (int i = 0; i < n; i++) {
 		runs[i] = (struct kernel_run){ .k = k, .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .bytes = bytes,
@@ -114,12 +126,12 @@ static const struct kernel_desc *level_kernel(const struct hw *hw, const struct 
 
 /* One level: both windows for every kernel, one record. */
 static int level_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, const char *name,
-		     uint64_t level_bytes, uint64_t single, uint64_t each, struct window_cpu *sel, int n)
+		     uint64_t level_bytes, uint64_t single, uint64_t each, struct bw_work *wk, int n)
 {
-	static void *buf[WINDOW_MAX_CPUS][ARRAYS];
-	static uint64_t cpu_gbps[WINDOW_MAX_CPUS], one_gbps[1];
-	static struct cpu_place place[WINDOW_MAX_CPUS];
-	static struct kernel_tune tune;
+	void *(*buf)[ARRAYS] = wk->buf;
+	uint64_t *cpu_gbps = wk->cpu_gbps;
+	struct cpu_place *place = wk->place;
+	const struct window_cpu *sel = wk->sel;
 	uint64_t alloc = single > each ? single : each;
 	/* the tuner's reference check uses the first 2 x KERNEL_TUNE_VERIFY_BYTES + 64 bytes of each
 	 * array: room for it, while every kernel still works over `single` or `each` bytes */
@@ -150,7 +162,7 @@ static int level_run(const struct hw *hw, const struct platform *p, const struct
 	json_bool(j, "emulated", p->cpu.virtual_machine);
 	json_arr(j, "kernels");
 	for (unsigned s = 0; s < NKINDS; s++) {
-		const struct kernel_desc *k = level_kernel(hw, p, cfg, kinds[s], sel[0].cpu, buf[0], single, &tune);
+		const struct kernel_desc *k = level_kernel(hw, p, cfg, kinds[s], sel[0].cpu, buf[0], single, &wk->tune);
 		if (!k)
 			continue;
 		for (int i = 0; i < n; i++)   /* the tuner's check wrote its first bytes: finite values again */
@@ -158,13 +170,13 @@ static int level_run(const struct hw *hw, const struct platform *p, const struct
 				for (uint64_t w = 0; w < KERNEL_TUNE_VERIFY_BYTES / 8 && w < alloc / 8; w++)
 					((double *)buf[i][a])[w] = (double)(w & 0xFF);
 		struct bw_point one, all;
-		run_point(hw, p, k, sel, 1, buf, single, cfg->cache_bw_passes, one_gbps, &one);
-		run_point(hw, p, k, sel, n, buf, each, cfg->cache_bw_passes, cpu_gbps, &all);
+		run_point(hw, p, k, wk, 1, single, cfg->cache_bw_passes, wk->one_gbps, &one);
+		run_point(hw, p, k, wk, n, each, cfg->cache_bw_passes, cpu_gbps, &all);
 		json_obj(j, NULL);
 		json_str(j, "function", kernel_kind_name(kinds[s]));
 		json_str(j, "kernel", k->name);
-		if (tune.ncand)
-			tune_json(j, "tuner", &tune, arch_cpu_class(), sel[0].cpu, p->timer_hz);
+		if (wk->tune.ncand)
+			tune_json(j, "tuner", &wk->tune, arch_cpu_class(), sel[0].cpu, p->timer_hz);
 		else
 			json_null(j, "tuner");
 		point_json(j, "one_cpu", &one);
@@ -199,8 +211,10 @@ int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct
 {
 	if (!cfg->cache_bw)
 		return 0;
-	static struct window_cpu sel[WINDOW_MAX_CPUS];
-	int n = cpus_selected(sel), rc = 0;
+	struct bw_work *wk = measure_work(sizeof(*wk), "cache_bw");
+	if (!wk)
+		return -1;
+	int n = cpus_selected(wk->sel), rc = 0;
 	uint64_t llc = 0;
 	rep_line("cache_bw:   load (read), store (write), copy, triad inside each cache level (%s) and DRAM; one CPU, then %d",
 		 p->cpu.cache_source ? p->cpu.cache_source : "no levels reported", n);
@@ -213,7 +227,7 @@ int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct
 		/* CPUs of the selection sharing it: a level shared beyond one core is split over them */
 		uint32_t tpc = p->cpu.threads_per_core ? p->cpu.threads_per_core : 1;
 		uint32_t sharers = d->sharing > tpc ? (d->sharing < (uint32_t)n ? d->sharing : (uint32_t)n) : 1;
-		rc |= level_run(hw, p, cfg, name, d->bytes, array_bytes(d->bytes, 1), array_bytes(d->bytes, sharers), sel, n);
+		rc |= level_run(hw, p, cfg, name, d->bytes, array_bytes(d->bytes, 1), array_bytes(d->bytes, sharers), wk, n);
 		llc = d->bytes;
 	}
 	uint64_t dram = cfg->cache_bw_dram;
@@ -221,6 +235,7 @@ int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct
 		dram = llc * DRAM_LLC_FACTOR;
 		dram = dram < DRAM_MIN_BYTES ? DRAM_MIN_BYTES : dram;
 	}
-	rc |= level_run(hw, p, cfg, "DRAM", 0, dram, dram, sel, n);
+	rc |= level_run(hw, p, cfg, "DRAM", 0, dram, dram, wk, n);
+	pool_free(wk);
 	return rc;
 }

@@ -82,8 +82,12 @@ int cha_run_plan(const struct hw *hw, const struct platform *p, const struct dis
 								  d->acpi->mcfg[i].end_bus };
 	if (!nscope)
 		scope[nscope++] = (struct cha_pci_scope){ 0, 0, 0xFF };
-	if (cha_prepare(hw, p->cpu.family, p->cpu.model, scope, nscope, p->mp.packages, p->mp.package_cpu,
-			cfg->cha_count, cfg->cha_events, ROUNDS, req, why, sizeof(why)) != 0) {
+	req->disc_ws = cfg->cha_count ? NULL : pool_zalloc(sizeof(*req->disc_ws));   /* the table's, during discovery */
+	int prepared = cha_prepare(hw, p->cpu.family, p->cpu.model, scope, nscope, p->mp.packages, p->mp.package_cpu,
+				   cfg->cha_count, cfg->cha_events, ROUNDS, req, why, sizeof(why));
+	pool_free(req->disc_ws);
+	req->disc_ws = NULL;
+	if (prepared != 0) {
 		struct json *j = rep_begin("cha");
 		cha_error_json(req, why, j);
 		rep_end();

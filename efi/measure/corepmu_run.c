@@ -8,6 +8,20 @@
 
 #define ERR_BYTES 320   /* "core_events: event N: " + x86_event_parse's error (up to 288, closest names included) */
 
+/* The core PMU keys of the config as corepmu_configure takes them; the windows tick between
+ * chunks, so groups rotate (pmu/core/x86_mux.h). */
+static struct corepmu_config config_of(const struct efiperf_config *cfg)
+{
+	return (struct corepmu_config){
+		.core_events = cfg->core_events,
+		.topdown = (int)cfg->topdown,
+		.ibs = (enum ibs_mode)cfg->ibs,
+		.ibs_period = cfg->ibs_period,
+		.ibs_count = (enum ibs_count)cfg->ibs_count,
+		.multiplex = 1,
+	};
+}
+
 struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
 			      int *config_error)
 {
@@ -29,14 +43,7 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 		 cp->family, cp->model, cp->nlacks ? "; lacks:" : "");
 	for (int i = 0; i < cp->nlacks && i < CP_MAX_LACKS; i++)
 		rep_line("            %s", cp->lacks[i]);
-	struct corepmu_config cc = {
-		.core_events = cfg->core_events,
-		.topdown = (int)cfg->topdown,
-		.ibs = (enum ibs_mode)cfg->ibs,
-		.ibs_period = cfg->ibs_period,
-		.ibs_count = (enum ibs_count)cfg->ibs_count,
-		.multiplex = 1,   /* the windows tick between chunks: groups rotate (pmu/core/x86_mux.h) */
-	};
+	struct corepmu_config cc = config_of(cfg);
 	char err[ERR_BYTES] = "";
 	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
 		rep_error("config", "%s: %s", cfg->origin[CFG_CORE_EVENTS], err);
@@ -135,14 +142,7 @@ struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_confi
 		return NULL;
 	}
 	cp->timer_hz = timer_hz;
-	struct corepmu_config cc = {
-		.core_events = cfg->core_events,
-		.topdown = (int)cfg->topdown,
-		.ibs = (enum ibs_mode)cfg->ibs,
-		.ibs_period = cfg->ibs_period,
-		.ibs_count = (enum ibs_count)cfg->ibs_count,
-		.multiplex = 1,   /* the windows tick between chunks: groups rotate (pmu/core/x86_mux.h) */
-	};
+	struct corepmu_config cc = config_of(cfg);
 	char err[ERR_BYTES] = "";
 	if (corepmu_configure(cp, &cc, err, sizeof(err)) != 0) {
 		rep_error("corepmu", "CPU %u: %s", cpu, err);

@@ -3,6 +3,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/cspmu_run.h"
+#include "efi/pages.h"
 #include "efi/out/cspmu_json.h"
 #include "efi/out/report.h"
 #include "efi/pcie/pcie.h"
@@ -29,7 +30,7 @@ struct rp_sel {
 
 /* The companion devices of the APMT's ACPI-device nodes (cspmu_companions), and the HIDs the
  * AML reader keeps for them (cspmu_companion_hids). ncomp_read: the namespace was read. */
-static struct apmt_companion comp[ACPI_MAX_APMT];
+static struct apmt_companion *comp;   /* pool memory, one per ACPI-device node */
 static uint32_t ncomp;
 static int comp_read;
 static char comp_hid[ACPI_MAX_APMT][9];
@@ -80,6 +81,15 @@ void cspmu_companions(const struct platform *p, const struct aml_info *aml)
 	const struct acpi_apmt *t = p->apmt;
 	ncomp = 0;
 	comp_read = 1;
+	uint32_t nacpi = 0;
+	for (uint32_t i = 0; t && i < t->nnodes && i < ACPI_MAX_APMT; i++)
+		nacpi += t->node[i].type == APMT_NODE_ACPI;
+	pool_free(comp);
+	comp = pool_zalloc(nacpi * sizeof(*comp));
+	if (nacpi && !comp) {
+		rep_error("uncore", "cannot allocate the %u APMT companion devices", nacpi);
+		return;
+	}
 	for (uint32_t i = 0; t && i < t->nnodes && i < ACPI_MAX_APMT; i++) {
 		if (t->node[i].type != APMT_NODE_ACPI)
 			continue;

@@ -23,25 +23,22 @@ static const enum kernel_kind kinds[] = {
 	[CFG_DMA_CPU_COPY] = KERNEL_COPY, [CFG_DMA_CPU_NTCOPY] = KERNEL_NTCOPY, [CFG_DMA_CPU_TRIAD] = KERNEL_TRIAD,
 };
 
-/* The selected CPUs other than the boot CPU, with their index in the selection (for
- * cpus_alloc); returns how many. */
+/* The selected CPUs other than the boot CPU (out: WINDOW_MAX_CPUS entries), with their index
+ * in the selection (for cpus_alloc); returns how many. */
 static int stream_cpus(uint32_t bsp, struct window_cpu *out, int *index)
 {
-	static struct window_cpu sel[WINDOW_MAX_CPUS];
-	int n = cpus_selected(sel), m = 0;
+	int n = cpus_selected(out), m = 0;
 	for (int i = 0; i < n; i++)
-		if (sel[i].cpu != bsp) {
+		if (out[i].cpu != bsp) {   /* m <= i: compacted in place */
 			index[m] = i;
-			out[m++] = sel[i];
+			out[m++] = out[i];
 		}
 	return m;
 }
 
 int dma_cpu_plan_check(const struct efiperf_config *cfg, uint32_t bsp, struct plan_errors *out)
 {
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
-	static int index[WINDOW_MAX_CPUS];
-	if (cfg->dma_cpu_traffic == CFG_DMA_CPU_NONE || stream_cpus(bsp, cpus, index) > 0)
+	if (cfg->dma_cpu_traffic == CFG_DMA_CPU_NONE || cpus_count() - cpus_has(bsp) > 0)
 		return 0;
 	plan_error_add(out, CFG_DMA_CPU_TRAFFIC, "the STREAM kernel runs on the cpus other than the boot CPU %u, "
 		       "and cpus = %s selects none", bsp, cfg->cpus);
@@ -58,6 +55,12 @@ struct ctx {
 	uint64_t hz, span_ticks, slices;
 	struct window_result w;     /* the last slice's window */
 	int ran_all;
+	/* the STREAM CPUs: pool memory with the rest of the window's state, not .bss */
+	struct window_cpu cpus[WINDOW_MAX_CPUS];
+	int index[WINDOW_MAX_CPUS];
+	struct stream_beside st[WINDOW_MAX_CPUS];
+	void *arr[WINDOW_MAX_CPUS][NARRAYS];
+	struct cpu_place place[WINDOW_MAX_CPUS];
 };
 
 static void boot_dma(void *arg)
@@ -84,35 +87,30 @@ int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct 
 {
 	if (cfg->dma_cpu_traffic == CFG_DMA_CPU_NONE || cfg->dma_cpu_traffic >= sizeof(kinds) / sizeof(kinds[0]))
 		return 0;
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
-	static int index[WINDOW_MAX_CPUS];
-	static struct stream_beside st[WINDOW_MAX_CPUS];
-	static void *arr[WINDOW_MAX_CPUS][NARRAYS];
-	static struct cpu_place place[WINDOW_MAX_CPUS];
 	enum kernel_kind kind = kinds[cfg->dma_cpu_traffic];
 	uint64_t size = cfg->stream_size;
-	int n = stream_cpus(p->mp.bsp, cpus, index), rc = -1;
+	int n = 0, rc = -1;
 	char bdf[16], why[160];
 	const char *kname = NULL;
 	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
 				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
 	pcie_bdf_str(a, bdf, sizeof(bdf));
-	struct ctx *c = AllocateZeroPool(sizeof(*c));
+	struct ctx *c = pool_zalloc(sizeof(*c));
 	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
 	if (!c || !buf) {
 		rep_error("dma_cpu_traffic", "cannot allocate the window's state and 1 MiB transfer buffer");
 		goto out;
 	}
+	struct window_cpu *cpus = c->cpus;
+	struct stream_beside *st = c->st;
+	struct cpu_place *place = c->place;
+	void *(*arr)[NARRAYS] = c->arr;
+	n = stream_cpus(p->mp.bsp, cpus, c->index);
 	for (int i = 0; i < n; i++) {
-		for (unsigned k = 0; k < NARRAYS; k++) {
-			struct cpu_place pl;
-			arr[i][k] = cpus_alloc(index[i], size, &pl);
-			place[i] = k ? (struct cpu_place){ pl.node, place[i].local && pl.local } : pl;
-			if (!arr[i][k]) {
-				rep_error("dma_cpu_traffic", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
-					  (unsigned long long)size, n);
-				goto out;
-			}
+		if (cpus_alloc_arrays(c->index[i], size, NARRAYS, arr[i], &place[i]) != 0) {
+			rep_error("dma_cpu_traffic", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
+				  (unsigned long long)size, n);
+			goto out;
 		}
 		kname = stream_beside_prepare(&st[i], kind, arr[i][0], arr[i][1], arr[i][2], size, &c->stop);
 		if (!kname) {
@@ -197,12 +195,9 @@ int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct 
 	}
 out:
 	for (int i = 0; i < n; i++)
-		for (unsigned k = 0; k < NARRAYS; k++) {
-			pages_free(arr[i][k], size);
-			arr[i][k] = NULL;
-		}
+		for (unsigned k = 0; k < NARRAYS; k++)
+			pages_free(c->arr[i][k], size);
 	pages_free(buf, TRANSFER_BYTES);
-	if (c)
-		FreePool(c);
+	pool_free(c);
 	return rc;
 }

@@ -75,15 +75,21 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 {
 	if (!cfg->loaded_latency)
 		return 0;
-	static struct window_cpu sel[WINDOW_MAX_CPUS];
-	static struct ll_arg args[WINDOW_MAX_CPUS];
-	static void *buf[WINDOW_MAX_CPUS];
+	struct ll_work { struct window_cpu sel[WINDOW_MAX_CPUS]; struct ll_arg args[WINDOW_MAX_CPUS]; void *buf[WINDOW_MAX_CPUS]; };
+	struct ll_work *wk = measure_work(sizeof(*wk), "loaded_latency");
+	if (!wk)
+		return -1;
+	struct window_cpu *sel = wk->sel;
+	struct ll_arg *args = wk->args;
+	void **buf = wk->buf;
 	uint32_t delays[LOADED_DELAYS_MAX];
 	char msg[160];
 	int n = cpus_selected(sel), nd = cfg_loaded_delays(cfg->loaded_delays, strlena((CHAR8 *)cfg->loaded_delays), delays,
 							   msg, sizeof(msg));
-	if (n < 2 || nd < 0)
+	if (n < 2 || nd < 0) {
+		pool_free(wk);
 		return -1;   /* loaded_latency_plan / the config parser named it */
+	}
 	uint64_t size = cfg->loaded_size;
 	int rc = 0;
 	struct cpu_place place;
@@ -157,9 +163,8 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 	json_close(j);
 	rep_end();
 out:
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		pages_free(buf[i], size);
-		buf[i] = NULL;
-	}
+	pool_free(wk);
 	return rc;
 }

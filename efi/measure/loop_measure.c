@@ -14,6 +14,7 @@
 #include "arch/arch.h"
 #include "efi/cpus.h"
 #include "efi/mp.h"
+#include "efi/pages.h"
 
 static void loop_json(struct json *j, const char *key, const struct known_loop_result *r)
 {
@@ -26,31 +27,30 @@ static void loop_json(struct json *j, const char *key, const struct known_loop_r
 /* The masked loop is repeated: a quiesced window must count the same every time. */
 #define LOOP_MASKED_REPEATS 10
 
-/* One run of the known loop with the core counters started around it. */
-static void loop_once(const struct hw *hw, const struct platform *p, uint64_t iterations, int masked,
-		      struct known_loop_result *r)
+/* One run of the known loop with the core counters started around it, in *s (the boot CPU's
+ * pool memory, not the stack: a core_set is about 18 KB and this runs on APs (loop_on_cpu),
+ * whose stacks the firmware sizes: UefiCpuPkg's PcdCpuApStackSize defaults to 32 KiB
+ * (UefiCpuPkg.dec), ArmPkg's ArmPsciMpServicesDxe gives 4 KiB (AP_STACK_SIZE,
+ * MpServicesInternal.h); `make stack` checks it). One CPU at a time: hw_run_on_cpu returns
+ * when its CPU finished (StartupThisAP blocking, or PSCI CPU_ON then wait). */
+static void loop_once(const struct hw *hw, const struct platform *p, struct core_set *s, uint64_t iterations,
+		      int masked, struct known_loop_result *r)
 {
-	/* Static, not on the stack: a core_set is about 18 KB and this runs on APs (loop_on_cpu),
-	 * whose stacks the firmware sizes: UefiCpuPkg's PcdCpuApStackSize defaults to 32 KiB
-	 * (UefiCpuPkg.dec), ArmPkg's ArmPsciMpServicesDxe gives 4 KiB (AP_STACK_SIZE,
-	 * MpServicesInternal.h); `make stack` checks it. One CPU at a time: hw_run_on_cpu returns
-	 * when its CPU finished (StartupThisAP blocking, or PSCI CPU_ON then wait). */
-	static struct core_set s;
-	s = p->core;
-	if (s.pmu && s.pmu->start(hw, &s) != HW_OK) {
+	*s = p->core;
+	if (s->pmu && s->pmu->start(hw, s) != HW_OK) {
 		fmt_snprintf(r->why, sizeof(r->why), "core counters could not be started");
-		s.pmu->restore(hw, &s);
+		s->pmu->restore(hw, s);
 		return;
 	}
-	known_loop_run(&s, iterations, masked, r);
-	if (s.pmu) {
-		s.pmu->stop(hw, &s);
-		s.pmu->restore(hw, &s);
+	known_loop_run(s, iterations, masked, r);
+	if (s->pmu) {
+		s->pmu->stop(hw, s);
+		s->pmu->restore(hw, s);
 	}
 }
 
-struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterations; struct known_loop_result r;
-		  hw_status fixup; };
+struct loop_job { const struct hw *hw; const struct platform *p; struct core_set *s; uint64_t iterations;
+		  struct known_loop_result r; hw_status fixup; };
 
 /* On the CPU it runs on: its own core counters started, the masked loop, stopped and restored.
  * Arm: then a read of PMSWINC_EL0, which is write-only (Arm ARM D23 PMSWINC_EL0: the read is
@@ -58,19 +58,20 @@ struct loop_job { const struct hw *hw; const struct platform *p; uint64_t iterat
 static void loop_on_cpu(void *arg)
 {
 	struct loop_job *lj = arg;
-	loop_once(lj->hw, lj->p, lj->iterations, 1, &lj->r);
+	loop_once(lj->hw, lj->p, lj->s, lj->iterations, 1, &lj->r);
 	uint64_t v;
 	lj->fixup = lj->p->core.pmu == &pmu_armv8_pmuv3 ? hw_sysreg_read(lj->hw, SYSREG_PMSWINC_EL0, &v) : HW_UNSUPPORTED;
 }
 
-/* The masked loop once on every other selected CPU (cpus): per_cpu[] of the loop record. */
-static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platform *p, uint64_t iterations)
+/* The masked loop once on every other selected CPU (cpus, WINDOW_MAX_CPUS entries of pool
+ * memory): per_cpu[] of the loop record. */
+static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platform *p, struct core_set *s,
+			 struct window_cpu *cpus, uint64_t iterations)
 {
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
 	int n = cpus_selected(cpus);
 	json_arr(j, "per_cpu");
 	for (int i = 0; i < n; i++) {
-		struct loop_job lj = { hw, p, iterations, { 0 }, HW_UNSUPPORTED };
+		struct loop_job lj = { hw, p, s, iterations, { 0 }, HW_UNSUPPORTED };
 		hw_status st = hw_run_on_cpu(hw, cpus[i].cpu, loop_on_cpu, &lj);
 		json_obj(j, NULL);
 		json_u64(j, "cpu", cpus[i].cpu);
@@ -97,9 +98,12 @@ static void loop_per_cpu(struct json *j, const struct hw *hw, const struct platf
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
 {
 	struct known_loop_result masked[LOOP_MASKED_REPEATS] = { 0 }, unmasked = { 0 };
+	struct loop_work { struct core_set s; struct window_cpu cpus[WINDOW_MAX_CPUS]; } *wk = measure_work(sizeof(*wk), "loop");
+	if (!wk)
+		return -1;
 	for (int k = 0; k < LOOP_MASKED_REPEATS; k++)
-		loop_once(hw, p, cfg->loop_iterations, 1, &masked[k]);
-	loop_once(hw, p, cfg->loop_iterations, 0, &unmasked);
+		loop_once(hw, p, &wk->s, cfg->loop_iterations, 1, &masked[k]);
+	loop_once(hw, p, &wk->s, cfg->loop_iterations, 0, &unmasked);
 	const struct known_loop_result *r0 = &masked[0];
 	struct json *j = rep_begin("loop");
 	json_str(j, "counter", "instructions retired");
@@ -129,7 +133,8 @@ int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_c
 		json_str(j, "why", r0->why);
 		rep_line("loop:       not run: %s", r0->why);
 	}
-	loop_per_cpu(j, hw, p, cfg->loop_iterations);
+	loop_per_cpu(j, hw, p, &wk->s, wk->cpus, cfg->loop_iterations);
 	rep_end();
+	pool_free(wk);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "pmu/metrics.h"
 #include "efi/measure/window.h"
 #include "efi/pages.h"
+#include "efi/measure/shape.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/cpus.h"
 #include "efi/mp.h"
@@ -26,7 +27,8 @@
 /* Arm PMUv3 with topdown = on: the Neoverse TopDown L1 record of the boot CPU's counters in
  * this window, each item a value or why it is absent (pmu/core/arm_topdown.h). Multiplexed, the
  * counts are the scaled ones and input_groups says how many groups the inputs came from. */
-static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass, uint32_t topdown)
+static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const char *kernel, uint32_t pass,
+			       enum cfg_topdown topdown)
 {
 	struct arm_td_in in = { .slots = s->slots, .slots_why = s->slots_why[0] ? s->slots_why : NULL,
 				.f = arm_td_formula_for(s->midr) };
@@ -41,7 +43,7 @@ static void arm_topdown_record(const struct core_set *s, uint32_t cpu, const cha
 	json_str(j, "method", "Neoverse TopDown L1 (Arm Telemetry Solution)");
 	json_str(j, "formula", in.f->core);
 	json_str(j, "formula_source", in.f->source);
-	if (topdown == 2)   /* topdown = l2 (pmu/core/amd_pipeline.h's level 2 is AMD's) */
+	if (topdown == CFG_TOPDOWN_L2)   /* topdown = l2 (pmu/core/amd_pipeline.h's level 2 is AMD's) */
 		json_str(j, "level2_why", "Arm: Neoverse TopDown level 1 only; topdown = l2 counts as on");
 	/* valid: every item has a value */
 	int td_valid = 1;
@@ -227,6 +229,26 @@ void measure_place_json(struct json *j, const struct cpu_place *place, const voi
 	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
 }
 
+static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
+{
+	return window_run(ctx, s, r);
+}
+
+void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz)
+{
+	*ctx = (struct measure_ctx){ .hw = hw, .win = { .run = efi_window_run, .ctx = (void *)hw }, .alloc = pool_zalloc,
+				     .free = pool_free, .alloc_in = pages_alloc_in, .free_in = pages_free,
+				     .clock = arch_timer_read, .timer_hz = timer_hz };
+}
+
+void *measure_work(uint64_t bytes, const char *where)
+{
+	void *w = pool_zalloc(bytes);
+	if (!w)
+		rep_error(where, "cannot allocate %llu bytes of working state", (unsigned long long)bytes);
+	return w;
+}
+
 void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
 {
 	json_obj(j, key);
@@ -236,10 +258,25 @@ void measure_window_json(struct json *j, const char *key, const struct window_re
 	json_close(j);
 }
 
-int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
+/* The copy's working state: pool memory for the run of measure_copy (about 70 KiB; a core_set
+ * is about 18 KB, too large for a firmware stack). */
+struct copy_work {
+	struct window_cpu cpus[WINDOW_MAX_CPUS];
+	struct copy_arg args[WINDOW_MAX_CPUS];
+	struct core_cpu core_cpus[WINDOW_MAX_CPUS];
+	uint64_t cpu_ticks[WINDOW_MAX_CPUS], cpu_gbps[WINDOW_MAX_CPUS];
+	uint8_t outlier[WINDOW_MAX_CPUS];
+	struct core_set s, acc;
+};
+
+static int copy_run(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg, struct copy_work *wk)
 {
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
-	static struct copy_arg args[WINDOW_MAX_CPUS];
+	struct window_cpu *cpus = wk->cpus;
+	struct copy_arg *args = wk->args;
+	struct core_cpu *core_cpus = wk->core_cpus;
+	uint64_t *cpu_ticks = wk->cpu_ticks, *cpu_gbps = wk->cpu_gbps;
+	uint8_t *outlier = wk->outlier;
+	struct core_set *s = &wk->s, *acc = &wk->acc;
 	uint64_t size = cfg->copy_size;
 	int n = cpus_selected(cpus);
 	for (int i = 0; i < n; i++) {
@@ -268,7 +305,6 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	json_u64(j, "bytes_moved_per_pass", moved * (uint64_t)n);
 	json_u64(j, "timer_hz", p->timer_hz);
 	/* Each CPU's core PMU: the boot CPU's from the platform, the others probed on their CPU. */
-	static struct core_cpu core_cpus[WINDOW_MAX_CPUS];
 	for (int i = 0; i < n; i++) {
 		core_cpus[i] = (struct core_cpu){ hw, NULL };
 		if (p->corepmu)
@@ -294,18 +330,14 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	for (int i = 0; i < n; i++)
 		if (cpus[i].cpu == p->mp.bsp)
 			arm_bsp = i;
-	static uint64_t cpu_ticks[WINDOW_MAX_CPUS];
 	for (uint32_t pass = 0; pass < cfg->copy_passes; pass++) {
-		/* Static, not on the stack: a core_set is about 18 KB (its Intel driver lists 32 events),
-		 * and firmware stacks can be small; this runs on the boot CPU only, never re-entered. */
-		static struct core_set s, acc;
-		s = p->core;
-		acc = p->core;
-		struct core_window cw = { hw, &s, core_cpus, fixed_owner(p, &s), arm };
+		*s = p->core;
+		*acc = p->core;
+		struct core_window cw = { hw, s, core_cpus, fixed_owner(p, s), arm };
 		struct window_result w = { 0 };
 		uint64_t span = 0, smi = 0;
 		int masked = 1;
-		core_mux_begin(&acc, ARM_MUX_ROUNDS);
+		core_mux_begin(acc, ARM_MUX_ROUNDS);
 		for (int i = 0; arm && i < n; i++) {
 			arm[n + i] = p->core;
 			core_mux_begin(&arm[n + i], ARM_MUX_ROUNDS);
@@ -320,8 +352,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				arm[i] = p->core;
 				arm[i].group = g;
 			}
-			s = p->core;
-			s.group = g;
+			*s = p->core;
+			s->group = g;
 			struct window_counters wc = { counters_start, counters_stop, &cw, cpu_counters_start, cpu_counters_stop };
 			spec.counters = &wc;
 			if (window_run(hw, &spec, &w) != 0) {
@@ -330,8 +362,8 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				for (int i = 0; i < n; i++)
 					if (core_cpus[i].cp)
 						corepmu_run_restore(hw, core_cpus[i].cp, cpus[i].cpu);
-				if (s.pmu && !arm)
-					s.pmu->restore(hw, &s);
+				if (s->pmu && !arm)
+					s->pmu->restore(hw, s);
 				arm_restore_all(hw, arm, cpus, n);
 				if (arm)
 					FreePool(arm);
@@ -350,7 +382,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				if (core_cpus[i].cp)
 					corepmu_run_report(hw, core_cpus[i].cp, cpus[i].cpu, "copy", pass);
 			if (cw.fixed_owner)
-				x86_fixed_from(&s, &cw.fixed_owner->ic);
+				x86_fixed_from(s, &cw.fixed_owner->ic);
 			else if (arm) {
 				arm_restore_all(hw, arm, cpus, n);
 				for (int i = 0; i < n; i++)
@@ -358,18 +390,18 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 						core_mux_add(&arm[n + i], &arm[i], sns);
 					else
 						arm[n + i] = arm[i];
-			} else if (s.pmu) {
-				s.pmu->restore(hw, &s);
+			} else if (s->pmu) {
+				s->pmu->restore(hw, s);
 				if (mux)
-					core_mux_add(&acc, &s, sns);
+					core_mux_add(acc, s, sns);
 			}
 		}
 		if (mux) {
-			core_mux_finish(&acc);
+			core_mux_finish(acc);
 			for (int i = 0; arm && i < n; i++)
 				core_mux_finish(&arm[n + i]);
 			if (!arm)
-				s = acc;
+				*s = *acc;
 		}
 		if (arm) {
 			for (int i = 0; i < n; i++) {
@@ -381,7 +413,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				core_set_json(cj, &arm[n + i]);
 				rep_end();
 			}
-			s = arm[n + arm_bsp];   /* the pass's counters are the boot CPU's */
+			*s = arm[n + arm_bsp];   /* the pass's counters are the boot CPU's */
 		}
 		w.span_ticks = span / nslices;   /* a multiplexed pass: the mean window, SMIs of them all */
 		w.smi_delta = smi;
@@ -401,8 +433,6 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 			json_u64(j, "windows", nslices);   /* ticks, ns and per_cpu are the mean of these windows */
 		measure_quiet_json(j, &w);
 		/* A CPU far from the others (more than MEASURE_OUTLIER_PCT from the median rate) is flagged. */
-		static uint64_t cpu_gbps[WINDOW_MAX_CPUS];
-		static uint8_t outlier[WINDOW_MAX_CPUS];
 		for (int i = 0; i < n; i++)
 			cpu_gbps[i] = metric_gbps_milli(moved, metric_ticks_to_ns(cpus[i].t1 - cpus[i].t0, p->timer_hz));
 		uint64_t median = 0;
@@ -429,15 +459,15 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 				rep_line("            CPU %u: %s GB/s, more than %u%% from the median %s GB/s", cpus[i].cpu, r,
 					 MEASURE_OUTLIER_PCT, md);
 			}
-		core_set_json(j, &s);
+		core_set_json(j, s);
 		json_close(j);
-		if (cfg->topdown && s.pmu == &pmu_armv8_pmuv3)
-			arm_topdown_record(&s, p->mp.bsp, "copy", pass, cfg->topdown);
+		if (cfg->topdown && s->pmu == &pmu_armv8_pmuv3)
+			arm_topdown_record(s, p->mp.bsp, "copy", pass, cfg->topdown);
 		rep_line("  pass %u:   %llu ns, %s GB/s over %d CPU(s)", pass, (unsigned long long)ns, rate, n);
 		if (mux)
 			rep_line("            multiplexed: %u event groups x %d rounds = %u windows (mean above); counts scaled by window / group running time",
 				 p->core.ngroups, ARM_MUX_ROUNDS, nslices);
-		counters_text(&s);
+		counters_text(s);
 		if (ns < best_ns)
 			best_ns = ns;
 		total_ns += ns;
@@ -463,4 +493,14 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		return -1;
 	}
 	return 0;
+}
+
+int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg)
+{
+	struct copy_work *wk = measure_work(sizeof(*wk), "measurement.copy");
+	if (!wk)
+		return -1;
+	int rc = copy_run(hw, p, cfg, wk);
+	pool_free(wk);
+	return rc;
 }

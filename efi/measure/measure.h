@@ -30,6 +30,16 @@ void measure_window_json(struct json *j, const char *key, const struct window_re
 /* Where a CPU's buffer lies: node (SRAT proximity domain or null), node_local, buffer address. */
 void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf);
 
+/* `bytes` of zeroed pool memory for a measurement's working state (its per-CPU arrays and
+ * matrices: not .bss, which gnu-efi keeps in the image). NULL after an error record under
+ * `where` naming the size. Give it back with pool_free (efi/pages.h). */
+void *measure_work(uint64_t bytes, const char *where);
+
+/* The firmware's measure_ctx (efi/measure/shape.h): windows by window_run on MP services
+ * CPUs, the UEFI pool, arch_timer_read at timer_hz. */
+struct measure_ctx;
+void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz);
+
 /* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);

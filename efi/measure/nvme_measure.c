@@ -263,7 +263,7 @@ static int resolve(struct run *r, struct nctl *xs, int *count)
 	nvme_parse_bs(cfg->nvme_bs, strlena((CHAR8 *)cfg->nvme_bs), r->bs, &r->nbs, msg, sizeof(msg));
 	nvme_parse_iodepth(cfg->nvme_iodepth, strlena((CHAR8 *)cfg->nvme_iodepth), r->depth, &r->ndepth, msg, sizeof(msg));
 	blockio_target_parse(cfg->nvme_write_lba, strlena((CHAR8 *)cfg->nvme_write_lba), &r->wt, msg, sizeof(msg));
-	r->write = cfg->nvme_rw == 1;
+	r->write = cfg->nvme_rw == CFG_RW_WRITE;
 	for (int i = 0; i < r->nbs; i++)
 		r->max_bs = r->bs[i] > r->max_bs ? r->bs[i] : r->max_bs;
 	for (int i = 0; i < r->ndepth; i++)

@@ -97,7 +97,7 @@ static void check_nvme(const struct hw *hw, const struct efiperf_config *cfg, st
 	char msg[160];
 	if (nvme_parse_ctrls(cfg->nvme, strlen(cfg->nvme), &l, msg, sizeof(msg)) != 0 || (!l.all && !l.count))
 		return;   /* the parser reported its own errors; none: nothing to check */
-	if (cfg->nvme_rw == 1 &&
+	if (cfg->nvme_rw == CFG_RW_WRITE &&
 	    (blockio_target_parse(cfg->nvme_write_lba, strlen(cfg->nvme_write_lba), &wt, msg, sizeof(msg)) != 0 || !wt.set))
 		plan_error_add(out, CFG_NVME_RW, "write needs nvme_write_lba (a controller and its block range): nothing written");
 	for (int i = 0; i < l.count; i++) {

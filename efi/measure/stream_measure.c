@@ -34,14 +34,20 @@ static uint64_t mbps_of(uint64_t bytes, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)bytes * 1000u / ns) : 0;
 }
 
-/* STREAM's arrays: a zeroed, b and c with values (any finite doubles), one pass of k over them. */
-static void stream_fill(struct kernel_run *r, const struct kernel_desc *k, void *const buf[3], uint64_t size)
+/* STREAM's arrays: a zeroed, b and c with values (any finite doubles). */
+static void stream_arrays_init(void *const buf[3], uint64_t size)
 {
 	memset(buf[0], 0, size);
 	for (uint64_t w = 0; w < size / 8; w++) {
 		((double *)buf[1])[w] = (double)(w & 0xFF);
 		((double *)buf[2])[w] = (double)((w >> 8) & 0xFF);
 	}
+}
+
+/* The arrays initialised, and one pass of k over them. */
+static void stream_fill(struct kernel_run *r, const struct kernel_desc *k, void *const buf[3], uint64_t size)
+{
+	stream_arrays_init(buf, size);
 	*r = (struct kernel_run){ .k = k, .a = buf[0], .b = buf[1], .c = buf[2], .bytes = size,
 				  .scalar = k->kind == KERNEL_TRIAD ? TRIAD_SCALAR : STORE_VALUE, .passes = 1,
 				  .timer = arch_timer_read };
@@ -122,34 +128,41 @@ static void classes_find(const struct hw *hw, const struct window_cpu *cpus, int
 
 static uint32_t tune_isa_only;   /* `kernel = <ISA>`: only that ISA's variants; 0: all */
 
-int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+/* STREAM's working state: pool memory for the run of measure_stream (about 110 KiB), not .bss. */
+struct stream_work {
+	struct window_cpu cpus[WINDOW_MAX_CPUS];
+	struct kernel_run runs[WINDOW_MAX_CPUS];
+	void *buf[WINDOW_MAX_CPUS][3];
+	struct cpu_place place[WINDOW_MAX_CPUS];
+	uint64_t cpu_mbps[WINDOW_MAX_CPUS];
+	uint8_t outlier[WINDOW_MAX_CPUS];
+	struct vec_run vec;
+	struct stream_classes cl;
+	struct kernel_tune tunes[MAX_CLASSES];
+	const struct kernel_desc *use[WINDOW_MAX_CPUS];
+};
+
+static int stream_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, struct stream_work *wk)
 {
-	if (!cfg->stream)
-		return 0;
-	static struct window_cpu cpus[WINDOW_MAX_CPUS];
-	static struct kernel_run runs[WINDOW_MAX_CPUS];
-	static void *buf[WINDOW_MAX_CPUS][3];
-	static struct cpu_place place[WINDOW_MAX_CPUS];
-	static uint64_t cpu_mbps[WINDOW_MAX_CPUS];
-	static uint8_t outlier[WINDOW_MAX_CPUS];
-	static struct vec_run vec;
-	static struct stream_classes cl;
-	static struct kernel_tune tunes[MAX_CLASSES];
-	static const struct kernel_desc *use[WINDOW_MAX_CPUS];
+	struct window_cpu *cpus = wk->cpus;
+	struct kernel_run *runs = wk->runs;
+	void *(*buf)[3] = wk->buf;
+	struct cpu_place *place = wk->place;
+	uint64_t *cpu_mbps = wk->cpu_mbps;
+	uint8_t *outlier = wk->outlier;
+	struct vec_run *vec = &wk->vec;
+	struct stream_classes *cl = &wk->cl;
+	struct kernel_tune *tunes = wk->tunes;
+	const struct kernel_desc **use = wk->use;
 	uint64_t size = cfg->stream_size;
 	int n = cpus_selected(cpus), rc = 0, vec_on = 0;
 	uint32_t isa = arch_kernel_isa();
 	for (int i = 0; i < n; i++)
-		for (int k = 0; k < 3; k++) {
-			struct cpu_place pl;
-			buf[i][k] = cpus_alloc(i, size, &pl);
-			place[i] = k ? (struct cpu_place){ pl.node, place[i].local && pl.local } : pl;
-			if (!buf[i][k]) {
-				rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
-					  (unsigned long long)size, n);
-				rc = -1;
-				goto out;
-			}
+		if (cpus_alloc_arrays(i, size, 3, buf[i], &place[i]) != 0) {
+			rep_error("stream", "cannot allocate 3 x %llu bytes for each of %d CPUs (stream_size, cpus)",
+				  (unsigned long long)size, n);
+			rc = -1;
+			goto out;
 		}
 	/* The wider vector state on every CPU of the run, for the masked windows below; given back
 	 * at `out` (and by the cleanup registry on a fatal exception). */
@@ -157,12 +170,12 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	 * job (efi/mp.h): enabling and restoring the boot CPU is what gives them the state. */
 	struct window_cpu boot = { .cpu = p->mp.bsp };
 	if (p->mp.psci)
-		vec_run_enable(hw, &vec, &boot, 1);
+		vec_run_enable(hw, vec, &boot, 1);
 	else
-		vec_run_enable(hw, &vec, cpus, n);
+		vec_run_enable(hw, vec, cpus, n);
 	vec_on = 1;
 	isa = arch_kernel_isa();
-	classes_find(hw, cpus, n, &cl);
+	classes_find(hw, cpus, n, cl);
 	char isas[64];
 	const uint64_t llc = arch_llc_bytes(hw);
 	tune_isa_only = kernel_isa_bit(cfg->kernel);
@@ -176,7 +189,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	const uint64_t budget_ticks = (uint64_t)cfg->kernel_budget * p->timer_hz / MS_PER_S;
 	uint64_t tuned_ticks = 0;   /* the budget counts the tuner's own time only */
 	rep_line("stream:     %d CPU(s), %llu bytes per array, %u passes, ISA %s, %d CPU class(es), kernel = %s, budget %u ms",
-		 n, (unsigned long long)size, cfg->stream_passes, vec_isa_list(isa, isas, sizeof(isas)), cl.n, cfg->kernel,
+		 n, (unsigned long long)size, cfg->stream_passes, vec_isa_list(isa, isas, sizeof(isas)), cl->n, cfg->kernel,
 		 cfg->kernel_budget);
 	rep_line("            Function    Best Rate MB/s  Avg time     Min time     Max time   (kernel)");
 	const unsigned nkinds = sizeof(stream_kinds) / sizeof(stream_kinds[0]);
@@ -185,27 +198,22 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 							  tune_isa_only ? tune_isa_only & isa : isa);
 		if (!k)
 			continue;
-		for (int i = 0; i < n; i++) {
-			memset(buf[i][0], 0, size);
-			for (uint64_t w = 0; w < size / 8; w++) {
-				((double *)buf[i][1])[w] = (double)(w & 0xFF);
-				((double *)buf[i][2])[w] = (double)((w >> 8) & 0xFF);
-			}
-		}
+		for (int i = 0; i < n; i++)
+			stream_arrays_init(buf[i], size);
 		/* the kernel of each class: pinned, tuned, or (budget 0) the widest default shape */
 		const uint32_t streams = kernel_streams(stream_kinds[s]);
 		const uint64_t probe = llc ? 2 * llc : (uint64_t)streams * size;
 		const int tuning = !(pinned && pinned->kind == stream_kinds[s]) && cfg->kernel_budget > 0;
-		for (int c = 0; tuning && c < cl.n; c++) {
+		for (int c = 0; tuning && c < cl->n; c++) {
 			struct kernel_tune *t = &tunes[c];
-			const int i = cl.first[c];
+			const int i = cl->first[c];
 			const uint64_t spent = tuned_ticks;
 			const uint64_t pb = probe < (uint64_t)streams * size ? probe : (uint64_t)streams * size;
 			*t = (struct kernel_tune){ .table = arch_kernels, .n = arch_nkernels, .kind = stream_kinds[s],
 						   .a = buf[i][0], .b = buf[i][1], .c = buf[i][2], .probe_bytes = pb,
 						   .slices = pb / streams / TUNE_SLICES >= TUNE_SLICE_MIN ? TUNE_SLICES : 1,
 						   .timer = arch_timer_read, .scalar = TRIAD_SCALAR,
-						   .budget_ticks = spent < budget_ticks ? (budget_ticks - spent) / ((nkinds - s) * cl.n - c) : 0 };
+						   .budget_ticks = spent < budget_ticks ? (budget_ticks - spent) / ((nkinds - s) * cl->n - c) : 0 };
 			int wrc = tune_run_on(hw, cpus[i].cpu, t, tune_isa_only);
 			tuned_ticks += t->spent_ticks;
 			if (wrc != 0)
@@ -213,7 +221,7 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 					  kernel_kind_name(stream_kinds[s]), cpus[i].cpu, t->status, k->name);
 		}
 		for (int i = 0; i < n; i++) {
-			const struct kernel_tune *t = &tunes[cl.of[i]];
+			const struct kernel_tune *t = &tunes[cl->of[i]];
 			use[i] = pinned && pinned->kind == stream_kinds[s] ? pinned
 				 : tuning && t->status == 0 ? t->cand[t->choice].k : k;
 		}
@@ -273,8 +281,8 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 			json_null(j, "llc_bytes");
 		json_bool(j, "probe_above_llc", llc && tunes[0].probe_bytes > llc);
 		json_arr(j, "classes");
-		for (int c = 0; tuning && c < cl.n; c++)
-			tune_json(j, NULL, &tunes[c], cl.id[c], cpus[cl.first[c]].cpu, p->timer_hz);
+		for (int c = 0; tuning && c < cl->n; c++)
+			tune_json(j, NULL, &tunes[c], cl->id[c], cpus[cl->first[c]].cpu, p->timer_hz);
 		json_close(j);
 		json_close(j);
 		json_u64(j, "cpus", (uint64_t)n);
@@ -313,13 +321,13 @@ int measure_stream(const struct hw *hw, const struct platform *p, const struct e
 	}
 out:
 	if (vec_on) {
-		int not_restored = vec_run_restore(&vec);
+		int not_restored = vec_run_restore(vec);
 		struct json *j = rep_begin("vector_state");
 		json_str(j, "for", "stream");
-		vec_run_json(j, "state", &vec);
+		vec_run_json(j, "state", vec);
 		rep_end();
-		rep_line("            vector state: %d of %d CPUs enabled, %d restored and read back%s%s", vec.enabled, vec.n,
-			 vec.restored, vec.plan.why ? "; " : "", vec.plan.why ? vec.plan.why : "");
+		rep_line("            vector state: %d of %d CPUs enabled, %d restored and read back%s%s", vec->enabled, vec->n,
+			 vec->restored, vec->plan.why ? "; " : "", vec->plan.why ? vec->plan.why : "");
 		if (not_restored) {
 			rep_error("stream", "vector state not restored on %d CPU(s): see the vector_state record", not_restored);
 			rc = -1;
@@ -330,6 +338,18 @@ out:
 			pages_free(buf[i][k], size);
 			buf[i][k] = NULL;
 		}
+	return rc;
+}
+
+int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+{
+	if (!cfg->stream)
+		return 0;
+	struct stream_work *wk = measure_work(sizeof(*wk), "stream");
+	if (!wk)
+		return -1;
+	int rc = stream_run(hw, p, cfg, wk);
+	pool_free(wk);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "efi/measure/window.h"
 #include "efi/measure/iio_window.h"
 #include "efi/pages.h"
+#include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
 #include "pmu/uncore/amd_uncore.h"
@@ -96,7 +97,7 @@ static int request_failed(const char *pmu, const char *platform, const char *why
 }
 
 /* req's boxes around the copy, counted against what the copy moved (the convention above). */
-static void measure_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
+static void count_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
 {
 	req->known_read_bytes = 2 * ctx->bytes;
 	req->known_write_bytes = ctx->bytes;
@@ -147,7 +148,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	}
 	int present = amd_uncore_present(b, caps, why, sizeof(why));
 	fmt_snprintf(cpuid, sizeof(cpuid), "%s%s", present ? "present" : "absent: ", present ? "" : why);
-	if (!present && cfg->uncore != 2) {
+	if (!present && cfg->uncore != CFG_UNCORE_FORCE) {
 		status_record(b->pmu, f->name, "absent", why);
 		return 0;
 	}
@@ -165,7 +166,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	}
 	if (amd_uncore_request(f, bx, &use, npkgs, cpu, sock, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, f->name, why);
-	measure_copy(hw, req, ctx, res);
+	count_copy(hw, req, ctx, res);
 	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
 	for (uint32_t s = 0; s < nsock; s++) {
 		struct json *j = rep_begin("uncore");
@@ -216,12 +217,11 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 	return 0;
 }
 
-/* One uncore_iio_map record per socket: the map, where it came from, its defects. Returns the
- * maps (nsock of them). */
+/* One uncore_iio_map record per socket: the map, where it came from, its defects. Fills
+ * maps[0..nsock) (the caller's, from the pool) and returns it. */
 static const struct iio_map *iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip,
-					     const uint32_t *cpu, uint32_t nsock)
+					     const uint32_t *cpu, uint32_t nsock, struct iio_map *maps)
 {
-	static struct iio_map maps[UNC_MAX_PKGS];
 	if (ip->discovery)
 		for (uint32_t s = 0; s < nsock; s++)
 			uncore_disc_iio_map(hw, ip, scan, nscan, s, &maps[s]);
@@ -238,6 +238,21 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 			rep_error("uncore", "IIO stack map defect (socket %u): %s", s, maps[s].defect[d]);
 	}
 	return maps;
+}
+
+/* The DMA windows' IIO self-check plan from these units and the sockets' stack maps (reported
+ * here, one record per socket; the maps live in the pool only until the plan has copied them). */
+static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platform *ip,
+			    const struct uncore_box_type *ty, const struct intel_unit *units, uint32_t n,
+			    const uint32_t *cpu, uint32_t nsock)
+{
+	struct iio_map *maps = pool_zalloc(UNC_MAX_PKGS * sizeof(*maps));
+	if (!maps) {
+		rep_error("uncore", "cannot allocate the IIO stack maps: DMA windows get no IIO self-check");
+		return;
+	}
+	iio_window_plan(ip, ty, units, n, iio_maps_report(hw, ip, cpu, nsock, maps), nsock, cpu);
+	pool_free(maps);
 }
 
 /* ---- IMC free-running DDR counters ---- */
@@ -316,7 +331,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
 			status_record_free(b->pmu, ip->name, "absent", why, imc ? free_run.why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
-				iio_window_plan(ip, &ty, units, 0, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
+				iio_plan_report(hw, ip, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
@@ -334,7 +349,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	}
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
-	measure_copy(hw, req, ctx, res);
+	count_copy(hw, req, ctx, res);
 	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
 		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
@@ -356,7 +371,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (bx == INTEL_BOX_IIO) {
 		/* the DMA windows' iio_self_check programs the device's stack among these same units
 		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
-		iio_window_plan(ip, &ty, units, n, iio_maps_report(hw, ip, cpu, nsock), nsock, cpu);
+		iio_plan_report(hw, ip, &ty, units, n, cpu, nsock);
 	}
 	return rc;
 }

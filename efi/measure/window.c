@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/window.h"
 #include "efi/mp.h"
+#include "efi/pages.h"
 #include "arch/arch.h"
 
 /* Barrier shared by the CPUs of one window (one window at a time). */
@@ -53,12 +54,20 @@ static void run_one(void *p)
 
 int window_run(const struct hw *hw, const struct window_spec *s, struct window_result *r)
 {
-	static struct cpu_job jobs[WINDOW_MAX_CPUS];
-	static struct mp_pending pend[WINDOW_MAX_CPUS];
 	struct mp_info mi;
 	mp_init(&mi);
 	*r = (struct window_result){ .masked = s->mask_interrupts, .boot_masked = s->mask_interrupts && !s->boot_work };
 	int n = s->ncpus < WINDOW_MAX_CPUS ? s->ncpus : WINDOW_MAX_CPUS;
+	/* each CPU's job and pending start: pool memory for this window, n of them */
+	struct cpu_job *jobs = pool_zalloc((uint64_t)n * sizeof(*jobs));
+	struct mp_pending *pend = pool_zalloc((uint64_t)n * sizeof(*pend));
+	if (n > 0 && (!jobs || !pend)) {
+		pool_free(jobs);
+		pool_free(pend);
+		for (int i = 0; i < n; i++)
+			s->cpus[i].st = HW_ERROR;   /* no pool memory: no CPU ran */
+		return -1;
+	}
 	int bsp_job = -1, started = 0;
 	n_ready = n_done = go = 0;
 	faults0 = mp_jobs_faulted();
@@ -132,6 +141,8 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 		last = r->boot_t1 > last ? r->boot_t1 : last;
 	}
 	r->span_ticks = r->ran || s->boot_work ? last - first : 0;
+	pool_free(jobs);
+	pool_free(pend);
 	return r->ran == n ? 0 : -1;
 }
 

@@ -7,7 +7,7 @@
 
 #define LINE_BYTES 512
 #define RECORD_BYTES (256u * 1024u)  /* pool: an acpi record of a 1024-CPU machine is ~40 KiB */
-#define RECORD_FALLBACK_BYTES 16384
+#define RECORD_FALLBACK_BYTES 4096   /* only when the pool has no RECORD_BYTES: small records still go out */
 #define EARLY_BYTES 16384
 #define CONSOLE_CHUNK 128
 
@@ -15,8 +15,8 @@ enum { LOG_JSONL, LOG_TXT, NLOGS };
 static EFI_FILE_HANDLE logs[NLOGS];
 static int logs_ok;
 static char stem[96];
-static char early[EARLY_BYTES];
-static struct strbuf early_sb = { early, sizeof(early), 0, 0 };
+static char *early;                 /* console text before the logs open: pool, EARLY_BYTES */
+static struct strbuf early_sb;
 static int failed;
 
 /* Records may nest (e.g. a window's counter records are written while its `measurement`
@@ -93,8 +93,12 @@ void rep_line(const char *fmt, ...)
 	console(line, n);
 	if (logs_ok)
 		log_write(LOG_TXT, line, n);
-	else if (!logs[LOG_TXT])
-		sb_putn(&early_sb, line, n);
+	else if (!logs[LOG_TXT]) {
+		if (!early && (early = AllocatePool(EARLY_BYTES)))
+			sb_init(&early_sb, early, EARLY_BYTES);
+		if (early)
+			sb_putn(&early_sb, line, n);
+	}
 }
 
 int rep_open_logs(const char *serial, const EFI_TIME *t)
@@ -113,8 +117,12 @@ int rep_open_logs(const char *serial, const EFI_TIME *t)
 	}
 	fmt_snprintf(stem, sizeof(stem), "%s\\%s", REP_LOG_DIR, name);
 	logs_ok = 1;
-	if (early_sb.len)
+	if (early && early_sb.len)
 		log_write(LOG_TXT, early, early_sb.len);
+	if (early)
+		FreePool(early);
+	early = NULL;
+	early_sb = (struct strbuf){ 0 };
 	return logs_ok ? 0 : -1;
 }
 

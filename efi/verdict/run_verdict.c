@@ -8,11 +8,12 @@
 #include "efi/verdict/verdict.h"
 #include "efi/out/report.h"
 #include "efi/out/once.h"
+#include "efi/pages.h"
 #include "arch/lib/fmt.h"
 
 #define LOG_PATH_LEN 128
 
-static struct verdict verdict;
+static struct verdict *verdict;   /* pool memory (about 20 KiB), not .bss */
 static int started, decided;
 
 static void offer(void *arg, const char *json, size_t len)
@@ -22,8 +23,15 @@ static void offer(void *arg, const char *json, size_t len)
 
 void run_verdict_start(const struct efiperf_config *cfg)
 {
-	verdict_init(&verdict, cfg->checks, cfg->nchecks);
-	rep_on_record(offer, &verdict);
+	if (!verdict)
+		verdict = pool_zalloc(sizeof(*verdict));
+	if (!verdict) {
+		rep_error("verdict", "cannot allocate %llu bytes for the checks: no verdict this run",
+			  (unsigned long long)sizeof(*verdict));
+		return;
+	}
+	verdict_init(verdict, cfg->checks, cfg->nchecks);
+	rep_on_record(offer, verdict);
 	started = 1;
 }
 
@@ -32,9 +40,9 @@ void run_verdict_record(void)
 	rep_once_summary();   /* what the console said once instead of under every window */
 	if (!started || decided)
 		return;
-	verdict_finish(&verdict);
+	verdict_finish(verdict);
 	struct json *j = rep_begin("verdict");
-	verdict_json(&verdict, j);
+	verdict_json(verdict, j);
 	rep_end();
 	decided = 1;
 	rep_on_record(NULL, NULL);
@@ -54,5 +62,5 @@ void run_verdict_banner(const char *serial)
 	const char *stem = rep_log_stem();
 	if (stem)
 		fmt_snprintf(log, sizeof(log), "%s.jsonl", stem);
-	verdict_banner(&verdict, serial, stem ? log : NULL, banner_line, NULL);
+	verdict_banner(verdict, serial, stem ? log : NULL, banner_line, NULL);
 }

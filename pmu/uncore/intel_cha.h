@@ -20,6 +20,7 @@
 #include "pmu/saveset.h"
 #include "pmu/uncore/box_program.h"
 #include "pmu/uncore/intel_cha_regs.h"
+#include "pmu/uncore/intel_discovery.h"
 
 #define CHA_MAX_EVENTS 32   /* SKX default: 14 bandwidth + 4 latency classes x 3 */
 #define CHA_MAX_GROUPS BOX_MAX_GROUPS
@@ -57,15 +58,24 @@ struct cha_topology {
 	char how[CHA_MAX_SOCKETS][80];   /* "CAPID6 0000:7f:1e.3 = 0x0fffffff" / "config cha_count" */
 };
 
+/* The discovery-table method's working set: one socket's table, read and parsed (about 50 KiB:
+ * the caller's, e.g. pool memory, as it is too large for a firmware stack). */
+struct cha_disc_ws {
+	uint8_t buf[DISC_READ_MAX];
+	struct disc_table t;
+};
+
 /* CHAs of each of nsockets sockets. The CAPID / discovery devices found in ascending
  * (segment, bus) order are taken as sockets 0, 1, ... Returns 0, or -1 with why (e.g.
  * "CAPID6 device 8086:2083 (device 30 function 3) not found on buses 00-ff of segment 0000"). */
 int cha_discover(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
-		 size_t nscope, uint32_t nsockets, struct cha_topology *out, char *why, size_t n);
-/* The same, reading the discovery cross-check MSR on cpu[s] for socket s (NULL: CPU 0). */
+		 size_t nscope, uint32_t nsockets, struct cha_disc_ws *ws, struct cha_topology *out, char *why,
+		 size_t n);
+/* The same, reading the discovery cross-check MSR on cpu[s] for socket s (NULL: CPU 0). ws:
+ * the discovery-table method's working set; NULL makes that method fail saying so. */
 int cha_discover_on(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
-		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_topology *out, char *why,
-		    size_t n);
+		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_disc_ws *ws,
+		    struct cha_topology *out, char *why, size_t n);
 /* The caller's override (config cha_count): every socket has count CHAs. -1 when out of range. */
 int cha_topology_from_count(const struct cha_platform *p, uint32_t nsockets, uint32_t count,
 			    struct cha_topology *out, char *why, size_t n);
@@ -88,6 +98,7 @@ struct cha_request {
 	struct cha_event_sel ev[CHA_MAX_EVENTS];
 	uint32_t ngroups;
 	uint32_t rounds;                 /* every group runs `rounds` slices (>= 1) */
+	struct cha_disc_ws *disc_ws;     /* the caller's, for cha_discover_on (cha_count 0); may be NULL */
 };
 
 /* Fill req: pick the platform for CPUID family/model, take the topology (cha_count > 0:

@@ -120,41 +120,41 @@ static int by_capid(const struct hw *hw, const struct cha_platform *p, const str
 	return 0;
 }
 
-/* The table of one socket, read and parsed (static: 32 KiB of bytes and the parsed units are
- * too large for the firmware stack; discovery runs on one CPU at a time). */
-static struct { uint8_t buf[DISC_READ_MAX]; struct disc_table t; } ws;
-
 /* The CHA units of the table behind function a: *count, each checked to be an MSR unit at the
  * BOX_CTL the platform table gives. A table read short (a fault, or fewer bytes than its global
  * entry spans) or holding more units than the parser keeps gives no count: -1 with why. */
-static int table_count(const struct hw *hw, const struct cha_platform *p, struct hw_pci_addr a, uint32_t *count,
-		       char *why, size_t n)
+static int table_count(const struct hw *hw, const struct cha_platform *p, struct hw_pci_addr a,
+		       struct cha_disc_ws *ws, uint32_t *count, char *why, size_t n)
 {
+	if (!ws) {
+		fmt_snprintf(why, n, "the discovery table: no working memory for it (%u bytes)", (unsigned)sizeof(*ws));
+		return -1;
+	}
 	size_t len = 0;
 	uint64_t base = 0;
 	char rwhy[120] = "";
-	if (disc_read(hw, a, ws.buf, sizeof(ws.buf), &len, &base, rwhy, sizeof(rwhy))) {
+	if (disc_read(hw, a, ws->buf, sizeof(ws->buf), &len, &base, rwhy, sizeof(rwhy))) {
 		fmt_snprintf(why, n, "%s", rwhy);
 		return -1;
 	}
-	int bad = disc_parse(ws.buf, len, &ws.t);
+	int bad = disc_parse(ws->buf, len, &ws->t);
 	if (rwhy[0]) {
 		fmt_snprintf(why, n, "%s", rwhy);           /* a read that faulted midway */
 		return -1;
 	}
-	if (bad || len < disc_table_bytes(ws.buf, len)) {
+	if (bad || len < disc_table_bytes(ws->buf, len)) {
 		fmt_snprintf(why, n, "discovery table at 0x%llx: %s", (unsigned long long)base,
-			     ws.t.ndefects ? ws.t.defect[0] : "read short");
+			     ws->t.ndefects ? ws->t.defect[0] : "read short");
 		return -1;
 	}
-	if (ws.t.nunits >= DISC_MAX_UNITS) {
+	if (ws->t.nunits >= DISC_MAX_UNITS) {
 		fmt_snprintf(why, n, "discovery table at 0x%llx: more than the %u units read, its CHA count is unknown",
 			     (unsigned long long)base, DISC_MAX_UNITS);
 		return -1;
 	}
-	uint32_t idx[DISC_MAX_UNITS], k = disc_units_of(&ws.t, DISC_BOX_TYPE_CHA, idx, DISC_MAX_UNITS);
+	uint32_t idx[DISC_MAX_UNITS], k = disc_units_of(&ws->t, DISC_BOX_TYPE_CHA, idx, DISC_MAX_UNITS);
 	for (uint32_t i = 0; i < k; i++) {
-		const struct disc_unit *u = &ws.t.unit[idx[i]];
+		const struct disc_unit *u = &ws->t.unit[idx[i]];
 		if (u->access != DISC_MSR || u->box_id >= p->box.max_boxes || u->ctl != cha_box_ctl(p, u->box_id)) {
 			fmt_snprintf(why, n, "discovery table CHA %u: BOX_CTL 0x%llx (access type %u), %s expects MSR 0x%x",
 				     u->box_id, (unsigned long long)u->ctl, u->access, p->name,
@@ -174,8 +174,8 @@ static void read_msr_fn(void *arg)
 }
 
 static int by_table(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
-		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_topology *out, char *why,
-		    size_t n)
+		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_disc_ws *ws,
+		    struct cha_topology *out, char *why, size_t n)
 {
 	struct found f[CHA_MAX_SOCKETS + 1];
 	size_t k = scan(hw, scope, nscope, p->pci_device, 0, 0, 0, f, CHA_MAX_SOCKETS + 1);
@@ -183,7 +183,7 @@ static int by_table(const struct hw *hw, const struct cha_platform *p, const str
 		return -1;
 	for (uint32_t s = 0; s < nsockets; s++) {
 		uint32_t cnt;
-		if (table_count(hw, p, f[s].a, &cnt, why, n))
+		if (table_count(hw, p, f[s].a, ws, &cnt, why, n))
 			return -1;
 		struct msr_read r = { hw, p->cbo_count_msr, 0, HW_UNSUPPORTED };
 		hw_status st = hw_run_on_cpu(hw, cpu ? cpu[s] : 0, read_msr_fn, &r);
@@ -209,8 +209,8 @@ static int by_table(const struct hw *hw, const struct cha_platform *p, const str
 }
 
 int cha_discover_on(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
-		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_topology *out, char *why,
-		    size_t n)
+		    size_t nscope, uint32_t nsockets, const uint32_t *cpu, struct cha_disc_ws *ws,
+		    struct cha_topology *out, char *why, size_t n)
 {
 	*out = (struct cha_topology){ .nsockets = nsockets };
 	if (!nsockets || nsockets > CHA_MAX_SOCKETS) {
@@ -219,13 +219,14 @@ int cha_discover_on(const struct hw *hw, const struct cha_platform *p, const str
 	}
 	if (p->count_method == CHA_COUNT_CAPID)
 		return by_capid(hw, p, scope, nscope, nsockets, out, why, n);
-	return by_table(hw, p, scope, nscope, nsockets, cpu, out, why, n);
+	return by_table(hw, p, scope, nscope, nsockets, cpu, ws, out, why, n);
 }
 
 int cha_discover(const struct hw *hw, const struct cha_platform *p, const struct cha_pci_scope *scope,
-		 size_t nscope, uint32_t nsockets, struct cha_topology *out, char *why, size_t n)
+		 size_t nscope, uint32_t nsockets, struct cha_disc_ws *ws, struct cha_topology *out, char *why,
+		 size_t n)
 {
-	return cha_discover_on(hw, p, scope, nscope, nsockets, NULL, out, why, n);
+	return cha_discover_on(hw, p, scope, nscope, nsockets, NULL, ws, out, why, n);
 }
 
 int cha_topology_from_count(const struct cha_platform *p, uint32_t nsockets, uint32_t count,

@@ -256,7 +256,7 @@ int cha_prepare(const struct hw *hw, uint32_t family, uint32_t model, const stru
 		return -1;
 	if (cha_count)
 		return cha_topology_from_count(req->plat, nsockets, cha_count, &req->topo, why, n);
-	return cha_discover_on(hw, req->plat, scope, nscope, nsockets, req->cpu, &req->topo, why, n);
+	return cha_discover_on(hw, req->plat, scope, nscope, nsockets, req->cpu, req->disc_ws, &req->topo, why, n);
 }
 
 static uint64_t scale(uint64_t raw, uint64_t window, uint64_t ran, uint32_t ngroups)

@@ -73,7 +73,6 @@ AP_ENTRIES = [
     ("read_on_cpu", "pmu/uncore/intel_uncore.c: an MSR read on a CPU of the package"),
     ("read_msr_fn", "pmu/uncore/intel_cha_discover.c: an MSR read on a CPU of the package"),
     ("kernel_run_entry", "arch/kernel.c: a kernel run as a hw_cpu_fn (arch/kernel.h)"),
-    ("kernel_tune_entry", "arch/kernel_tune.c: the tuner as a hw_cpu_fn (arch/kernel_tune.h)"),
 ]
 
 # Exception handlers efiperf installs: the firmware calls them on the stack of the CPU that

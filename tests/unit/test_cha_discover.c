@@ -20,6 +20,7 @@
 
 static struct pci_model pm;
 static struct hw_model hm;
+static struct cha_disc_ws ws;   /* the discovery table's working set (the caller's) */
 #define TABLE_BASE 0xF0000000ull
 static uint64_t table[16];     /* MMIO discovery table */
 
@@ -76,20 +77,20 @@ static void test_skx_capid6(void **state)
 	pci_model_w32(s1, 0x9C, 0x00000F0F);   /* 8 */
 	struct cha_topology t;
 	char why[200];
-	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 2, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 2, &ws, &t, why, sizeof(why)), 0);
 	assert_int_equal(t.ncha[0], 24);
 	assert_int_equal(t.ncha[1], 8);
 	assert_string_equal(t.how[0], "CAPID6 0000:17:1e.3 = 0xf0ffffff");
 	/* one socket but two devices: no guess */
-	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "found 2 times"));
 	/* QEMU: no such device */
 	reset();
-	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), -1);
 	assert_string_equal(why, "CAPID6 (device 30 function 3) device 8086:2083 not found on buses 00-ff of segment 0000");
 	/* zero CHAs is not a count */
 	s0 = pci_model_add(&pm, 0, 0x17, 30, 3, 0x8086, 0x2083, 0x088000, 0);
-	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover(&H, P("SKX"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "0 CHAs, outside 1..28"));
 }
 
@@ -102,11 +103,11 @@ static void test_icx_capid6_7(void **state)
 	pci_model_w32(f, 0xA0, 0xFF);
 	struct cha_topology t;
 	char why[200];
-	assert_int_equal(cha_discover(&H, P("ICX"), &all_buses, 1, 1, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover(&H, P("ICX"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), 0);
 	assert_int_equal(t.ncha[0], 40);
 	assert_non_null(strstr(t.how[0], "CAPID7 = 0x000000ff"));
 	pci_model_w32(f, 0xA0, 0x1FF);        /* 41 > the 40 ICX has */
-	assert_int_equal(cha_discover(&H, P("ICX"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover(&H, P("ICX"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "41 CHAs, outside 1..40"));
 	/* the override */
 	assert_int_equal(cha_topology_from_count(P("ICX"), 2, 4, &t, why, sizeof(why)), 0);
@@ -142,44 +143,44 @@ static void test_spr_discovery_table(void **state)
 	reset();
 	spr_table(0x2010);
 	hw_model_reg(&hm, HWM_MSR, 0x2FFE, HWM_PLAIN, 0);     /* EMR XCC: reads 0 */
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), 0);
 	assert_int_equal(t.ncha[0], 2);
 	assert_non_null(strstr(t.how[0], "MSR 0x2ffe reads 0, table used"));
 	hw_model_reg(&hm, HWM_MSR, 0x2FFE, HWM_PLAIN, 2);
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), 0);
 	assert_non_null(strstr(t.how[0], "agrees"));
 	hw_model_reg(&hm, HWM_MSR, 0x2FFE, HWM_PLAIN, 3);     /* firmware bug: MSR wins (Linux) */
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), 0);
 	assert_int_equal(t.ncha[0], 3);
 	reset();
 	spr_table(0x2020);                                    /* box 1 is not at 0x2010 */
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "CHA 1: BOX_CTL 0x2020"));
 	/* CHA 1 as an MMIO unit: not where the platform's CHAs are */
 	reset();
 	spr_table(0x2010);
 	table[12] |= 1ull << 62;
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "CHA 1: BOX_CTL 0x2010 (access type 1)"));
 	/* a unit of 0 counters is a defect the parser names and passes over: one CHA left */
 	reset();
 	spr_table(0x2010);
 	table[12] = 0x2ull << 8 | 48ull << 16;
 	hw_model_reg(&hm, HWM_MSR, 0x2FFE, HWM_PLAIN, 0);
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), 0);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), 0);
 	assert_int_equal(t.ncha[0], 1);
 	/* a table whose global entry claims 4 units, one more than can be read: no count */
 	reset();
 	spr_table(0x2010);
 	table[0] = 4ull << 8 | 4ull << 16;
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "read of 0xf0000080"));
 	/* a global entry of 0 */
 	table[0] = 0;
-	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover_on(&H, P("SPR"), &all_buses, 1, 1, cpu, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "discovery table at 0xf0000000: global entry reads 0x0"));
 	reset();
-	assert_int_equal(cha_discover(&H, P("GNR"), &all_buses, 1, 1, &t, why, sizeof(why)), -1);
+	assert_int_equal(cha_discover(&H, P("GNR"), &all_buses, 1, 1, &ws, &t, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "uncore discovery device 8086:09a7 not found"));
 }
 

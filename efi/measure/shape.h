@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The shape of a measurement: a typed request (built once, before the first window), a run
+ * that turns it into a result struct and writes no text, and a record writer in efi/out/ that
+ * writes the console lines and the JSONL record from the result after the run ended.
+ *
+ *   run(ctx, request, result)       traffic + windows -> result; pure over ctx
+ *   record(request, result)         efi/out/: console + JSONL, after the run
+ *
+ * ctx is everything a run touches of the machine: hw, how windows run on CPUs, memory and the
+ * timer. The firmware's ctx (measure_ctx_efi, efi/measure/measure.c) runs windows with
+ * window_run on MP services CPUs; a host test gives a model (tests/unit) with a fake clock, so
+ * the same run() is checked against hand-worked values.
+ */
+#ifndef EFIPERF_SHAPE_H
+#define EFIPERF_SHAPE_H
+
+#include <stdint.h>
+#include "arch/hw.h"
+#include "efi/measure/window.h"
+#include "efi/fw/memranges.h"
+
+/* How a measurement's windows run. run: 0 when every CPU of s ran its kernel, -1 otherwise
+ * (window_run's contract, efi/measure/window.h); r filled either way. */
+struct window_ops {
+	int (*run)(void *ctx, const struct window_spec *s, struct window_result *r);
+	void *ctx;
+};
+
+struct measure_ctx {
+	const struct hw *hw;
+	struct window_ops win;
+	void *(*alloc)(uint64_t bytes);   /* zeroed memory (the UEFI pool); NULL when short */
+	void (*free)(void *p);            /* what alloc gave; NULL is ignored */
+	/* whole pages inside the ranges r[0..nr) (a NUMA node's memory), NULL when no free run is
+	 * big enough; free_in gives back what alloc_in gave (bytes as asked) */
+	void *(*alloc_in)(uint64_t bytes, const struct memrange *r, int nr);
+	void (*free_in)(void *p, uint64_t bytes);
+	uint64_t (*clock)(void);          /* the timer the kernels time themselves with */
+	uint64_t timer_hz;                /* its rate */
+};
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The NUMA matrix's record writer (efi/out/numa_out.h). */
+#include <efi.h>
+#include "efi/out/numa_out.h"
+#include "efi/out/report.h"
+#include "arch/lib/fmt.h"
+
+/* A window's quietness: interrupts masked, the SMI count delta (as the measurement records). */
+static void cell_quiet_json(struct json *j, const char *key, const struct window_result *w)
+{
+	json_obj(j, key);
+	json_bool(j, "interrupts_masked", w->masked);
+	if (w->smi_status == HW_OK)
+		json_u64(j, "smi_delta", w->smi_delta);
+	else
+		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+	json_close(j);
+}
+
+static void errors(const struct numa_request *req, const struct numa_result *res)
+{
+	for (int c = 0; c < req->nn; c++)
+		for (int m = 0; m < req->nn; m++) {
+			const struct numa_cell *x = &res->cell[c][m];
+			if (!req->node[c].ncpu || !req->node[m].nr)
+				continue;
+			if (!x->placed)
+				rep_error("numa_matrix", "node %u's memory has no free run of %llu bytes (numa_size)",
+					  req->node[m].domain, (unsigned long long)req->size);
+			else if (!x->ran)
+				rep_error("numa_matrix", "node %u -> node %u: a CPU did not run its kernel", req->node[c].domain,
+					  req->node[m].domain);
+		}
+}
+
+void numa_record(const struct numa_request *req, const struct numa_result *res)
+{
+	rep_line("numa:       %d node(s), %llu bytes per cell: idle latency and read bandwidth, CPU node -> memory node",
+		 req->nn, (unsigned long long)req->size);
+	errors(req, res);
+	struct json *j = rep_begin("numa_matrix");
+	json_u64(j, "bytes", req->size);
+	json_str(j, "latency_kernel", "pointer chase, 64-byte lines, the node's first selected CPU");
+	json_str(j, "read_kernel", "load, every selected CPU of the node on its share");
+	json_arr(j, "nodes");
+	for (int k = 0; k < req->nn; k++) {
+		json_obj(j, NULL);
+		json_u64(j, "node", req->node[k].domain);
+		json_u64(j, "cpus", (uint64_t)req->node[k].ncpu);
+		json_u64(j, "memory_bytes", req->node[k].mem_bytes);
+		if (!req->node[k].ncpu || !req->node[k].nr)
+			json_str(j, "why", !req->node[k].ncpu && !req->node[k].nr ? "no selected CPUs and no memory: neither row nor column"
+					   : !req->node[k].ncpu ? "no selected CPUs: no row (its memory is a column)"
+							    : "no memory: no column (its CPUs are a row)");
+		json_close(j);
+	}
+	json_close(j);
+	static const char *const keys[2] = { "latency_ns", "read_gbps" };
+	for (int t = 0; t < 2; t++) {
+		json_arr(j, keys[t]);
+		for (int c = 0; c < req->nn; c++) {
+			json_arr(j, NULL);
+			for (int m = 0; m < req->nn; m++) {
+				const struct numa_cell *x = &res->cell[c][m];
+				if (!x->ran)
+					json_null(j, NULL);
+				else
+					json_milli(j, NULL, t ? x->gbps_milli : x->ps);
+			}
+			json_close(j);
+		}
+		json_close(j);
+	}
+	json_arr(j, "cells");
+	for (int c = 0; c < req->nn; c++)
+		for (int m = 0; m < req->nn; m++)
+			if (res->cell[c][m].ran) {
+				json_obj(j, NULL);
+				json_u64(j, "cpu_node", req->node[c].domain);
+				json_u64(j, "memory_node", req->node[m].domain);
+				cell_quiet_json(j, "latency_window", &res->cell[c][m].wl);
+				cell_quiet_json(j, "read_window", &res->cell[c][m].wb);
+				json_close(j);
+			}
+	json_close(j);
+	rep_end();
+	for (int c = 0; c < req->nn; c++)
+		for (int m = 0; m < req->nn; m++)
+			if (res->cell[c][m].ran) {
+				char l[32], g[32];
+				fmt_milli(l, sizeof(l), res->cell[c][m].ps);
+				fmt_milli(g, sizeof(g), res->cell[c][m].gbps_milli);
+				rep_line("            node %u -> memory of node %u: %s ns idle, %s GB/s read", req->node[c].domain,
+					 req->node[m].domain, l, g);
+			}
+	for (int k = 0; k < req->nn; k++)
+		if (!req->node[k].ncpu || !req->node[k].nr)
+			rep_line("            node %u: %s", req->node[k].domain, !req->node[k].ncpu ? "no selected CPUs" : "no memory");
+}
