@@ -87,9 +87,13 @@ all: $(B)/efiperf.efi
 $(STAMP):
 	$(Q)boot/deps.sh $(ARCH)
 
+# Size, not speed, outside arch/: the firmware layers (efi/, pmu/) run between windows, never
+# inside the timed loops, and gnu-efi's image carries every byte (goal: at most 700 KB). The
+# kernels, the known loop and the fault-safe accessors in arch/ keep -O2.
+SIZE_OPT = $(if $(filter arch/%,$<),,-Os)
 $(B)/obj/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(COMMON_CFLAGS) $(SIZE_OPT) $(ARCH_CFLAGS) -c $< -o $@
 
 $(B)/obj/%.S.o: %.S $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
@@ -163,7 +167,7 @@ STACK_B  := build/stack/$(ARCH)
 STACK_CI := $(patsubst %,$(STACK_B)/%.o,$(filter %.c,$(COMMON_SRC) $(ARCH_SRC)))
 $(STACK_B)/%.c.o: %.c $(STAMP) $(wildcard */*.h */*/*.h */*/*/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(COMMON_CFLAGS) $(ARCH_CFLAGS) -fcallgraph-info=su -c $< -o $@
+	$(Q)$(CC) $(COMMON_CFLAGS) $(SIZE_OPT) $(ARCH_CFLAGS) -fcallgraph-info=su -c $< -o $@
 
 stack-ci: $(STACK_CI)
 
