@@ -11,6 +11,10 @@ named registers). Three rules, each violation printed on one line:
 
   layer:    a file under pmu/ includes a file under efi/, or a file under arch/ includes a file
             under pmu/ or efi/ (quoted includes only; <...> system headers are not ours).
+  folder:   a file directly in a folder of FOLDER_RULES includes a file that folder's row does
+            not allow (the README's Layout table, "may include"): the row lists folders whose
+            files it may include ("efi/fw/"), whole trees ("pmu/**") and single headers
+            ("efi/out/jsonl.h"). A folder with no row has only the layer rule.
   include:  a cycle of quoted includes, of any length, among the files under efi/, pmu/, arch/
             and tests/ (a header including a header that includes it back is the short case).
   calls:    two .c files under efi/, pmu/ and arch/ where each uses a non-static function or
@@ -22,6 +26,7 @@ named registers). Three rules, each violation printed on one line:
 
 Exits 0 when nothing was found, 1 otherwise.
 """
+import fnmatch
 import os
 import re
 import sys
@@ -31,6 +36,32 @@ INCLUDE_DIRS = LAYERS + ("tests",)
 # What a file in the key's folder may not include.
 FORBIDDEN = {"pmu": ("efi",), "arch": ("pmu", "efi")}
 ALTERNATIVES = ("arch/x86_64/", "arch/aarch64/")
+
+# What the files directly in a folder may include besides system headers (the README's Layout
+# table). "X/" is a file directly in folder X, "X/**" one anywhere under X, anything else one
+# file. Rules on the way down: config and fw are parsers over bytes and strings; pcie and nvme
+# drive hardware through arch/hw.h only; measure runs traffic and counters; out writes records
+# from result structs; efi/ itself (entry, firmware services, the run) may use everything.
+ARCH_IF = ("arch/", "arch/lib/", "arch/regs/")
+# efi/'s own services a measurement may use: the platform and discovery results it runs on, the
+# CPU sets, pool and page allocation, the cleanups, and MP services (window.c, measure.c and
+# loop_measure.c still start CPUs through efi/mp.h; the window-ops struct is to replace that).
+EFI_SERVICES = ("efi/platform.h", "efi/discovery.h", "efi/cpus.h", "efi/pages.h", "efi/cleanup.h", "efi/mp.h")
+FOLDER_RULES = {
+    "arch/lib": ("arch/lib/",),
+    "arch/regs": ("arch/regs/",),
+    # the config and its keys' value syntax: the owners' pure parsers of NVMe lists, DDIO sweep
+    # sizes and kernel names, the check-expression parser, and the JSON writer for cfg_to_json
+    "efi/config": ("efi/config/", "arch/lib/", "efi/nvme/nvme_params.h", "efi/measure/ddio.h", "arch/kernel.h",
+                   "efi/verdict/check.h", "efi/out/jsonl.h"),
+    "efi/fw": ("efi/fw/", "arch/", "arch/lib/", "efi/out/jsonl.h"),
+    "efi/pcie": ("efi/pcie/", "efi/fw/", "efi/out/jsonl.h", "pmu/**") + ARCH_IF,
+    "efi/nvme": ("efi/nvme/", "efi/config/bdf.h", "efi/config/config_value.h", "efi/measure/dma_pattern.h") + ARCH_IF,
+    "efi/verdict": ("efi/verdict/", "efi/config/", "efi/out/", "arch/lib/", "efi/pages.h"),
+    "efi/out": ("efi/out/", "pmu/**", "efi/fw/", "efi/pcie/", "efi/measure/*_run.h", "efi/measure/ddio.h") + ARCH_IF,
+    "efi/measure": ("efi/measure/", "efi/config/", "efi/fw/", "efi/pcie/", "efi/nvme/", "efi/out/", "efi/verdict/",
+                    "pmu/**", "arch/**") + EFI_SERVICES,
+}
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 COMMENT_RE = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
@@ -94,6 +125,36 @@ def layer_violations(graph):
             if t.split("/")[0] in FORBIDDEN.get(top, ()):
                 out.append("layer: %s includes %s (%s/ may not include %s/)"
                            % (rel, t, top, t.split("/")[0]))
+    return out
+
+
+def allowed(rule, target):
+    folder = os.path.dirname(target) + "/"
+    for entry in rule:
+        if entry.endswith("/**"):
+            if target.startswith(entry[:-2]):
+                return True
+        elif entry.endswith("/"):
+            if folder == entry:
+                return True
+        elif "*" in entry:
+            if fnmatch.fnmatchcase(target, entry) and folder == os.path.dirname(entry) + "/":
+                return True
+        elif target == entry:
+            return True
+    return False
+
+
+def folder_violations(graph):
+    out = []
+    for rel, targets in sorted(graph.items()):
+        rule = FOLDER_RULES.get(os.path.dirname(rel))
+        if rule is None:
+            continue
+        for t in targets:
+            if not allowed(rule, t):
+                out.append("folder: %s includes %s (%s/ may include %s)"
+                           % (rel, t, os.path.dirname(rel), ", ".join(rule)))
     return out
 
 
@@ -206,7 +267,7 @@ def call_cycles(root, files):
 
 def check(root):
     graph = include_graph(root, sources(root, INCLUDE_DIRS, (".c", ".h", ".S")))
-    return layer_violations(graph) + include_cycles(graph) + \
+    return layer_violations(graph) + folder_violations(graph) + include_cycles(graph) + \
         call_cycles(root, sources(root, LAYERS, (".c",)))
 
 
@@ -219,6 +280,8 @@ SELF_TEST_TREE = {
     "efi/a/c.h": '#include "efi/a/a.h"\n',
     "pmu/p.h": '#include "efi/a/a.h"\n#include <efi.h>\n',
     "arch/r.h": '#include "pmu/p.h"\n',
+    "arch/lib/l.h": '#include "arch/lib/m.h"\n#include "arch/r.h"\n',
+    "arch/lib/m.h": '#include <stdint.h>\n',
     "efi/a/x.c": 'static int s(void) { return 0; }\nint fa(int x)\n{\n\treturn fb(x) + tbl[0];\n}\n',
     "efi/a/y.c": 'const int tbl[2] = { 1, 2 };\nint fb(int x) { return fa(x) + fz(); }\n',
     "efi/a/z.c": '/* fa fb */\nstatic int fb(void) { return 1; }\nint fz(void) { return s() + fb(); }\n'
@@ -229,6 +292,7 @@ SELF_TEST_TREE = {
 SELF_TEST_EXPECT = [
     "layer: arch/r.h includes pmu/p.h (arch/ may not include pmu/)",
     "layer: pmu/p.h includes efi/a/a.h (pmu/ may not include efi/)",
+    "folder: arch/lib/l.h includes arch/r.h (arch/lib/ may include arch/lib/)",
     "include: cycle efi/a/a.h -> efi/a/b.h -> efi/a/c.h -> efi/a/a.h",
     "calls: efi/a/x.c uses fb, tbl from efi/a/y.c; efi/a/y.c uses fa from efi/a/x.c",
 ]
