@@ -69,7 +69,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma deps clean report usb
+.PHONY: all image run test unit fuzz fuzz-long layering stack stack-ci events bench bench-dma deps clean report usb
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -120,6 +120,9 @@ unit:
 
 fuzz:
 	$(Q)$(MAKE) -C tests -f unit.mk fuzz
+
+fuzz-long:
+	$(Q)$(MAKE) -C tests -f unit.mk fuzz-long
 
 # Include layers (pmu/ never includes efi/, arch/ neither), include cycles, and pairs of .c
 # files that each use a function the other defines: one line per violation.

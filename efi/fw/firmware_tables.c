@@ -4,9 +4,13 @@
 #include "efi/fw/firmware_tables.h"
 #include "efi/fw/memranges.h"
 #include "efi/fw/memmap.h"
+#include "efi/fw/fwaddr.h"
+#include "efi/out/report.h"
 
 static struct memrange *ranges;   /* pool memory, nranges entries */
 static int nranges;
+static struct fwaddr_desc *typed;   /* the same map with types, for register addresses */
+static int ntyped;
 
 static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 {
@@ -19,6 +23,9 @@ static int snapshot_memory_map(void)
 	if (ranges)
 		FreePool(ranges);
 	ranges = memmap_read(&nranges, 0);
+	if (typed)
+		FreePool(typed);
+	typed = memmap_read_typed(&ntyped);
 	return ranges ? 0 : -1;
 }
 
@@ -57,4 +64,38 @@ static const void *map_identity(void *ctx, uint64_t addr, uint64_t len)
 struct physmem fw_physmem(void)
 {
 	return (struct physmem){ .map = map_identity, .ctx = NULL };
+}
+
+void fw_addr_defect(const char *table, const char *field, uint64_t addr, uint64_t len, const char *status,
+		   const char *why)
+{
+	struct json *j = rep_begin("firmware_defect");
+	json_str(j, "table", table);
+	json_str(j, "field", field);
+	json_hex(j, "address", addr);
+	json_u64(j, "length", len);
+	json_str(j, "status", status);
+	json_str(j, "why", why);
+	rep_end();
+	rep_line("firmware:   defect: %s %s 0x%llx (+0x%llx): %s: %s", table, field, (unsigned long long)addr,
+		 (unsigned long long)len, status, why);
+}
+
+int fw_addr_use(const char *table, const char *field, uint64_t addr, uint64_t len)
+{
+	char why[200];
+	struct fwaddr_map m = { typed, ntyped, NULL, 0 };
+	if (fwaddr_check(&m, addr, len, why, sizeof(why)) != FWADDR_REFUSED)
+		return 0;
+	if (table)
+		fw_addr_defect(table, field, addr, len, "refused", why);
+	return -1;
+}
+
+hw_status fw_addr_fault(const char *table, const char *field, uint64_t addr, hw_status st)
+{
+	if (st == HW_FAULT_PF || st == HW_FAULT_GP || st == HW_FAULT_ABORT || st == HW_FAULT_SYNC)
+		fw_addr_defect(table, field, addr, 0, hw_status_name(st),
+		       "the access faulted: the address is not mapped or no device answers there");
+	return st;
 }

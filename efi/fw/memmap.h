@@ -6,10 +6,15 @@
 #define EFIPERF_MEMMAP_H
 
 #include "efi/fw/memranges.h"
+#include "efi/fw/fwaddr.h"
 
 /* The map's ranges [start, end), in map order, as pool memory the caller frees with FreePool;
  * *n = how many. free_only: only EfiConventionalMemory descriptors. NULL when the map cannot
  * be read or memory is short. */
 struct memrange *memmap_read(int *n, int free_only);
+
+/* Every descriptor with its EFI_MEMORY_TYPE (for efi/fw/fwaddr.h), pool memory the caller frees
+ * with FreePool; *n = how many. NULL when the map cannot be read or memory is short. */
+struct fwaddr_desc *memmap_read_typed(int *n);
 
 #endif
