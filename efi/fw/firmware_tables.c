@@ -11,6 +11,41 @@ static struct memrange *ranges;   /* pool memory, nranges entries */
 static int nranges;
 static struct fwaddr_desc *typed;   /* the same map with types, for register addresses */
 static int ntyped;
+static struct memrange *bars;       /* memory BARs the PCI bus driver assigned, nbars entries */
+static int nbars;
+
+/* PCI BARs 0-5 of a Type 0 header (PCI Local Bus 3.0 6.2.5.1); GetBarAttributes takes the index. */
+#define PCI_MAX_BARS 6
+
+/* Every memory BAR of every EFI_PCI_IO_PROTOCOL instance, as the firmware assigned it
+ * (GetBarAttributes, UEFI 2.10 14.4): no config-space write, unlike sizing a BAR. */
+static void snapshot_bars(void)
+{
+	EFI_HANDLE *h = NULL;
+	UINTN n = 0;
+	if (bars)
+		FreePool(bars);
+	bars = NULL;
+	nbars = 0;
+	if (BS->LocateHandleBuffer(ByProtocol, &PciIoProtocol, NULL, &n, &h) != EFI_SUCCESS)
+		return;
+	bars = AllocatePool(n * PCI_MAX_BARS * sizeof(*bars));
+	for (UINTN i = 0; bars && i < n; i++) {
+		EFI_PCI_IO_PROTOCOL *pio;
+		if (BS->HandleProtocol(h[i], &PciIoProtocol, (VOID **)&pio) != EFI_SUCCESS)
+			continue;
+		for (UINT8 b = 0; b < PCI_MAX_BARS; b++) {
+			VOID *res = NULL;
+			if (pio->GetBarAttributes(pio, b, NULL, &res) != EFI_SUCCESS || !res)
+				continue;
+			/* one QWORD descriptor and the End Tag: fwaddr_bar_from_acpi reads no further */
+			if (fwaddr_bar_from_acpi(res, FWADDR_BAR_DESC_BYTES, &bars[nbars]))
+				nbars++;
+			FreePool(res);
+		}
+	}
+	FreePool(h);
+}
 
 static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 {
@@ -26,6 +61,7 @@ static int snapshot_memory_map(void)
 	if (typed)
 		FreePool(typed);
 	typed = memmap_read_typed(&ntyped);
+	snapshot_bars();
 	return ranges ? 0 : -1;
 }
 
@@ -84,7 +120,7 @@ void fw_addr_defect(const char *table, const char *field, uint64_t addr, uint64_
 int fw_addr_use(const char *table, const char *field, uint64_t addr, uint64_t len)
 {
 	char why[200];
-	struct fwaddr_map m = { typed, ntyped, NULL, 0 };
+	struct fwaddr_map m = { typed, ntyped, bars, nbars };
 	if (fwaddr_check(&m, addr, len, why, sizeof(why)) != FWADDR_REFUSED)
 		return 0;
 	if (table)

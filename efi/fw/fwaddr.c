@@ -2,6 +2,17 @@
 /* The firmware-address checker (efi/fw/fwaddr.h). */
 #include "efi/fw/fwaddr.h"
 #include "arch/lib/fmt.h"
+#include "arch/lib/le.h"
+
+/* ACPI 6.5 6.4.3.5.1 QWORD Address Space Descriptor. */
+#define QWORD_TAG 0x8A
+#define QWORD_LEN_FIELD 0x2B          /* bytes after the tag and length field */
+#define QWORD_BYTES (3 + QWORD_LEN_FIELD)
+_Static_assert(QWORD_BYTES == FWADDR_BAR_DESC_BYTES, "the descriptor's size in fwaddr.h");
+#define QWORD_RES_TYPE 3
+#define QWORD_RES_MEMORY 0
+#define QWORD_MIN 14
+#define QWORD_LEN 38
 
 static const char *const type_names[] = {
 	[UEFI_MEM_RESERVED] = "EfiReservedMemoryType",
@@ -39,6 +50,17 @@ int fwaddr_type_is_device(uint32_t type)
 static int overlaps(uint64_t s, uint64_t e, uint64_t a, uint64_t last)
 {
 	return e > s && s <= last && e - 1 >= a;
+}
+
+int fwaddr_bar_from_acpi(const uint8_t *d, size_t n, struct memrange *r)
+{
+	if (!d || n < QWORD_BYTES || d[0] != QWORD_TAG || le16(d + 1) != QWORD_LEN_FIELD || d[QWORD_RES_TYPE] != QWORD_RES_MEMORY)
+		return 0;
+	uint64_t min = le64(d + QWORD_MIN), len = le64(d + QWORD_LEN);
+	if (!len || min + (len - 1) < min || min + len < min)
+		return 0;
+	*r = (struct memrange){ min, min + len };
+	return 1;
 }
 
 enum fwaddr_verdict fwaddr_check(const struct fwaddr_map *m, uint64_t addr, uint64_t len, char *why, size_t n)

@@ -67,6 +67,14 @@ const char *fwaddr_type_name(uint32_t type, char *buf, size_t n);
 /* 1 when a descriptor of this type describes device registers (MMIO, MMIO port space, reserved). */
 int fwaddr_type_is_device(uint32_t type);
 
+/* The memory range of one PCI BAR as EFI_PCI_IO_PROTOCOL.GetBarAttributes() gives it (UEFI 2.10
+ * 14.4): ACPI resource descriptors, the BAR a QWORD Address Space Descriptor (ACPI 6.5 6.4.3.5.1:
+ * tag 0x8A, length 0x2B, resource type 0 = memory, _MIN at byte 14, _LEN at byte 38), then an
+ * End Tag (0x79). 1 with *r = [_MIN, _MIN + _LEN) for a memory BAR of non-zero length; 0 for an
+ * I/O BAR, an unused one, a wrapping one or bytes that are no such descriptor (n bytes at d). */
+int fwaddr_bar_from_acpi(const uint8_t *d, size_t n, struct memrange *r);
+#define FWADDR_BAR_DESC_BYTES 46   /* the QWORD descriptor: what fwaddr_bar_from_acpi reads */
+
 /* Judge [addr, addr + len). why (n bytes) gets the reason of a refusal ("0x1000-0x1fff is in
  * EfiConventionalMemory 0x0-0x9ffff") or what an allowed window is ("EfiMemoryMappedIO",
  * "PCI BAR", "in no memory-map descriptor"). m NULL or empty: every window is FWADDR_UNLISTED

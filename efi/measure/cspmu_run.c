@@ -119,16 +119,22 @@ static void rc_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
 }
 
 /* PCIE-TGT events with dst_addr_en: their slots go to the companion's first _CRS memory
- * resource; without one the PMU runs without the address filter, saying why. */
-static void filter_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
+ * resource; without one (or one the address checker refuses, efi/fw/fwaddr.h: reported by the
+ * copy window, `first`) the PMU runs without the address filter, saying why. */
+static void filter_of(struct cspmu_pmu *pm, const struct apmt_companion *c, int first)
 {
 	struct cspmu_record *r = &pm->r;
 	if (!pm->req.nslots)
 		return;
+	char field[AML_PATH_LEN + 32];
+	if (c && c->found)
+		fmt_snprintf(field, sizeof(field), "%s _CRS memory resource 0", c->path);
 	const char *why = !c || !c->found ? "no companion ACPI device"
 			  : !c->has_block ? "the companion device has no _CRS memory resource"
 			  : c->block_len < TGT_BLOCK_END ? "the companion's first _CRS memory resource is shorter than the "
 							   "8 slots (0xDD8 bytes)"
+			  : fw_addr_use(first ? "AML" : NULL, field, c->block, TGT_BLOCK_END)
+				? "the companion's first _CRS memory resource is refused (firmware_defect record)"
 			  : NULL;
 	if (why) {
 		fmt_snprintf(pm->filt_why, sizeof(pm->filt_why), "%s: runs without the address filter", why);
@@ -276,7 +282,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		return -1;
 	}
 	r->req = &pm->req;
-	filter_of(pm, c);
+	filter_of(pm, c, first);
 	if (rp->on && pm->d->rp_reg) {
 		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 			r->status = "off";

@@ -103,6 +103,41 @@ static void test_types(void **state)
 	assert_int_equal(fwaddr_check(&m, 0x1000, 4, why, sizeof(why)), FWADDR_REFUSED);
 }
 
+/* A QWORD Address Space Descriptor as OVMF's PciBusDxe returns it for a 64-bit memory BAR, laid
+ * out by hand from ACPI 6.5 6.4.3.5.1: 0x8A, length 0x2B, type 0 (memory), flags, granularity 64,
+ * _MIN 0x800000000, _MAX 0x8000FFFFF, translation 0, _LEN 0x100000; then the End Tag 0x79 0x00. */
+static const uint8_t bar64[] = {
+	0x8a, 0x2b, 0x00, 0x00, 0x0c, 0x00,
+	0x40, 0, 0, 0, 0, 0, 0, 0,                              /* _GRA */
+	0x00, 0x00, 0x00, 0x00, 0x08, 0, 0, 0,                  /* _MIN */
+	0xff, 0xff, 0x0f, 0x00, 0x08, 0, 0, 0,                  /* _MAX */
+	0, 0, 0, 0, 0, 0, 0, 0,                                 /* _TRA */
+	0x00, 0x00, 0x10, 0x00, 0x00, 0, 0, 0,                  /* _LEN */
+	0x79, 0x00,
+};
+
+static void test_bar_descriptor(void **state)
+{
+	(void)state;
+	struct memrange r = { 0, 0 };
+	assert_true(fwaddr_bar_from_acpi(bar64, sizeof(bar64), &r));
+	assert_int_equal(r.start, 0x800000000ull);
+	assert_int_equal(r.end, 0x800100000ull);
+	uint8_t b[sizeof(bar64)];
+	memcpy(b, bar64, sizeof(b));
+	b[3] = 1;                                    /* I/O space */
+	assert_false(fwaddr_bar_from_acpi(b, sizeof(b), &r));
+	memcpy(b, bar64, sizeof(b));
+	memset(b + 38, 0, 8);                        /* unused BAR: length 0 */
+	assert_false(fwaddr_bar_from_acpi(b, sizeof(b), &r));
+	assert_false(fwaddr_bar_from_acpi(bar64, 45, &r));   /* cut short */
+	static const uint8_t end_only[] = { 0x79, 0x00 };
+	assert_false(fwaddr_bar_from_acpi(end_only, sizeof(end_only), &r));
+	memcpy(b, bar64, sizeof(b));
+	memset(b + 14, 0xff, 8);                     /* _MIN 2^64 - 1 with a 1 MiB length wraps */
+	assert_false(fwaddr_bar_from_acpi(b, sizeof(b), &r));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_unlisted),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_bar_descriptor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
