@@ -80,7 +80,7 @@ endif
 PE_SECTIONS := -j .text -j .sdata -j .data -j .dynamic $(PE_DYNSYM) -j .rel -j .rela \
                -j .rel.* -j .rela.* -j .reloc
 
-.PHONY: all image run test unit fuzz layering stack stack-ci events bench bench-dma bench-collector deps clean report usb netboot
+.PHONY: all image run test unit fuzz fuzz-long layering stack stack-ci events bench bench-dma bench-collector deps clean report usb netboot
 all: $(B)/efiperf.efi
 
 # Missing packages? Install them first (the two README commands work on a fresh machine).
@@ -151,6 +151,9 @@ unit:
 
 fuzz:
 	$(Q)$(MAKE) -C tests -f unit.mk fuzz
+
+fuzz-long:
+	$(Q)$(MAKE) -C tests -f unit.mk fuzz-long
 
 # Include layers (pmu/ never includes efi/, arch/ neither), include cycles, and pairs of .c
 # files that each use a function the other defines: one line per violation.

@@ -19,7 +19,7 @@ extern const struct hw_ops arch_cpu_ops;
 extern const struct fixup_entry arch_fixups[];
 extern const uint32_t arch_nfixups;
 
-/* Exception vectors efi/exceptions.c registers a handler for (x86: 6 #UD, 13 #GP;
+/* Exception vectors efi/exceptions.c registers a handler for (x86: 6 #UD, 13 #GP, 14 #PF;
  * aarch64: 0 synchronous), and the hw_status each maps to. */
 struct arch_fault_vector { uint32_t vector; hw_status status; const char *name; };
 extern const struct arch_fault_vector arch_fault_vectors[];

@@ -11,6 +11,8 @@ const char *hw_status_name(hw_status st)
 		[HW_UNSUPPORTED] = "unsupported",
 		[HW_BAD_ARG] = "bad-argument",
 		[HW_ERROR] = "firmware-error",
+		[HW_FAULT_PF] = "#PF",
+		[HW_FAULT_ABORT] = "data-abort",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];

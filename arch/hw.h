@@ -28,6 +28,8 @@ typedef enum {
 	HW_UNSUPPORTED,   /* this backend / architecture has no such operation             */
 	HW_BAD_ARG,       /* argument out of range (CPU index, PCI address, alignment)     */
 	HW_ERROR,         /* firmware service failed                                        */
+	HW_FAULT_PF,      /* x86 #PF (vector 14): a memory access to an address not mapped     */
+	HW_FAULT_ABORT,   /* aarch64 Data Abort taken at the current EL (ESR_ELx.EC 0x25)     */
 } hw_status;
 
 /* Short name of a status for logs: "ok", "#GP", "#UD", "sync-exception", ... */

@@ -5,7 +5,9 @@
 #include "efi/pcie/pcie.h"
 #include "efi/cxl_discovery.h"
 #include "efi/out/report.h"
+#include "efi/fw/firmware_tables.h"
 #include "arch/hw_ecam.h"
+#include "arch/lib/fmt.h"
 
 #define LINE 256
 #define NO_TABLE (-2)
@@ -143,18 +145,56 @@ void discovery_report(const struct discovery *d, const struct mp_info *mp)
 /* Every MCFG allocation kept must fit the ECAM backend. */
 _Static_assert(ACPI_MAX_MCFG <= HW_ECAM_MAX_SEGMENTS, "ECAM backend holds fewer segments than MCFG");
 
+/* ECAM: 4 KiB of configuration space per function, 1 MiB per bus from the allocation's base
+ * (PCI Firmware Specification 3.3, 4.1.2 "MCFG Table Description", Table 4-3). */
+#define ECAM_BUS_SHIFT 20
+
+/* MCFG allocation i's ECAM window [*win, *win + *len) and its field name for defect records. */
+static void mcfg_window(const struct acpi_mcfg_seg *m, uint32_t i, uint64_t *win, uint64_t *len, char *field, size_t n)
+{
+	*win = m->base + ((uint64_t)m->start_bus << ECAM_BUS_SHIFT);
+	*len = (uint64_t)(m->end_bus - m->start_bus + 1) << ECAM_BUS_SHIFT;
+	fmt_snprintf(field, n, "allocation %u Base Address (segment %u buses %02x-%02x)", i, m->segment, m->start_bus,
+		     m->end_bus);
+}
+
+/* The ECAM window of MCFG allocation i: the checker (efi/fw/fwaddr.h) and one fault-safe read of
+ * its first Vendor ID before the scan. 1 usable; 0 dropped after a firmware_defect record. */
+static int mcfg_usable(const struct hw *hw, const struct acpi_mcfg_seg *m, uint32_t i)
+{
+	uint64_t win, len;
+	char field[80];
+	mcfg_window(m, i, &win, &len, field, sizeof(field));
+	if (fw_addr_use("MCFG", field, win, len))
+		return 0;
+	uint32_t v;
+	hw_status st = hw_mmio_read32(hw, win, &v);
+	if (st != HW_OK) {
+		fw_addr_fault("MCFG", field, win, st);
+		return 0;
+	}
+	return 1;
+}
+
 int discovery_pcie(const struct hw *hw, const struct discovery *d, uint64_t timer_hz)
 {
 	struct ecam_segment segs[ACPI_MAX_MCFG];
 	struct pcie_bus_range ranges[ACPI_MAX_MCFG];
+	uint8_t alloc[ACPI_MAX_MCFG];     /* the MCFG allocation of each kept segment */
+	_Static_assert(ACPI_MAX_MCFG <= 256, "an MCFG allocation index fits alloc[]");
 	int n = 0;
 	if (d->acpi && d->acpi_status == 0)
-		for (uint32_t i = 0; i < d->acpi->nmcfg && i < ACPI_MAX_MCFG; i++, n++) {
+		for (uint32_t i = 0; i < d->acpi->nmcfg && i < ACPI_MAX_MCFG; i++) {
 			const struct acpi_mcfg_seg *m = &d->acpi->mcfg[i];
+			if (!mcfg_usable(hw, m, i))
+				continue;
+			alloc[n] = (uint8_t)i;
 			segs[n] = (struct ecam_segment){ .base = m->base, .segment = m->segment,
 							 .bus_start = m->start_bus, .bus_end = m->end_bus };
 			ranges[n] = (struct pcie_bus_range){ m->segment, m->start_bus, m->end_bus };
+			n++;
 		}
+	int ecam_segments = n;
 	const char *method = n ? "ECAM (MCFG)" : "EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL (no MCFG)";
 	static struct hw_ecam ecam;
 	struct hw h = *hw;
@@ -173,6 +213,21 @@ int discovery_pcie(const struct hw *hw, const struct discovery *d, uint64_t time
 	struct pcie_scan s;
 	pcie_scan_init(&s, funcs, PCIE_MAX_FUNCS);
 	pcie_enumerate(&h, &s, ranges, n);
+	/* An allocation no function answers in: every Vendor ID read all-ones (or zero), which a wrong
+	 * base or an undecoded segment gives (a host bridge or root port answers in any used segment). */
+	for (int r = 0; r < ecam_segments; r++) {
+		int found = 0;
+		for (int i = 0; i < s.n && !found; i++)
+			found = funcs[i].addr.segment == ranges[r].segment && funcs[i].addr.bus >= ranges[r].bus_start &&
+				funcs[i].addr.bus <= ranges[r].bus_end;
+		uint64_t win, len;
+		char field[80];
+		mcfg_window(&d->acpi->mcfg[alloc[r]], alloc[r], &win, &len, field, sizeof(field));
+		if (!found)
+			fw_addr_defect("MCFG", field, win, len, "no functions",
+				       "no Vendor ID in the ECAM window names a function (each read all-ones 0xFFFF or 0): a wrong "
+				       "base address, or the segment is not decoded there");
+	}
 
 	rep_line("pcie:       %d functions through %s", s.n, method);
 	char line[LINE * 2];

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Exception handlers that make rdmsr/wrmsr/rdpmc (x86_64) and optional system-register
- * accesses (aarch64) return a status instead of crashing: one handler, registered through
+ * Exception handlers that make rdmsr/wrmsr/rdpmc and MMIO (x86_64: #GP, #UD, #PF) and optional
+ * system-register accesses and MMIO (aarch64: synchronous exceptions, Data Aborts among them)
+ * return a status instead of crashing: one handler, registered through
  * EFI_CPU_ARCH_PROTOCOL.RegisterInterruptHandler for each vector in arch_fault_vectors[],
  * asks arch_fault_fixup() to resume at the fixup address. Faults elsewhere are bugs, not probes:
  * on the boot CPU (its hardware ID is recorded at registration) the fatal path logs them and ends
@@ -20,7 +21,7 @@
 
 /* A fault no fixup covers, taken on a CPU other than the boot CPU. */
 struct exc_ap_fault {
-	const char *vector;   /* arch_fault_vectors[] name ("#UD", "#GP", "sync") or "unregistered vector" */
+	const char *vector;   /* arch_fault_vectors[] name ("#UD", "#GP", "#PF", "sync") or "unregistered vector" */
 	uintptr_t ip;         /* the faulting instruction's address */
 	uint64_t hwid;        /* arch_cpu_hwid() of the CPU (x86 APIC ID, aarch64 MPIDR affinity) */
 };

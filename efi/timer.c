@@ -5,6 +5,7 @@
 #include "arch/arch.h"
 #include "efi/fw/acpi.h"
 #include "efi/fw/pmtimer.h"
+#include "efi/fw/firmware_tables.h"
 
 #define US_PER_S 1000000ull
 
@@ -48,8 +49,19 @@ uint64_t timer_calibrate_pmtimer(const struct hw *hw, const struct acpi_fadt *f,
 	}
 	uint64_t target = (uint64_t)PMTIMER_HZ * ms / MS_PER_S, elapsed = 0;
 	uint32_t p0, prev, now;
-	if (pm_read(hw, f, &p0) != HW_OK) {
-		*why = "PM timer read failed";
+	/* a memory-space timer is a firmware-given address: the one checker first (efi/fw/fwaddr.h),
+	 * then fault-safe reads; a refusal or a fault is a firmware_defect record */
+	int mem = f->pm_timer.space_id == ACPI_GAS_SPACE_MEMORY;
+	if (mem && fw_addr_use("FADT", "X_PM_TMR_BLK", f->pm_timer.address, sizeof(uint32_t))) {
+		*why = "PM timer address refused (firmware_defect record)";
+		return 0;
+	}
+	hw_status st = pm_read(hw, f, &p0);
+	if (st != HW_OK) {
+		if (mem)
+			fw_addr_fault("FADT", "X_PM_TMR_BLK", f->pm_timer.address, st);
+		*why = st == HW_FAULT_PF || st == HW_FAULT_GP || st == HW_FAULT_ABORT ? "PM timer read faulted (firmware_defect record)"
+										      : "PM timer read failed";
 		return 0;
 	}
 	uint64_t c0 = arch_timer_read(), c1 = c0;

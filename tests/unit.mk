@@ -6,6 +6,11 @@
 #                                         ends with "unit: N passed, N failed" (N = test cases)
 #   make -C tests -f unit.mk fuzz [FUZZ_SECONDS=60]   each libFuzzer target for N seconds
 #   make -C tests -f unit.mk fuzz-smoke   each libFuzzer target for 10 seconds
+#   make -C tests -f unit.mk fuzz-long [FUZZ_RUNS=10000000] [FUZZ_LONG_SECONDS=3600] [FUZZ_ONLY="fuzz_x ..."]
+#                                         each target (under nice -n 15, one at a time) until
+#                                         FUZZ_RUNS executions or FUZZ_LONG_SECONDS; adds its count
+#                                         to fuzz/executions.txt and minimizes fuzz/corpus/<t>
+#                                         with -set_cover_merge=1, -merge=1 with a greedy set cover (both committed)
 #
 # Every test binary links ALL pure sources (PURE_SRC), so a new pure file or test needs no
 # change here: pure files are pmu/*.c, arch/*.c, tests/model/*.c, the pure efi/ files and
@@ -31,7 +36,7 @@ CFLAGS    := -std=gnu11 -Wall -Wextra -Werror -g -O1 $(SAN) -I..
 RUN_ENV   := ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
              CMOCKA_MESSAGE_OUTPUT=STDOUT
 
-.PHONY: all run fuzz fuzz-smoke fuzz-build clean
+.PHONY: all run fuzz fuzz-smoke fuzz-long fuzz-build clean
 .SECONDARY:          # objects are shared by every test binary: never delete them as intermediates
 .DELETE_ON_ERROR:
 all: $(TESTS)
@@ -145,8 +150,16 @@ $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(B)/fuzz/libpure.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(B)/fuzz/libpure.a -o $@
 
+# Cumulative executions per target, committed: `target count` lines, written by fuzz-long.
+FUZZ_COUNTS := fuzz/executions.txt
+# The last "Done N runs" of a libFuzzer log, else the last "#N ... exec/s" status line.
+FUZZ_RUNS_OF = runs=$$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' $(1) | tail -n 1); \
+	[ -n "$$runs" ] || runs=$$(sed -n 's/.*\#\([0-9][0-9]*\).*exec\/s.*/\1/p' $(1) | tail -n 1); \
+	runs=$${runs:-0}; cum=$$(awk -v t=$$t '$$1 == t { print $$2 }' $(FUZZ_COUNTS) 2>/dev/null); cum=$${cum:-0}
+
 # Each target runs FUZZ_SECONDS on a working corpus under build/ seeded from fuzz/corpus/<t>/
-# (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote.
+# (the seeds in the repository are never written). Crashes = artifacts libFuzzer wrote. Each line
+# also gives the cumulative executions fuzz/executions.txt records for the target (fuzz-long runs).
 # fuzz_aml first replays every real machine's table of aml/real/ (kept there xz-compressed),
 # whole, behind a 0x01 flags byte: one run each, under the fuzzer's sanitizers; a crash there
 # fails the target. The tables then join the working corpus, which libFuzzer reads cut to
@@ -168,12 +181,46 @@ fuzz: $(FUZZ_BINS)
 		extra=; case $$t in fuzz_aml) $(FUZZ_SEED_AML) ;; esac; \
 		$(B)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$$art/ $$extra \
 			$$work fuzz/corpus/$$t >$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
-		runs=$$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \
-		[ -n "$$runs" ] || runs=$$(sed -n 's/.*#\([0-9][0-9]*\).*exec\/s.*/\1/p' $(B)/fuzz/$$t.log | tail -n 1); \
+		$(call FUZZ_RUNS_OF,$(B)/fuzz/$$t.log); \
 		crashes=$$(ls $$art | wc -l); \
 		if [ $$rc -ne 0 ] && [ $$crashes -eq 0 ]; then crashes=1; fi; \
-		echo "fuzz $$t: $${runs:-0} executions, $$crashes crashes ($(FUZZ_SECONDS) s, log $(B)/fuzz/$$t.log)"; \
+		echo "fuzz $$t: $$runs executions, $$crashes crashes ($(FUZZ_SECONDS) s, log $(B)/fuzz/$$t.log); cumulative $$cum recorded"; \
 		if [ $$crashes -ne 0 ]; then tail -n 40 $(B)/fuzz/$$t.log; ls $$art; crashed=1; fi; \
+	done; \
+	[ $$crashed -eq 0 ]
+
+# Long runs, one target at a time at low priority (the machine is shared). A target whose run
+# crashed is not counted; its artifact is left under $(B)/fuzz/artifacts/<t> and make fails.
+FUZZ_RUNS ?= 10000000
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_ONLY ?= $(FUZZ_TARGETS)
+# The committed corpus of a target keeps the set cover's smallest inputs up to this many bytes.
+FUZZ_CORPUS_BYTES ?= 1048576
+fuzz-long: $(FUZZ_BINS)
+	@crashed=0; touch $(FUZZ_COUNTS); \
+	for t in $(FUZZ_ONLY); do \
+		work=$(B)/fuzz/corpus/$$t; art=$(B)/fuzz/artifacts/$$t; min=$(B)/fuzz/min/$$t; \
+		mkdir -p $$work $$art; rm -f $$art/*; rm -rf $$min; mkdir -p $$min; \
+		nice -n 15 $(B)/fuzz/$$t -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_LONG_SECONDS) \
+			-artifact_prefix=$$art/ $$work fuzz/corpus/$$t >$(B)/fuzz/$$t.long.log 2>&1; rc=$$?; \
+		$(call FUZZ_RUNS_OF,$(B)/fuzz/$$t.long.log); \
+		crashes=$$(ls $$art | wc -l); \
+		if [ $$rc -ne 0 ] && [ $$crashes -eq 0 ]; then crashes=1; fi; \
+		if [ $$crashes -ne 0 ]; then \
+			echo "fuzz-long $$t: $$crashes crashes after $$runs executions (log $(B)/fuzz/$$t.long.log)"; \
+			tail -n 40 $(B)/fuzz/$$t.long.log; ls $$art; crashed=1; continue; \
+		fi; \
+		cum=$$((cum + runs)); \
+		awk -v t=$$t -v n=$$cum 'BEGIN { done = 0 } $$1 == t { print t, n; done = 1; next } { print } \
+			END { if (!done) print t, n }' $(FUZZ_COUNTS) | sort >$(FUZZ_COUNTS).new && \
+			mv $(FUZZ_COUNTS).new $(FUZZ_COUNTS); \
+		nice -n 15 $(B)/fuzz/$$t -set_cover_merge=1 $$min fuzz/corpus/$$t $$work >$(B)/fuzz/$$t.merge.log 2>&1 && \
+			rm -f fuzz/corpus/$$t/* && total=0 && for f in $$(ls -Sr $$min); do \
+				sz=$$(stat -c %s $$min/$$f); \
+				if [ $$total -gt 0 ] && [ $$((total + sz)) -gt $(FUZZ_CORPUS_BYTES) ]; then break; fi; \
+				cp $$min/$$f fuzz/corpus/$$t/; total=$$((total + sz)); \
+			done; \
+		echo "fuzz-long $$t: $$runs executions, 0 crashes; cumulative $$cum; corpus $$(ls fuzz/corpus/$$t | wc -l) files"; \
 	done; \
 	[ $$crashed -eq 0 ]
 

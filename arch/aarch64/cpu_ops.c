@@ -84,8 +84,8 @@ const struct hw_ops arch_cpu_ops = {
 };
 
 /* Every synchronous exception taken at the current EL arrives at one EDK2 vector type;
- * ESR_ELx.EC tells UNDEFINED (0x00), trapped MSR/MRS (0x18) and Data Abort (0x25) apart,
- * and all of them map to HW_FAULT_SYNC. */
+ * ESR_ELx.EC tells UNDEFINED (0x00), trapped MSR/MRS (0x18) and Data Abort (0x25) apart:
+ * the first two map to HW_FAULT_SYNC, a Data Abort at a fixup to HW_FAULT_ABORT. */
 const struct arch_fault_vector arch_fault_vectors[] = {
 	{ EFI_EXCEPT_AARCH64_SYNCHRONOUS_EXCEPTIONS, HW_FAULT_SYNC, "sync" },
 };
@@ -106,7 +106,11 @@ int arch_fault_fixup(void *system_context, hw_status st)
 	if (!fix)
 		return 0;
 	c->elr = fix;
-	c->x[0] = (uint64_t)st;
+	/* A Data Abort taken without a change in Exception level (ESR_ELx.EC 0x25, Arm ARM D23
+	 * ESR_EL1 "Exception Class") is an MMIO access the translation or the bus refused (the
+	 * cause is ESR_ELx.ISS DFSC, kept in arm_last_fault_esr): said apart from an UNDEFINED
+	 * system-register access. */
+	c->x[0] = (uint64_t)(((c->esr >> ESR_ELx_EC_SHIFT) & ESR_ELx_EC_MASK) == ESR_ELx_EC_DABT_CUR ? HW_FAULT_ABORT : st);
 	return 1;
 }
 

@@ -14,6 +14,12 @@ extern const char x86_wrmsr_fault[], x86_wrmsr_fixup[];
 extern const char x86_rdpmc_fault[], x86_rdpmc_fixup[];
 extern const char x86_rdcr4_fault[], x86_rdcr4_fixup[], x86_wrcr4_fault[], x86_wrcr4_fixup[];
 extern const char x86_xgetbv_fault[], x86_xgetbv_fixup[], x86_xsetbv_fault[], x86_xsetbv_fixup[];
+hw_status x86_mmio_rd32_safe(uint64_t addr, uint32_t *val);
+hw_status x86_mmio_rd64_safe(uint64_t addr, uint64_t *val);
+hw_status x86_mmio_wr32_safe(uint64_t addr, uint32_t val);
+hw_status x86_mmio_wr64_safe(uint64_t addr, uint64_t val);
+extern const char x86_mmio_rd32_fault[], x86_mmio_rd32_fixup[], x86_mmio_rd64_fault[], x86_mmio_rd64_fixup[];
+extern const char x86_mmio_wr32_fault[], x86_mmio_wr32_fixup[], x86_mmio_wr64_fault[], x86_mmio_wr64_fixup[];
 
 const struct fixup_entry arch_fixups[] = {
 	{ (uintptr_t)x86_rdmsr_fault, (uintptr_t)x86_rdmsr_fixup },
@@ -23,13 +29,18 @@ const struct fixup_entry arch_fixups[] = {
 	{ (uintptr_t)x86_wrcr4_fault, (uintptr_t)x86_wrcr4_fixup },
 	{ (uintptr_t)x86_xgetbv_fault, (uintptr_t)x86_xgetbv_fixup },
 	{ (uintptr_t)x86_xsetbv_fault, (uintptr_t)x86_xsetbv_fixup },
+	{ (uintptr_t)x86_mmio_rd32_fault, (uintptr_t)x86_mmio_rd32_fixup },
+	{ (uintptr_t)x86_mmio_rd64_fault, (uintptr_t)x86_mmio_rd64_fixup },
+	{ (uintptr_t)x86_mmio_wr32_fault, (uintptr_t)x86_mmio_wr32_fixup },
+	{ (uintptr_t)x86_mmio_wr64_fault, (uintptr_t)x86_mmio_wr64_fixup },
 };
 const uint32_t arch_nfixups = sizeof(arch_fixups) / sizeof(arch_fixups[0]);
 
-/* Exception vectors (SDM Vol.3A Table 6-1): 6 = #UD invalid opcode, 13 = #GP. */
+/* Exception vectors (SDM Vol.3A Table 6-1): 6 = #UD invalid opcode, 13 = #GP, 14 = #PF. */
 const struct arch_fault_vector arch_fault_vectors[] = {
 	{ 6, HW_FAULT_UD, "#UD" },
 	{ 13, HW_FAULT_GP, "#GP" },
+	{ 14, HW_FAULT_PF, "#PF" },
 };
 const uint32_t arch_nfault_vectors = sizeof(arch_fault_vectors) / sizeof(arch_fault_vectors[0]);
 
@@ -46,16 +57,16 @@ static hw_status op_rdmsr(void *ctx, uint32_t msr, uint64_t *v) { (void)ctx; ret
 static hw_status op_wrmsr(void *ctx, uint32_t msr, uint64_t v) { (void)ctx; return x86_wrmsr_safe(msr, v); }
 static hw_status op_rdpmc(void *ctx, uint32_t c, uint64_t *v) { (void)ctx; return x86_rdpmc_safe(c, v); }
 
-/* MMIO: UC mappings from the firmware; volatile accesses of the exact width. x86 keeps
- * loads/stores to UC memory in program order (SDM Vol.3A 11.3), so no fence is needed. */
+/* MMIO: natural alignment, one fault-safe MOV of the exact width (safe_access.S): an address
+ * that is not mapped returns #PF, a non-canonical one #GP, instead of ending the run. */
 static hw_status op_mmio_read32(void *ctx, uint64_t a, uint32_t *v)
-{ (void)ctx; if (a & 3) return HW_BAD_ARG; *v = *(volatile uint32_t *)(uintptr_t)a; return HW_OK; }
+{ (void)ctx; return (a & 3) ? HW_BAD_ARG : x86_mmio_rd32_safe(a, v); }
 static hw_status op_mmio_read64(void *ctx, uint64_t a, uint64_t *v)
-{ (void)ctx; if (a & 7) return HW_BAD_ARG; *v = *(volatile uint64_t *)(uintptr_t)a; return HW_OK; }
+{ (void)ctx; return (a & 7) ? HW_BAD_ARG : x86_mmio_rd64_safe(a, v); }
 static hw_status op_mmio_write32(void *ctx, uint64_t a, uint32_t v)
-{ (void)ctx; if (a & 3) return HW_BAD_ARG; *(volatile uint32_t *)(uintptr_t)a = v; return HW_OK; }
+{ (void)ctx; return (a & 3) ? HW_BAD_ARG : x86_mmio_wr32_safe(a, v); }
 static hw_status op_mmio_write64(void *ctx, uint64_t a, uint64_t v)
-{ (void)ctx; if (a & 7) return HW_BAD_ARG; *(volatile uint64_t *)(uintptr_t)a = v; return HW_OK; }
+{ (void)ctx; return (a & 7) ? HW_BAD_ARG : x86_mmio_wr64_safe(a, v); }
 
 static hw_status op_io_read32(void *ctx, uint16_t port, uint32_t *v)
 {

@@ -50,6 +50,33 @@ x86_rdpmc_fault:
 x86_rdpmc_fixup:
 	ret
 
+/* MMIO of exactly the access's width (volatile in C could be split or merged; one MOV is one
+ * access). A load or store to an address the page tables do not map raises #PF (SDM Vol.3A 4.7,
+ * "Page-Fault Exceptions"), to a non-canonical address #GP (SDM Vol.3A 6.15, interrupt 13):
+ * firmware-given addresses that are wrong arrive here and return the fault as a status. UC
+ * mappings from the firmware keep loads and stores in program order (SDM Vol.3A 11.3). */
+
+/* One accessor: the instruction at <name>_fault, the RET at <name>_fixup (RAX = 0 on success). */
+.macro MMIO_SAFE name, insn, store
+	.globl \name\()_safe, \name\()_fault, \name\()_fixup
+\name\()_safe:
+\name\()_fault:
+	\insn
+	\store
+	xorl	%eax, %eax
+\name\()_fixup:
+	ret
+.endm
+
+/* hw_status x86_mmio_rd32_safe(uint64_t addr, uint32_t *val) */
+	MMIO_SAFE x86_mmio_rd32, "movl (%rdi), %eax", "movl %eax, (%rsi)"
+/* hw_status x86_mmio_rd64_safe(uint64_t addr, uint64_t *val) */
+	MMIO_SAFE x86_mmio_rd64, "movq (%rdi), %rax", "movq %rax, (%rsi)"
+/* hw_status x86_mmio_wr32_safe(uint64_t addr, uint32_t val) */
+	MMIO_SAFE x86_mmio_wr32, "movl %esi, (%rdi)", ""
+/* hw_status x86_mmio_wr64_safe(uint64_t addr, uint64_t val) */
+	MMIO_SAFE x86_mmio_wr64, "movq %rsi, (%rdi)", ""
+
 /* Control registers of the vector state (arch/vecstate.h). MOV to CR4 raises #GP for a
  * reserved bit or an unsupported feature; XGETBV raises #UD when CR4.OSXSAVE is clear and #GP
  * for an unsupported XCR; XSETBV raises #GP for an invalid XCR0 value (SDM Vol. 2A "MOV--Move

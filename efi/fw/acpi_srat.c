@@ -80,7 +80,7 @@ static uint32_t domain(struct acpi_srat *s, uint32_t dom)
 	return dom & SRAT_DOMAIN8_MASK;
 }
 
-static void add_mem(struct acpi_srat *s, const uint8_t *e)
+static void add_mem(struct acpi_srat *s, const uint8_t *e, uint32_t off)
 {
 	uint32_t flags = le32(e + MEM_AFF_OFF_FLAGS);
 	if (!(flags & SRAT_F_ENABLED)) {
@@ -95,6 +95,12 @@ static void add_mem(struct acpi_srat *s, const uint8_t *e)
 		.base = le64(e + MEM_AFF_OFF_BASE), .length = le64(e + MEM_AFF_OFF_LENGTH),
 		.domain = domain(s, le32(e + MEM_AFF_OFF_DOM)), .flags = flags,
 	};
+	/* the last byte, base + length - 1, must not wrap past 2^64 - 1: such a range is no memory */
+	if (m.length && m.base + (m.length - 1) < m.base) {
+		acpi_set_defect(s->defect, "memory affinity at 0x%x: base 0x%llx + length 0x%llx wraps past 2^64, skipped",
+				off, (unsigned long long)m.base, (unsigned long long)m.length);
+		return;
+	}
 	s->mem[s->nmem++] = m;
 }
 
@@ -138,7 +144,7 @@ void acpi_parse_srat(const uint8_t *t, uint32_t len, struct acpi_srat *s)
 			add_cpu(s, le32(e + LAPIC_AFF_OFF_FLAGS), e[LAPIC_AFF_OFF_ID], domain(s, dom),
 				ACPI_CPU_LAPIC);
 		} else if (type == SRAT_TYPE_MEMORY) {
-			add_mem(s, e);
+			add_mem(s, e, off);
 		} else if (type == SRAT_TYPE_X2APIC) {
 			add_cpu(s, le32(e + X2APIC_AFF_OFF_FLAGS), le32(e + X2APIC_AFF_OFF_ID),
 				le32(e + X2APIC_AFF_OFF_DOM), ACPI_CPU_X2APIC);

@@ -6,6 +6,7 @@
 #define EFIPERF_MEMMAP_H
 
 #include "efi/fw/memranges.h"
+#include "efi/fw/fwaddr.h"
 
 /* The map's ranges [start, end), in map order, as pool memory the caller frees with FreePool;
  * *n = how many. free_only: MEMMAP_FREE only EfiConventionalMemory descriptors; MEMMAP_RAM
@@ -16,5 +17,9 @@
 #define MEMMAP_FREE 1
 #define MEMMAP_RAM  2
 struct memrange *memmap_read(int *n, int free_only);
+
+/* Every descriptor with its EFI_MEMORY_TYPE (for efi/fw/fwaddr.h), pool memory the caller frees
+ * with FreePool; *n = how many. NULL when the map cannot be read or memory is short. */
+struct fwaddr_desc *memmap_read_typed(int *n);
 
 #endif

@@ -7,6 +7,7 @@
 #include "efi/out/cspmu_json.h"
 #include "efi/out/report.h"
 #include "efi/pcie/pcie.h"
+#include "efi/fw/firmware_tables.h"
 #include "arch/lib/fmt.h"
 
 #include <string.h>
@@ -128,16 +129,22 @@ static void rc_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
 }
 
 /* PCIE-TGT events with dst_addr_en: their slots go to the companion's first _CRS memory
- * resource; without one the PMU runs without the address filter, saying why. */
-static void filter_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
+ * resource; without one (or one the address checker refuses, efi/fw/fwaddr.h: reported by the
+ * copy window, `first`) the PMU runs without the address filter, saying why. */
+static void filter_of(struct cspmu_pmu *pm, const struct apmt_companion *c, int first)
 {
 	struct cspmu_record *r = &pm->r;
 	if (!pm->req.nslots)
 		return;
+	char field[AML_PATH_LEN + 32];
+	if (c && c->found)
+		fmt_snprintf(field, sizeof(field), "%s _CRS memory resource 0", c->path);
 	const char *why = !c || !c->found ? "no companion ACPI device"
 			  : !c->has_block ? "the companion device has no _CRS memory resource"
 			  : c->block_len < TGT_BLOCK_END ? "the companion's first _CRS memory resource is shorter than the "
 							   "8 slots (0xDD8 bytes)"
+			  : fw_addr_use(first ? "AML" : NULL, field, c->block, TGT_BLOCK_END)
+				? "the companion's first _CRS memory resource is refused (firmware_defect record)"
 			  : NULL;
 	if (why) {
 		fmt_snprintf(pm->filt_why, sizeof(pm->filt_why), "%s: runs without the address filter", why);
@@ -187,22 +194,77 @@ static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, stru
 	return rp->on ? 0 : -1;
 }
 
-/* Probe and build the request of node an. 1 ready to run; 0 left out (a record says why, unless
- * quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE = any. */
-static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt_node *an,
-		   const struct rp_sel *rp, uint8_t want, const char *window, struct cspmu_pmu *pm)
+static struct cspmu_node node_of(const struct acpi_apmt_node *an)
+{
+	return (struct cspmu_node){ .id = an->id, .type = an->type, .flags = an->flags, .base0 = an->base0,
+				    .base1 = an->base1, .inst_primary = an->inst_primary,
+				    .inst_secondary = an->inst_secondary, .affinity = an->proc_affinity,
+				    .impl_id = an->impl_id };
+}
+
+/* The node before an in t whose register pages an shares, or NULL. */
+static const struct acpi_apmt_node *shares_pages(const struct acpi_apmt *t, const struct acpi_apmt_node *an)
+{
+	struct cspmu_node a = node_of(an);
+	for (const struct acpi_apmt_node *o = t->node; o < an; o++) {
+		struct cspmu_node b = node_of(o);
+		if (cspmu_pages_shared(&a, &b))
+			return o;
+	}
+	return NULL;
+}
+
+/* The APMT field an MMIO address of node n lies in ("node 3 Base Address 1"). */
+static void page_field(const struct cspmu_node *n, uint64_t at, char *buf, size_t len)
+{
+	int page1 = (n->flags & CSPMU_APMT_DUAL_PAGE) && at / CSPMU_PAGE_SIZE == n->base1 / CSPMU_PAGE_SIZE;
+	fmt_snprintf(buf, len, "node %u Base Address %d", n->id, page1);
+}
+
+/* Probe and build the request of node an of t. 1 ready to run; 0 left out (a record says why,
+ * unless quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE =
+ * any: the copy window, the first use of every node, which alone writes the records of nodes
+ * left out for their addresses (a refusal by efi/fw/fwaddr.h, a fault, pages another node has). */
+static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt *t,
+		   const struct acpi_apmt_node *an, const struct rp_sel *rp, uint8_t want, const char *window,
+		   struct cspmu_pmu *pm)
 {
 	memset(pm, 0, sizeof(*pm));
-	pm->n = (struct cspmu_node){ .id = an->id, .type = an->type, .flags = an->flags, .base0 = an->base0,
-				     .base1 = an->base1, .inst_primary = an->inst_primary,
-				     .inst_secondary = an->inst_secondary, .affinity = an->proc_affinity,
-				     .impl_id = an->impl_id };
+	pm->n = node_of(an);
 	struct cspmu_record *r = &pm->r;
 	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
 	socket_of(&pm->n, &r->socket, &r->socket_source);
+	int first = want == NVC_NONE;
+	char field[48];
+	const struct acpi_apmt_node *twin = shares_pages(t, an);
+	if (twin) {
+		if (!first)
+			return 0;
+		r->status = "off";
+		fmt_snprintf(pm->why, sizeof(pm->why), "registers at 0x%llx are APMT node %u's too: measured once, as that node",
+			     (unsigned long long)an->base0, twin->id);
+		page_field(&pm->n, an->base0, field, sizeof(field));
+		fw_addr_defect("APMT", field, an->base0, CSPMU_PAGE_SIZE, "duplicate", pm->why);
+		emit(r);
+		return 0;
+	}
+	for (int pg = 0; pg < 1 + !!(pm->n.flags & CSPMU_APMT_DUAL_PAGE); pg++) {
+		uint64_t base = pg ? pm->n.base1 : pm->n.base0;
+		fmt_snprintf(field, sizeof(field), "node %u Base Address %d", pm->n.id, pg);
+		if (fw_addr_use(first ? "APMT" : NULL, field, base, CSPMU_PAGE_SIZE)) {
+			if (!first)
+				return 0;
+			fmt_snprintf(pm->why, sizeof(pm->why), "APMT %s 0x%llx refused: not a register address (firmware_defect record)",
+				     field, (unsigned long long)base);
+			emit(r);
+			return 0;
+		}
+	}
 	if (cspmu_probe(hw, &pm->n, &pm->info, pm->why, sizeof(pm->why))) {
-		if (want != NVC_NONE)
+		if (!first)
 			return 0;          /* the copy window's record named it already */
+		page_field(&pm->n, pm->info.read_at, field, sizeof(field));
+		fw_addr_fault("APMT", field, pm->info.read_at, pm->info.read_status);
 		emit(r);
 		rep_error("uncore", "%s", pm->why);
 		return -1;
@@ -230,7 +292,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		return -1;
 	}
 	r->req = &pm->req;
-	filter_of(pm, c);
+	filter_of(pm, c, first);
 	if (rp->on && pm->d->rp_reg) {
 		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 			r->status = "off";
@@ -341,7 +403,7 @@ int measure_cspmu(const struct hw *hw, const struct platform *p, const struct ef
 	struct rp_sel rp;
 	int rc = rp_select(hw, cfg, &rp), measured = 0;
 	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++) {
-		int k = prepare(hw, cfg, &t->node[i], &rp, NVC_NONE, "copy", pm);
+		int k = prepare(hw, cfg, t, &t->node[i], &rp, NVC_NONE, "copy", pm);
 		if (k == 1) {
 			uint64_t ns = 0;
 			start(hw, pm);
@@ -372,7 +434,7 @@ struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p,
 	struct rp_sel rp;
 	rp_select(hw, plan_cfg, &rp);
 	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++)
-		if (prepare(hw, plan_cfg, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
+		if (prepare(hw, plan_cfg, t, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
 			s->n++;
 	if (!s->n) {
 		FreePool(s);

@@ -100,9 +100,10 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 		       const struct nv_apmu_type *t, nv_acpi_window_fn window, void *arg, struct nv_apmu_result *res)
 {
 	struct nv_apmu_dev d;
-	char why[160];
+	char why[200];
 	uint64_t base[AML_MAX_RANGES];
 	struct nv_apmu_props pr;
+	char field[AML_PATH_LEN + 48];
 	for (uint32_t i = 0; i < ad->nranges && i < AML_MAX_RANGES; i++)
 		base[i] = ad->range[i].base;
 	props_of(ad, &pr);
@@ -116,6 +117,16 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 		rep_error("uncore", "%s", why);
 		return -1;
 	}
+	/* every _CRS memory resource through the one checker (efi/fw/fwaddr.h) before any access */
+	for (uint32_t i = 0; i < ad->nranges && i < AML_MAX_RANGES; i++) {
+		fmt_snprintf(field, sizeof(field), "%s _CRS memory resource %u", ad->path, i);
+		if (fw_addr_use(ad->table, field, ad->range[i].base, ad->range[i].length)) {
+			fmt_snprintf(why, sizeof(why), "%s 0x%llx refused: not a register address (firmware_defect record)",
+				     field, (unsigned long long)ad->range[i].base);
+			status_record(&d, ad, "error", why);
+			return 0;
+		}
+	}
 	if (cfg->uncore_events[0] && !contains(cfg->uncore_events, t->pmu)) {
 		status_record(&d, ad, "off", "uncore_events names none of its events");
 		return 0;
@@ -126,6 +137,11 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 		return -1;
 	}
 	nv_apmu_measure(hw, &d, window, arg, res);
+	for (uint32_t i = 0; res->status && res->fault != HW_OK && i < ad->nranges && i < AML_MAX_RANGES; i++)
+		if (res->fault_at - ad->range[i].base < ad->range[i].length) {
+			fmt_snprintf(field, sizeof(field), "%s _CRS memory resource %u", ad->path, i);
+			fw_addr_fault(ad->table, field, res->fault_at, res->fault);
+		}
 	struct json *j = rep_begin("uncore");
 	nv_acpi_uncore_json(&d, ad, res, NULL, NULL, j);
 	rep_end();

@@ -28,6 +28,17 @@ static hw_status rd32(const struct hw *hw, uint64_t a, uint32_t *v)
 	return hw_mmio_read32(hw, a, v);
 }
 
+int cspmu_pages_shared(const struct cspmu_node *a, const struct cspmu_node *b)
+{
+	uint64_t pa[2] = { a->base0, (a->flags & CSPMU_APMT_DUAL_PAGE) ? a->base1 : a->base0 };
+	uint64_t pb[2] = { b->base0, (b->flags & CSPMU_APMT_DUAL_PAGE) ? b->base1 : b->base0 };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++)
+			if (pa[i] / CSPMU_PAGE_SIZE == pb[k] / CSPMU_PAGE_SIZE)
+				return 1;
+	return 0;
+}
+
 int cspmu_probe(const struct hw *hw, const struct cspmu_node *node, struct cspmu_info *info, char *why, size_t n)
 {
 	memset(info, 0, sizeof(*info));
@@ -56,6 +67,8 @@ int cspmu_probe(const struct hw *hw, const struct cspmu_node *node, struct cspmu
 		st = rd32(hw, at, &info->pmpidr[i]);
 	}
 	if (st != HW_OK) {
+		info->read_status = st;
+		info->read_at = at;
 		fmt_snprintf(why, n, "APMT node %u: read %s at MMIO 0x%llx: %s", node->id, reg, (unsigned long long)at,
 			     hw_status_name(st));
 		return -1;

@@ -102,6 +102,8 @@ struct cspmu_info {
 	uint16_t nevcntr;         /* event counters: nlogical - cc, at most 31 usable */
 	uint8_t width;            /* PMCFGR.SIZE + 1 */
 	uint8_t cc;               /* cycle counter present */
+	hw_status read_status;    /* cspmu_probe's failed read (a fault at a wrong address), else HW_OK */
+	uint64_t read_at;         /* and its address */
 };
 
 /* One event of a window: what its counter is programmed with. */
@@ -136,6 +138,10 @@ uint32_t cspmu_pmiidr_from_pmpidr(const uint32_t pidr[5]);
 void cspmu_decode_pmcfgr(uint32_t pmcfgr, struct cspmu_info *info);
 /* Read PMCFGR, PMIIDR (and PMPIDR0-4 when PMIIDR is 0) of the node's PMU. 0, or -1 with why
  * naming the register and fault, or a base address of 0 / not 4 KiB aligned. */
+/* 1 when nodes a and b have a register page in common (page 0, and page 1 where DUAL_PAGE):
+ * one PMU that firmware lists twice, to be programmed once. */
+int cspmu_pages_shared(const struct cspmu_node *a, const struct cspmu_node *b);
+
 int cspmu_probe(const struct hw *hw, const struct cspmu_node *node, struct cspmu_info *info, char *why, size_t n);
 /* Place events on counters: cycles on index 31 (needs PMCFGR.CC), others on 0, 1, ... in order.
  * -1 with why when there are more events than counters (no multiplexing) or no cycle counter. */

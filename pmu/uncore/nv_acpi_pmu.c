@@ -94,6 +94,8 @@ static int control(struct seq *s, uint16_t off, uint64_t value, const char *reg)
 	hw_status st = saveset_write(s->hw, &s->res->save, ref(s->d, addr), value);
 	if (st == HW_OK)
 		return 0;
+	s->res->fault = st;
+	s->res->fault_at = addr;
 	fmt_snprintf(s->res->why, sizeof(s->res->why), "%s: writing %s = 0x%llx (broadcast region, MMIO 0x%llx) "
 		     "failed: %s", s->d->name, reg, (unsigned long long)value, (unsigned long long)addr,
 		     hw_status_name(st));
@@ -144,6 +146,8 @@ static int read_status(struct seq *s)
 				v = v32;
 			}
 			if (st) {
+				r->fault = st;
+				r->fault_at = addr;
 				fmt_snprintf(r->why, sizeof(r->why), "%s: reading the overflow status of instance %u "
 					     "(MMIO 0x%llx) failed: %s", s->d->name, i, (unsigned long long)addr,
 					     hw_status_name(st));
@@ -174,6 +178,8 @@ static int read_counts(struct seq *s)
 				uint64_t addr = s->d->inst_base[i] + ev->reg[g], v = 0;
 				hw_status st = counter(s, addr, &v);
 				if (st) {
+					r->fault = st;
+					r->fault_at = addr;
 					fmt_snprintf(r->why, sizeof(r->why), "%s: reading %s of instance %u (MMIO 0x%llx) "
 						     "failed: %s", s->d->name, ev->name, i, (unsigned long long)addr,
 						     hw_status_name(st));

@@ -136,6 +136,8 @@ enum nv_apmu_state { NV_APMU_COUNTING, NV_APMU_NOT_ADVANCING };
 struct nv_apmu_result {
 	int status;                   /* 0, or -1 with why */
 	char why[160];
+	hw_status fault;              /* the failing access's status (a fault at a wrong _CRS address) */
+	uint64_t fault_at;            /* and its MMIO address */
 	uint8_t state;                /* enum nv_apmu_state: not-advancing when cycles stayed 0 */
 	uint64_t window_ns;
 	uint32_t nev;

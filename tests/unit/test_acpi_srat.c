@@ -96,15 +96,22 @@ static void test_srat_rev2_and_3_keep_32_bits(void **state)
 	}
 }
 
+/* The synthetic platform with srat_rev1 in place of its SRAT, to be changed and acpi_fix()ed. */
+static uint8_t *load_rev1(struct img *im)
+{
+	syn_platform(im);
+	uint8_t *t = img_at(im, SYN_SRAT);
+	memset(t, 0, 0x1000);
+	memcpy(t, srat_rev1, sizeof(srat_rev1));
+	return t;
+}
+
 /* Revision 1 with the reserved bytes zero, as firmware should write them: nothing ignored. */
 static void test_srat_rev1_clean(void **state)
 {
 	(void)state;
 	struct img im;
-	syn_platform(&im);
-	uint8_t *t = img_at(&im, SYN_SRAT);
-	memset(t, 0, 0x1000);
-	memcpy(t, srat_rev1, sizeof(srat_rev1));
+	uint8_t *t = load_rev1(&im);
 	memset(t + 48 + 9, 0, 3);
 	memset(t + 64 + 3, 0, 3);
 	acpi_fix(t);
@@ -115,12 +122,38 @@ static void test_srat_rev1_clean(void **state)
 	img_free(&im);
 }
 
+/* A memory range whose last byte lies past 2^64 - 1 is a defect naming the entry, not a range. */
+static void test_srat_wrapping_range(void **state)
+{
+	(void)state;
+	struct img im;
+	uint8_t *t = load_rev1(&im);
+	/* entry @64: base @72 = 0xFFFFFFFFC0000000, length @80 = 0x80000000 (ends 2^30 past 2^64) */
+	static const uint8_t base[8] = { 0x00, 0x00, 0x00, 0xc0, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t len[8] = { 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00 };
+	memcpy(t + 72, base, 8);
+	memcpy(t + 80, len, 8);
+	acpi_fix(t);
+	assert_int_equal(acpi_parse(&im.pm, SYN_RSDP, &info), 0);
+	assert_int_equal(info.srat.nmem, 0);
+	assert_string_equal(info.srat.defect, "memory affinity at 0x40: base 0xffffffffc0000000 + length 0x80000000 "
+					      "wraps past 2^64, skipped");
+	/* length 0x40000000 ends on the last byte exactly: a range, no defect */
+	t[83] = 0x40;
+	acpi_fix(t);
+	assert_int_equal(acpi_parse(&im.pm, SYN_RSDP, &info), 0);
+	assert_int_equal(info.srat.nmem, 1);
+	assert_string_equal(info.srat.defect, "");
+	img_free(&im);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_srat_rev1_low_byte),
 		cmocka_unit_test(test_srat_rev2_and_3_keep_32_bits),
 		cmocka_unit_test(test_srat_rev1_clean),
+		cmocka_unit_test(test_srat_wrapping_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

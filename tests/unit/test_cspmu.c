@@ -57,6 +57,28 @@ static void probe(int dual, int atomic)
 	assert_int_equal(cspmu_probe(&h, &n, &info, why, sizeof(why)), 0);
 }
 
+/* Two APMT nodes on one register page are one PMU (programmed once): page 0 against page 0,
+ * and page 1 where DUAL_PAGE (flags bit 0) says page 1 is used; base1 is ignored without it. */
+static void test_pages_shared(void **state)
+{
+	(void)state;
+	struct cspmu_node a = { .id = 1, .base0 = 0x10000 }, b = { .id = 2, .base0 = 0x10000 };
+	assert_true(cspmu_pages_shared(&a, &b));
+	b.base0 = 0x10800;                        /* same 4 KiB page, other offset */
+	assert_true(cspmu_pages_shared(&a, &b));
+	b.base0 = 0x11000;                        /* the next page */
+	assert_false(cspmu_pages_shared(&a, &b));
+	b.base1 = 0x10000;                        /* page 1 = a's page 0, but b is single-page */
+	assert_false(cspmu_pages_shared(&a, &b));
+	b.flags = CSPMU_APMT_DUAL_PAGE;
+	assert_true(cspmu_pages_shared(&a, &b));
+	a = (struct cspmu_node){ .flags = CSPMU_APMT_DUAL_PAGE, .base0 = 0x20000, .base1 = 0x30000 };
+	b = (struct cspmu_node){ .flags = CSPMU_APMT_DUAL_PAGE, .base0 = 0x40000, .base1 = 0x30000 };
+	assert_true(cspmu_pages_shared(&a, &b));  /* page 1 shared only */
+	b.base1 = 0x50000;
+	assert_false(cspmu_pages_shared(&a, &b));
+}
+
 static void test_identity(void **state)
 {
 	(void)state;
@@ -616,6 +638,7 @@ static void test_pcie_rp_and_latency(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pages_shared),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_event_strings),
 		cmocka_unit_test(test_layouts),

@@ -44,11 +44,12 @@ static void test_status_names(void **state)
 		{ HW_OK, "ok" }, { HW_FAULT_GP, "#GP" }, { HW_FAULT_UD, "#UD" },
 		{ HW_FAULT_SYNC, "sync-exception" }, { HW_UNSUPPORTED, "unsupported" },
 		{ HW_BAD_ARG, "bad-argument" }, { HW_ERROR, "firmware-error" },
+		{ HW_FAULT_PF, "#PF" }, { HW_FAULT_ABORT, "data-abort" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_string_equal(hw_status_name(names[i].st), names[i].name);
-	assert_string_equal(hw_status_name((hw_status)(HW_ERROR + 1)), "unknown-status");
+	assert_string_equal(hw_status_name((hw_status)(HW_FAULT_ABORT + 1)), "unknown-status");
 	assert_string_equal(hw_status_name((hw_status)-1), "unknown-status");
 	assert_string_equal(hw_status_name((hw_status)1000), "unknown-status");
 }
