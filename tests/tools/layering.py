@@ -54,7 +54,7 @@ FOLDER_RULES = {
     # sizes and kernel names, the check-expression parser, and the JSON writer for cfg_to_json
     "efi/config": ("efi/config/", "arch/lib/", "efi/nvme/nvme_params.h", "efi/measure/ddio.h", "arch/kernel.h",
                    "efi/verdict/check.h", "efi/out/jsonl.h"),
-    "efi/fw": ("efi/fw/", "arch/", "arch/lib/", "efi/out/jsonl.h"),
+    "efi/fw": ("efi/fw/", "arch/", "arch/lib/", "efi/out/jsonl.h", "efi/out/report.h"),
     "efi/pcie": ("efi/pcie/", "efi/fw/", "efi/out/jsonl.h", "pmu/**") + ARCH_IF,
     "efi/nvme": ("efi/nvme/", "efi/config/bdf.h", "efi/config/config_value.h", "efi/measure/dma_pattern.h") + ARCH_IF,
     "efi/verdict": ("efi/verdict/", "efi/config/", "efi/out/", "arch/lib/", "efi/pages.h"),
