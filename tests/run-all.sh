@@ -9,7 +9,8 @@
 #             line, or one test "fuzz-smoke" (its exit status) when it prints none
 #   4. tools: the README's other commands, one test each: `make deps` (installs what is missing,
 #             nothing when all is there), `make events` (must list events of
-#             every platform), `make layering` (the include-direction check must pass), `make stack`
+#             every platform), `make layering` (the include-direction check must pass), the README's
+#             table of contents against its headings (tests/tools/readme_toc.py --check), `make stack`
 #             (the static stack budget of both arches, tests/tools/stack_budget.py), and a
 #             smoke run of `make bench` (one pair per row over 8 MB: must print its ratio table), a smoke run
 #             of `make bench-collector` (8 machines: 0 records lost or duplicated on both databases), and the
@@ -130,6 +131,8 @@ if want tools; then
 	run layering make --no-print-directory layering
 	if [ "$rc" = 0 ] && grep -qE '^layering: 0 violation' "$out"; then pass
 	else fail "make layering: exit status $rc (a violation, or the checker failed)"; fi
+	run readme-toc "$PY" tests/tools/readme_toc.py --check README.md
+	if [ "$rc" = 0 ]; then pass; else fail "README.md's table of contents is stale (tests/tools/readme_toc.py rewrites it)"; fi
 	run stack make -j"$JOBS" --no-print-directory stack
 	if [ "$rc" = 0 ] && [ "$(grep -cE '^stack (x86_64|aarch64): boot [0-9]+ bytes of [0-9]+, ap [0-9]+ bytes of [0-9]+ .*, 0 failures$' "$out")" = 2 ]; then pass
 	else fail "make stack: exit status $rc, or no 'stack ARCH: boot N bytes of B, ap N bytes of B (...), E entries, 0 failures' line for both arches"; fi
