@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Helpers and fixtures of the collector tests (conftest.py exposes the fixtures; the tests and
+"""Helpers and fixtures of the collector tests (test_collector.py imports the fixtures; it and
 tests/bench/bench_collector.py import the helpers from here): boot/efiperf-collector started on a free loopback port over a
 fresh SQLite file or a PostgreSQL 15 server the fixture starts itself (initdb + pg_ctl in a
 temporary folder, Unix socket only, no TCP), a client, and recorded logs with rewritten serials.

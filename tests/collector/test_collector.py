@@ -8,7 +8,10 @@ import json
 import random
 import time
 
-from collector_fixtures import TOKEN, records_of
+# The fixtures (collector, postgres) come from collector_fixtures.py, imported here rather than from a
+# conftest.py: tests/report's tests import their own conftest by name, and a second conftest module
+# in the same pytest run would shadow it.
+from collector_fixtures import TOKEN, collector, postgres, records_of  # noqa: F401
 
 
 def upload(client, run_id, recs, rnd, retry_every=0):

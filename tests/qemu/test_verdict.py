@@ -81,7 +81,7 @@ def test_checks_hold_pass(scratch, figure):
     assert p.returncode == 0, p.stdout + p.stderr
     with open(os.path.join(out, os.path.basename(run.jsonl)[:-6] + ".html")) as f:
         html = f.read()
-    assert set(re.findall(r'data-plot="([a-z]+)"', html)) == {"latency", "stream"}
+    assert set(re.findall(r'data-plot="([a-z]+)"', html)) == {"copy", "latency", "stream"}
     cases = ET.parse(os.path.join(out, "j.xml")).getroot().findall("testsuite/testcase")
     assert len(cases) == 8 and not any(c.find("failure") is not None for c in cases)
     figure("verdict PASS", "checks 8/8, result line %s" % " ".join(result_line(run)))
