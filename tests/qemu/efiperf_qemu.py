@@ -159,6 +159,24 @@ def make_image(arch, d, cfg=None, shell_args=None):
     return img
 
 
+def acpi_install_image(d, cfg, tables):
+    """An aarch64 shell-mode image whose startup.nsh runs \\acpi_install.efi (tests/efi/acpi_install.c:
+    installs the tables, QEMU virt refusing -acpitable) and then efiperf. tables: [(host file,
+    name on the volume, e.g. "ssdt.aml")]. Returns the image's path."""
+    img = make_image("aarch64", d, cfg, shell_args="")
+    nsh = os.path.join(d, "startup.nsh")
+    with open(nsh, "w", newline="\r\n") as f:
+        f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
+                "  if exist %v:\\efiperf\\efiperf.efi then\n    %v:\n    \\acpi_install.efi\n"
+                "    \\efiperf\\efiperf.efi\n    goto done\n  endif\nendfor\n:done\n")
+    installer = os.path.join(REPO, "build", "aarch64", "acpi_install.efi")
+    assert os.path.exists(installer), "%s missing: make image ARCH=aarch64 builds it" % installer
+    for src, name in [(nsh, "startup.nsh"), (installer, "acpi_install.efi")] + list(tables):
+        p = sh(["mcopy", "-o", "-i", img, src, "::/" + name])
+        assert p.returncode == 0, "mcopy %s: %s" % (name, p.stderr)
+    return img
+
+
 def image_logs(img):
     """Names of the files in \\efiperf\\logs of an image."""
     p = sh(["mdir", "-b", "-i", img, "::/efiperf/logs"])

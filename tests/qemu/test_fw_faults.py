@@ -33,7 +33,7 @@ import subprocess
 
 import pytest
 
-from efiperf_qemu import REPO, boot, cfg_text, make_image
+from efiperf_qemu import acpi_install_image, boot, cfg_text, make_image
 from test_cspmu import apmt, node
 
 x86_64 = pytest.mark.x86_64
@@ -166,18 +166,7 @@ def test_bad_firmware_addresses_aarch64_data_abort(scratch, figure):
     ram = 0x48000000
     apmt_path = write(d, "apmt.dat", apmt([node(0x0, 0, 20, UNMAPPED), node(0x0, 0, 21, UNMAPPED), node(0x0, 0, 22, ram)]))
     cfg = {"copy_size": "64K", "copy_passes": "1", "loop_iterations": "1000", "pcie": "off", "uncore": "on"}
-    img = make_image("aarch64", d, cfg_text("aarch64", cfg), shell_args="")
-    nsh = os.path.join(d, "startup.nsh")
-    with open(nsh, "w", newline="\r\n") as f:
-        f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
-                "  if exist %v:\\efiperf\\efiperf.efi then\n    %v:\n    \\acpi_install.efi\n"
-                "    \\efiperf\\efiperf.efi\n    goto done\n  endif\nendfor\n:done\n")
-    installer = os.path.join(REPO, "build", "aarch64", "acpi_install.efi")
-    assert os.path.exists(installer), "%s missing: make image ARCH=aarch64 builds it" % installer
-    for src, dst in ((nsh, "::/startup.nsh"), (installer, "::/acpi_install.efi"), (ssdt(d, ram), "::/ssdt.aml"),
-                     (apmt_path, "::/apmt.dat")):
-        p = subprocess.run(["mcopy", "-o", "-i", img, src, dst], capture_output=True, text=True)
-        assert p.returncode == 0, "mcopy %s: %s" % (dst, p.stderr)
+    img = acpi_install_image(d, cfg_text("aarch64", cfg), [(ssdt(d, ram), "ssdt.aml"), (apmt_path, "apmt.dat")])
     run = boot("aarch64", img, d)
     defects = check(run, "data-abort", ram)
     figure("bad firmware addresses (virt + acpi_install.efi)", "%d firmware_defect records, verdict %s, end %s" % (

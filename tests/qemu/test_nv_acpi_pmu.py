@@ -39,7 +39,7 @@ import subprocess
 
 import pytest
 
-from efiperf_qemu import REPO, boot, cfg_text, make_image
+from efiperf_qemu import acpi_install_image, boot, cfg_text, make_image
 from test_cspmu import PMCCFILTR, PMCFGR, PMCFGR_8X64, PMCNTENSET, PMCR, PMEVFILT2R, PMIIDR, apmt, node
 
 x86_64 = pytest.mark.x86_64
@@ -240,18 +240,8 @@ def test_nv_acpi_pmus_aarch64_installed_ssdt(scratch, figure):
     apmt_path, ssdt2 = tgt_tables(d, BAR_A64)
     backing, _ = fill(d)
     data = tgt_fill(backing)
-    img = make_image("aarch64", d, cfg_text("aarch64", dict(CFG, uncore_events=CFG["uncore_events"] + ";" + TGT_EVENTS)), shell_args="")
-    nsh = os.path.join(d, "startup.nsh")
-    with open(nsh, "w", newline="\r\n") as f:
-        f.write("@echo -off\nfor %v in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9\n"
-                "  if exist %v:\\efiperf\\efiperf.efi then\n    %v:\n    \\acpi_install.efi\n"
-                "    \\efiperf\\efiperf.efi\n    goto done\n  endif\nendfor\n:done\n")
-    installer = os.path.join(REPO, "build", "aarch64", "acpi_install.efi")
-    assert os.path.exists(installer), "%s missing: make image ARCH=aarch64 builds it" % installer
-    for src, dst in ((nsh, "::/startup.nsh"), (installer, "::/acpi_install.efi"), (ssdt, "::/ssdt.aml"),
-                     (apmt_path, "::/apmt.dat"), (ssdt2, "::/ssdt2.aml")):
-        p = subprocess.run(["mcopy", "-o", "-i", img, src, dst], capture_output=True, text=True)
-        assert p.returncode == 0, "mcopy %s: %s" % (dst, p.stderr)
+    img = acpi_install_image(d, cfg_text("aarch64", dict(CFG, uncore_events=CFG["uncore_events"] + ";" + TGT_EVENTS)),
+                             [(ssdt, "ssdt.aml"), (apmt_path, "apmt.dat"), (ssdt2, "ssdt2.aml")])
     run = boot("aarch64", img, d, extra=backing_args(backing))
     check(run, BAR_A64, backing, data, bad_off, figure, "virt + acpi_install.efi", tgt=True)
     nslot = check_tgt(run, BAR_A64, data)
