@@ -13,7 +13,8 @@
 #include "efi/measure/shape.h"
 #include "efi/cpus.h"
 
-#define CPU_SEL_NODES 16        /* distinct SRAT nodes the selection's memory comes from */
+#define CPU_SEL_NODES 16        /* distinct SRAT nodes the selection's memory comes from (a CPU of a
+                                 * further node takes its arrays anywhere, place.local 0) */
 #define CPU_SEL_RANGES 16       /* memory ranges per node (efi/fw/numa.h numa_domain_ranges) */
 #define CPU_ARRAYS_MAX 3        /* STREAM's a, b, c */
 
