@@ -215,3 +215,42 @@ void ldsrc_text(const struct ls_window *w)
 	else
 		rep_once(w->r.why, "              served by:%s (%s)", line, w->r.why);
 }
+
+static int att_prepare(struct attachment *a, const struct hw *hw)
+{
+	(void)hw;
+	struct ldsrc_attach *e = a->self;
+	e->point = 0;
+	ldsrc_prepare(e->ls);
+	return 0;
+}
+
+static void att_start(struct attachment *a, const struct hw *hw)
+{
+	ldsrc_start(hw, ((struct ldsrc_attach *)a->self)->ls);
+}
+
+static void att_stop(struct attachment *a, const struct hw *hw)
+{
+	ldsrc_stop(hw, ((struct ldsrc_attach *)a->self)->ls);
+}
+
+static int att_read(struct attachment *a, const struct hw *hw)
+{
+	struct ldsrc_attach *e = a->self;
+	if (e->point >= e->npoints)
+		return -1;
+	struct ldsrc_point *pt = &e->pt[e->point];
+	pt->loads = e->loads[e->point++];
+	ldsrc_collect(hw, e->ls, e->cpu, pt->loads, &pt->lsw);
+	pt->x86 = e->ls->cp != NULL;
+	if (e->ls->cp)
+		pt->cp = *e->ls->cp;
+	else
+		pt->set = e->ls->run;
+	ldsrc_prepare(e->ls);   /* the next window starts from the configured set */
+	return 0;
+}
+
+const struct attachment_ops ldsrc_attach_ops = { .kind = "load_source", .prepare = att_prepare, .start = att_start,
+						 .stop = att_stop, .read = att_read };

@@ -19,6 +19,9 @@
 #include "arch/hw.h"
 #include "efi/platform.h"
 #include "pmu/core/load_source.h"
+#include "pmu/core/core_counters.h"
+#include "pmu/core/x86_corepmu.h"
+#include "efi/measure/attach.h"
 
 struct ldsrc;
 
@@ -42,6 +45,29 @@ const struct corepmu *ldsrc_corepmu(const struct ldsrc *l);
  * point's `core_counters`; NULL on x86. */
 const struct core_set *ldsrc_core_set(const struct ldsrc *l);
 void ldsrc_free(struct ldsrc *l);
+/* One window's evidence, kept for the record after the run: the load-source counts and the
+ * core counters as they were after that window (x86: the core PMU; Arm: the PMUv3 set). */
+struct ldsrc_point {
+	struct ls_window lsw;
+	uint64_t loads;
+	int x86;
+	struct corepmu cp;
+	struct core_set set;
+};
+
+/* The evidence as an attachment (efi/measure/attach.h) on the latency curve's windows, one
+ * window per entry of loads[] (the kernel's own load count) in order: prepare readies the set,
+ * start/stop count around the kernel, read puts the registers back on cpu and keeps the
+ * window's counts in pt[point++] (npoints entries, pool memory). */
+struct ldsrc_attach {
+	struct ldsrc *ls;
+	uint32_t cpu;
+	const uint64_t *loads;
+	int npoints, point;
+	struct ldsrc_point *pt;
+};
+extern const struct attachment_ops ldsrc_attach_ops;
+
 /* One console line: each level's fraction, or why there is none. */
 void ldsrc_text(const struct ls_window *w);
 

@@ -10,11 +10,14 @@
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "efi/out/pmu_json.h"
+#include "efi/out/window_json.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
 #include "efi/measure/window.h"
 #include "efi/pages.h"
 #include "efi/measure/shape.h"
+#include "efi/measure/cpu_arrays.h"
+#include "efi/fw/numa.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/cpus.h"
 #include "efi/mp.h"
@@ -212,21 +215,12 @@ static void free_cores(struct core_cpu *c, int n, const struct corepmu *boot)
 /* How quiet a window was: interrupts masked, and the SMIs it saw (or why they are unknown). */
 void measure_quiet_json(struct json *j, const struct window_result *w)
 {
-	json_bool(j, "interrupts_masked", w->masked);
-	if (w->smi_status == HW_OK)
-		json_u64(j, "smi_delta", w->smi_delta);
-	else
-		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+	rec_quiet_json(j, w->masked, w->smi_status, w->smi_delta);
 }
 
 void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf)
 {
-	if (place->node >= 0)
-		json_u64(j, "node", (uint64_t)place->node);
-	else
-		json_null(j, "node");
-	json_bool(j, "node_local", place->local);
-	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+	rec_place_json(j, place->node, place->local, buf);
 }
 
 static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
@@ -234,11 +228,38 @@ static int efi_window_run(void *ctx, const struct window_spec *s, struct window_
 	return window_run(ctx, s, r);
 }
 
+/* Pages in a node's ranges, or (no ranges) anywhere. */
+static void *efi_alloc_in(uint64_t bytes, const struct memrange *r, int nr)
+{
+	return nr ? pages_alloc_in(bytes, r, nr) : pages_alloc(bytes);
+}
+
 void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz)
 {
 	*ctx = (struct measure_ctx){ .hw = hw, .win = { .run = efi_window_run, .ctx = (void *)hw }, .alloc = pool_zalloc,
-				     .free = pool_free, .alloc_in = pages_alloc_in, .free_in = pages_free,
+				     .free = pool_free, .alloc_in = efi_alloc_in, .free_in = pages_free,
 				     .clock = arch_timer_read, .timer_hz = timer_hz };
+}
+
+void measure_cpu_sel(const struct platform *p, struct cpu_sel *s)
+{
+	struct window_cpu sel[WINDOW_MAX_CPUS];
+	s->n = cpus_selected(sel);
+	s->nnodes = 0;
+	for (int i = 0; i < s->n; i++) {
+		s->cpu[i] = sel[i].cpu;
+		s->node[i] = cpus_node(i);
+		s->mem[i] = -1;
+		int m = 0;
+		while (s->node[i] >= 0 && m < s->nnodes && s->nodes[m].domain != s->node[i])
+			m++;
+		if (s->node[i] >= 0 && m == s->nnodes && m < CPU_SEL_NODES) {
+			s->nodes[m].domain = s->node[i];
+			s->nodes[m].nr = p->srat ? numa_domain_ranges(p->srat, (uint32_t)s->node[i], s->nodes[m].r, CPU_SEL_RANGES) : 0;
+			s->nnodes++;
+		}
+		s->mem[i] = (int8_t)(s->node[i] >= 0 && m < s->nnodes ? m : -1);
+	}
 }
 
 void *measure_work(uint64_t bytes, const char *where)
@@ -251,11 +272,7 @@ void *measure_work(uint64_t bytes, const char *where)
 
 void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz)
 {
-	json_obj(j, key);
-	json_u64(j, "ticks", w->span_ticks);
-	json_u64(j, "ns", metric_ticks_to_ns(w->span_ticks, hz));
-	measure_quiet_json(j, w);
-	json_close(j);
+	rec_window_json(j, key, w->span_ticks, metric_ticks_to_ns(w->span_ticks, hz), w->masked, w->smi_status, w->smi_delta);
 }
 
 /* The copy's working state: pool memory for the run of measure_copy (about 70 KiB; a core_set

@@ -33,7 +33,8 @@ struct measure_ctx {
 	void *(*alloc)(uint64_t bytes);   /* zeroed memory (the UEFI pool); NULL when short */
 	void (*free)(void *p);            /* what alloc gave; NULL is ignored */
 	/* whole pages inside the ranges r[0..nr) (a NUMA node's memory), NULL when no free run is
-	 * big enough; free_in gives back what alloc_in gave (bytes as asked) */
+	 * big enough; nr 0: whole pages anywhere; free_in gives back what alloc_in gave (bytes as
+	 * asked) */
 	void *(*alloc_in)(uint64_t bytes, const struct memrange *r, int nr);
 	void (*free_in)(void *p, uint64_t bytes);
 	uint64_t (*clock)(void);          /* the timer the kernels time themselves with */

@@ -139,3 +139,21 @@ void vec_run_json(struct json *j, const char *key, const struct vec_run *v)
 	json_close(j);
 	json_close(j);
 }
+
+static int attach_enable(struct attachment *a, const struct hw *hw)
+{
+	struct vec_attach *va = a->self;
+	vec_run_enable(hw, &va->v, va->cpus, va->n);
+	return 0;
+}
+
+static int attach_restore(struct attachment *a, const struct hw *hw)
+{
+	(void)hw;
+	struct vec_attach *va = a->self;
+	va->not_restored = vec_run_restore(&va->v);
+	return va->not_restored ? -1 : 0;
+}
+
+const struct attachment_ops vec_attach_ops = { .kind = "vector_state", .prepare = attach_enable,
+					       .restore = attach_restore };

@@ -14,6 +14,7 @@
 #include "arch/vecstate.h"
 #include "efi/measure/window.h"
 #include "efi/out/jsonl.h"
+#include "efi/measure/attach.h"
 
 struct vec_run {
 	struct vec_plan plan;
@@ -34,6 +35,17 @@ int vec_run_enable(const struct hw *hw, struct vec_run *v, const struct window_c
 /* Restore every CPU enabled by vec_run_enable and unregister the cleanup. Returns the number of
  * CPUs not restored (0 = all read back as the firmware had them). Idempotent. */
 int vec_run_restore(struct vec_run *v);
+/* The vector state as an attachment (efi/measure/attach.h) on a measurement's windows: prepare
+ * enables it on cpus[0..n) (vec_run_enable; a CPU that failed is named in v, not a failure of
+ * the attachment), restore puts it back (vec_run_restore; not_restored CPUs, -1 when any). */
+struct vec_attach {
+	struct vec_run v;
+	const struct window_cpu *cpus;
+	int n;
+	int not_restored;
+};
+extern const struct attachment_ops vec_attach_ops;
+
 /* The state as one JSON object under `key`: registers, what the firmware had (boot CPU), the
  * plan (or why none), what efiperf enabled, whether every CPU was restored and read back, the
  * kernel ISAs before/while/after, and every CPU's failure (step, status). */
