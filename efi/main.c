@@ -255,18 +255,13 @@ static EFI_STATUS finish(void)
 	return st;
 }
 
-/* The run after the plan: a table of measurements, each traffic sources + counter sets + a
- * window -> a result struct -> its record, in this order. One whose keys are off returns at
- * once; a failure is an error record and the next measurement still runs; `trace = hw` records
- * are written between them, never inside a window. */
-struct run_ctx {
-	const struct hw *hw;
-	struct platform *p;
-	const struct efiperf_config *cfg;
-	void *image;
-};
+/* The run after the plan: a table of measurements (efi/measure/measurement.h), each traffic
+ * sources + counter sets + a window -> a result struct -> its record, in this order. A row
+ * runs when enabled (no enabled: its function returns at once when its keys are off); a
+ * failure is an error record and the next measurement still runs; `trace = hw` records are
+ * written between them, never inside a window. */
 #define RUN_STEP(fn) \
-	static int run_##fn(const struct run_ctx *c) { return fn(c->hw, c->p, c->cfg); }
+	static int run_##fn(const struct run_plan *c) { return fn(c->hw, c->p, c->cfg); }
 RUN_STEP(measure_copy)
 RUN_STEP(measure_cha)
 RUN_STEP(uncore_run_plan)
@@ -283,8 +278,9 @@ RUN_STEP(measure_blockio)
 RUN_STEP(measure_ddio)
 RUN_STEP(measure_dma_cpu)
 RUN_STEP(measure_loop)
-static int run_measure_blockio_write(const struct run_ctx *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
-static int run_measure_nvme(const struct run_ctx *c) { return measure_nvme(c->hw, c->p, c->cfg, c->image); }
+static int run_measure_blockio_write(const struct run_plan *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
+static int run_measure_nvme(const struct run_plan *c) { return measure_nvme(c->hw, c->p, &c->nvme, c->image); }
+static int nvme_enabled(const struct run_plan *c) { return c->nvme.on; }
 
 /* The fault_test test hook (config fault_test = ap): one undefined instruction on the first
  * enabled AP, as a job and then as a window's kernel. The AP's job ends at the exception (efi/exceptions.c exceptions_ap_call, never the
@@ -304,10 +300,10 @@ static void fault_test_report(uint32_t cpu, hw_status st, const char *how)
 		rep_error("exception", "%s", why ? why : hw_status_name(st));   /* why names the CPU */
 }
 
-static int run_fault_test(const struct run_ctx *c)
+static int fault_test_enabled(const struct run_plan *c) { return c->cfg->fault_test == CFG_FAULT_TEST_AP; }
+
+static int run_fault_test(const struct run_plan *c)
 {
-	if (c->cfg->fault_test != CFG_FAULT_TEST_AP)
-		return 0;
 	const struct mp_info *mp = &c->p->mp;
 	uint32_t cpu = 0;
 	while (cpu < mp->logical && (cpu == mp->bsp || (mp->cpu && !mp->cpu[cpu].enabled)))
@@ -327,30 +323,108 @@ static int run_fault_test(const struct run_ctx *c)
 	return -1;
 }
 
-static const struct {
-	const char *name;
-	int (*run)(const struct run_ctx *c);
-} run_table[] = {
-	{ "fault_test", run_fault_test },                /* test hook: off unless fault_test = ap */
-	{ "copy", run_measure_copy },                    /* + core counters, the known loop's set */
-	{ "cha", run_measure_cha },                      /* CHA around a copy window */
-	{ "uncore plan", run_uncore_run_plan },          /* IIO stack map against the PCIe tree */
-	{ "uncore", run_measure_uncore },
-	{ "stream", run_measure_stream },
-	{ "latency", run_measure_latency },
-	{ "c2c", run_measure_c2c },
-	{ "numa_matrix", run_measure_numa_matrix },
-	{ "cache_bw", run_measure_cache_bw },
-	{ "loaded_latency", run_measure_loaded_latency },
-	{ "mmio", run_measure_mmio },                    /* DMA windows from here: counters, self_check, link_limit */
-	{ "dma_engine", run_measure_dma_engine },
-	{ "blockio write", run_measure_blockio_write },  /* before the read, so a read of the disk sees the pattern */
-	{ "blockio", run_measure_blockio },
-	{ "ddio_sweep", run_measure_ddio },
-	{ "dma_cpu_traffic", run_measure_dma_cpu },
-	{ "nvme", run_measure_nvme },
-	{ "loop", run_measure_loop },
+static const struct measurement run_table[] = {
+	{ "fault_test", fault_test_enabled, run_fault_test },                /* test hook: off unless fault_test = ap */
+	{ "copy", NULL, run_measure_copy },                    /* + core counters, the known loop's set */
+	{ "cha", NULL, run_measure_cha },                      /* CHA around a copy window */
+	{ "uncore plan", NULL, run_uncore_run_plan },          /* IIO stack map against the PCIe tree */
+	{ "uncore", NULL, run_measure_uncore },
+	{ "stream", NULL, run_measure_stream },
+	{ "latency", NULL, run_measure_latency },
+	{ "c2c", NULL, run_measure_c2c },
+	{ "numa_matrix", NULL, run_measure_numa_matrix },
+	{ "cache_bw", NULL, run_measure_cache_bw },
+	{ "loaded_latency", NULL, run_measure_loaded_latency },
+	{ "mmio", NULL, run_measure_mmio },                    /* DMA windows from here: counters, self_check, link_limit */
+	{ "dma_engine", NULL, run_measure_dma_engine },
+	{ "blockio write", NULL, run_measure_blockio_write },  /* before the read, so a read of the disk sees the pattern */
+	{ "blockio", NULL, run_measure_blockio },
+	{ "ddio_sweep", NULL, run_measure_ddio },
+	{ "dma_cpu_traffic", NULL, run_measure_dma_cpu },
+	{ "nvme", nvme_enabled, run_measure_nvme },
+	{ "loop", NULL, run_measure_loop },
 };
+
+/* The `--help` text: cfg_help of every key, one console line each. */
+static void show_help(void)
+{
+	char *help = pool_zalloc(HELP_BYTES);   /* cfg_help of every key: about 8 KiB today */
+	struct strbuf sb;
+	sb_init(&sb, help ? help : (char *)"", help ? HELP_BYTES : 1);
+	if (help)
+		cfg_help(&sb);
+	rep_line("usage: efiperf.efi [key=value ...] [--help]; keys (also in %s):", CFG_PATH);
+	for (char *line = help ? help : (char *)"", *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			rep_line("%s", line);
+			break;
+		}
+		rep_line("%.*s", (int)(nl - line), line);
+	}
+	pool_free(help);
+}
+
+/* The config file's and the arguments' errors as `error` records; the count. */
+static int config_errors(void)
+{
+	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
+		const struct cfg_error *e = &cfg_errs.e[i];
+		rep_error("config", "%s: %s%s%s", e->where, e->key[0] ? e->key : "", e->key[0] ? ": " : "", e->message);
+	}
+	if (cfg_errs.count > CFG_MAX_ERRORS)
+		rep_error("config", "%d more configuration errors not shown", cfg_errs.count - CFG_MAX_ERRORS);
+	return cfg_errs.count;
+}
+
+/* The platform from the firmware's tables and the hardware, the `cpus` selection and the core
+ * counters' plan (core_events resolved with the parser the measurement uses). 0, or -1 after a
+ * config error: nothing is measured. */
+static int platform_setup(const struct hw *hw)
+{
+	plat->smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
+	plat->fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
+	plat->srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
+	plat->madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
+	plat->apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
+	plat->pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
+	plat->acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
+	platform_discover(hw, plat);
+	char cpu_note[160];
+	if (cpu_tables_note(plat->cpu.vendor, plat->cpu.family, plat->cpu.model, cpu_note, sizeof(cpu_note))) {
+		rep_set_cpu_note(cpu_note);
+		rep_line("cpu:        %s", cpu_note);
+	}
+	platform_report(plat);
+	discovery_report(&disc, &plat->mp);
+	if (cpus_init(plat, cfg) != 0)
+		return -1;   /* a `cpus` this machine does not have: a config error */
+	/* Before the first window: every key naming hardware is resolved with the parser the
+	 * measurement uses (cpus above, core_events here, the rest in plan_build); a bad value is
+	 * a config error naming where it was set, and nothing is measured. */
+	int core_cfg_error;
+	plat->corepmu = corepmu_setup(hw, cfg, plat->timer_hz, &core_cfg_error);
+	trace_drain();
+	if (core_cfg_error)
+		return -1;
+	char arm_err[160];   /* Arm PMUv3: core_events on event counters 1..N-1 of every CPU */
+	if (plat->core.pmu == &pmu_armv8_pmuv3 && cfg->core_events[0] &&
+	    armv8_pmuv3_configure(&plat->core, cfg->core_events, arm_err, sizeof(arm_err)) != 0) {
+		rep_error("config", "%s: %s", cfg->origin[CFG_CORE_EVENTS], arm_err);
+		return -1;
+	}
+	if (plat->core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the default set */
+		int user = cfg->core_events[0] != 0;
+		if (cfg->topdown)
+			armv8_pmuv3_add_topdown(&plat->core);
+		if (!user)
+			armv8_pmuv3_add_defaults(&plat->core);
+		plat->core.event_set = user ? (cfg->topdown ? "core_events + topdown" : "core_events")
+					   : (cfg->topdown ? "topdown + default" : "default");
+		core_mux_pack(&plat->core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
+	}
+	return 0;
+}
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
@@ -389,31 +463,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	run_record();
 	run_state_begin(disc.serial, run_started);   /* an earlier run that never ended: `incomplete` */
 
-	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
-		const struct cfg_error *e = &cfg_errs.e[i];
-		rep_error("config", "%s: %s%s%s", e->where, e->key[0] ? e->key : "", e->key[0] ? ": " : "", e->message);
-	}
-	if (cfg_errs.count > CFG_MAX_ERRORS)
-		rep_error("config", "%d more configuration errors not shown", cfg_errs.count - CFG_MAX_ERRORS);
-	if (cfg_errs.count)
+	if (config_errors())
 		return finish();
 
 	if (want_help) {
-		char *help = pool_zalloc(HELP_BYTES);   /* cfg_help of every key: about 8 KiB today */
-		struct strbuf sb;
-		sb_init(&sb, help ? help : (char *)"", help ? HELP_BYTES : 1);
-		if (help)
-			cfg_help(&sb);
-		rep_line("usage: efiperf.efi [key=value ...] [--help]; keys (also in %s):", CFG_PATH);
-		for (char *line = help ? help : (char *)"", *nl; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			if (!nl) {
-				rep_line("%s", line);
-				break;
-			}
-			rep_line("%.*s", (int)(nl - line), line);
-		}
-		pool_free(help);
+		show_help();
 		return finish();
 	}
 
@@ -428,65 +482,25 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		hw = hw_trace_wrap(&tracer, hw, ring, TRACE_ENTRIES);
 	}
 
-	plat->smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
-	plat->fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
-	plat->srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
-	plat->madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
-	plat->apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
-	plat->pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
-	plat->acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
-	platform_discover(&hw, plat);
-	char cpu_note[160];
-	if (cpu_tables_note(plat->cpu.vendor, plat->cpu.family, plat->cpu.model, cpu_note, sizeof(cpu_note))) {
-		rep_set_cpu_note(cpu_note);
-		rep_line("cpu:        %s", cpu_note);
-	}
-	platform_report(plat);
-	discovery_report(&disc, &plat->mp);
-	if (cpus_init(plat, cfg) != 0)
-		return finish();   /* a `cpus` this machine does not have: a config error */
-	/* The run plan, before the first window: every key naming hardware is resolved with the
-	 * parser the measurement uses (cpus above, core_events here, cha_events and the DMA, MMIO
-	 * and NVMe targets below); a bad value is a config error naming where it was set, and
-	 * nothing is measured. */
-	int core_cfg_error;
-	plat->corepmu = corepmu_setup(&hw, cfg, plat->timer_hz, &core_cfg_error);
-	trace_drain();
-	if (core_cfg_error)
+	if (platform_setup(&hw) != 0)
 		return finish();
-	char arm_err[160];   /* Arm PMUv3: core_events on event counters 1..N-1 of every CPU */
-	if (plat->core.pmu == &pmu_armv8_pmuv3 && cfg->core_events[0] &&
-	    armv8_pmuv3_configure(&plat->core, cfg->core_events, arm_err, sizeof(arm_err)) != 0) {
-		rep_error("config", "%s: %s", cfg->origin[CFG_CORE_EVENTS], arm_err);
-		return finish();
-	}
-	if (plat->core.pmu == &pmu_armv8_pmuv3) {   /* TopDown inputs first, then the default set */
-		int user = cfg->core_events[0] != 0;
-		if (cfg->topdown)
-			armv8_pmuv3_add_topdown(&plat->core);
-		if (!user)
-			armv8_pmuv3_add_defaults(&plat->core);
-		plat->core.event_set = user ? (cfg->topdown ? "core_events + topdown" : "core_events")
-					   : (cfg->topdown ? "topdown + default" : "default");
-		core_mux_pack(&plat->core);   /* more events than counters: TopDown's inputs in one group, multiplexed */
-	}
 	if (cfg->pcie) {
 		disc.cxl_commit = cfg->cxl_decoders;
 		discovery_pcie(&hw, &disc, plat->timer_hz);
 		trace_drain();
 	}
 	dma_window_ranges(&disc);
-	if (cha_run_plan(&hw, plat, &disc, cfg) != 0 || c2c_plan(plat, cfg) != 0 ||
-	    loaded_latency_plan(cfg) != 0)
+	struct run_plan *plan = pool_zalloc(sizeof(*plan));
+	if (!plan) {
+		rep_error("config", "no memory for the run plan");
 		return finish();
-	trace_drain();
-	if (run_plan_check(&hw, plat, cfg, self) != 0)
+	}
+	if (plan_build(plan, &hw, plat, &disc, cfg, self, trace_drain) != 0)
 		return finish();
-	trace_drain();
-
-	const struct run_ctx ctx = { &hw, plat, cfg, self };
 	for (size_t i = 0; i < sizeof(run_table) / sizeof(run_table[0]); i++) {
-		run_table[i].run(&ctx);   /* a failure is in the log as an error record: the run goes on */
+		if (run_table[i].enabled && !run_table[i].enabled(plan))
+			continue;
+		run_table[i].run(plan);   /* a failure is in the log as an error record: the run goes on */
 		trace_drain();
 	}
 	return finish();

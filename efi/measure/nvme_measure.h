@@ -18,36 +18,20 @@
 
 #include "efi/config/config.h"
 #include "efi/platform.h"
-#include "efi/nvme/nvme_point.h"
-#include "efi/out/jsonl.h"
+#include "efi/measure/nvme_run.h"
 
-/* One point of one controller, as its `nvme` record carries it. */
-struct nvme_point_result {
-	char bdf[16];                 /* "0000:01:00.0" */
-	const char *path;             /* "own-queues" or "blockio" */
-	const char *window;           /* "alone", or "shared" with the other controllers */
-	uint32_t controllers;         /* controllers in that window */
-	uint32_t bs, iodepth;         /* bytes per command, commands in flight asked for */
-	uint64_t bytes;               /* data bytes moved by commands that completed with status 0 */
-	uint64_t ns;                  /* first doorbell (or ReadBlocks call) to last completion */
-	uint64_t bw_bytes, iops;      /* per second, over ns */
-	uint64_t clat_p50_ns, clat_p99_ns, clat_max_ns;   /* per command, doorbell to completion seen */
-	int interrupts_masked;        /* the whole point ran with interrupts masked */
-	int verified;                 /* 1, 0 (data differs), -1 (the disk does not carry the pattern) */
-	struct nvme_dma dma;          /* what the device moved (own queues; blockio: data only) */
-	uint64_t commands, failed;
-};
+/* The run plan's NVMe step, before the first window: parses nvme, nvme_rw, nvme_bs,
+ * nvme_iodepth, nvme_size and nvme_write_lba once into q, resolves the controllers (`all`: every
+ * NVMe function but the boot disk's) and checks every limit the settings must respect that a
+ * controller shows without being taken (CAP.MQES from BAR0, the LBA size and last block from
+ * the firmware's Block IO; the boot disk refused by name). Each bad value is a config error
+ * naming its line. Returns the number of errors reported (0: q is the run's request). */
+int nvme_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image,
+	      struct nvme_request *q);
 
-/* The run plan's NVMe part, before the first window: which controllers, and every limit the
- * settings must respect that the controller shows without being taken (CAP.MQES from BAR0, the
- * LBA size and last block from the firmware's Block IO; the boot disk refused by name). Each
- * bad value is a config error naming its line. Returns the number of errors reported. */
-int nvme_plan_check(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image);
-
-/* Run the NVMe measurement (nothing when `nvme` is none). Returns 0, or -1 after reporting
- * errors; every controller taken has been given back when it returns. image: efiperf's
- * EFI_HANDLE (the driver-model agent, and the boot volume to refuse). */
-int measure_nvme(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg, void *image);
-
+/* Run the request nvme_plan built (nothing when `nvme` is none) and write its records
+ * (efi/out/nvme_out.h). Returns 0, or -1 after reporting errors; every controller taken has
+ * been given back when it returns. image: efiperf's EFI_HANDLE (the driver-model agent). */
+int measure_nvme(const struct hw *hw, const struct platform *p, const struct nvme_request *q, void *image);
 
 #endif
