@@ -16,10 +16,8 @@
 #include "efi/cpus.h"
 #include "efi/out/jsonl.h"
 #include "efi/measure/window.h"
+#include "efi/measure/shape.h"
 
-/* Per-CPU results further than this (percent) from the median are flagged: a CPU whose result
- * is far from the others. */
-#define MEASURE_OUTLIER_PCT 25u
 
 /* How quiet a window was, as members of the open JSON object: interrupts_masked, smi_delta
  * (a count, or why it is unknown). */
