@@ -38,7 +38,11 @@ void *measure_work(uint64_t bytes, const char *where);
 struct measure_ctx;
 void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz);
 
-/* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
+/* measure_copy: the copy's request (the selected CPUs with their buffers in their nodes' memory,
+ * copy_size, copy_passes), its core counters as an attachment (efi/measure/copy_counters.h),
+ * copy_measure (efi/measure/copy_run.h) on the firmware's windows, then copy_record
+ * (efi/out/copy_out.h). Returns 0, or -1 after reporting an error (allocation, a CPU that did
+ * not run, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 
