@@ -16,7 +16,9 @@
 #include "efi/config/config.h"
 #include "efi/platform.h"
 
-/* Returns 0, or -1 after an error record (allocation, a kernel that did not run). */
+/* The request (levels, selected CPUs), cache_bw_measure (efi/measure/cache_bw_run.h) on the
+ * firmware's windows with node memory and the tuner, then cache_bw_record (efi/out/cache_bw_out.h).
+ * Returns 0, or -1 after an error record (allocation, a kernel that did not run). */
 int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 
 #endif

@@ -101,6 +101,11 @@ void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, st
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns)
 {
 	link_limit_rate(&r->ll, read_bytes, write_bytes, ns);
+	dma_window_rate_text(r);
+}
+
+void dma_window_rate_text(const struct dma_window_result *r)
+{
 	if (r->ll.impossible) {
 		char f[24];
 		fmt_milli(f, sizeof(f), r->ll.fraction_milli);

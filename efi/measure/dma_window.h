@@ -72,6 +72,8 @@ void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, st
 
 /* The fraction of the link limit the window reached (bytes each way, in ns). */
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns);
+/* Its console line when the fraction is impossible on real hardware (after link_limit_rate). */
+void dma_window_rate_text(const struct dma_window_result *r);
 
 /* `self_check` and `link_limit` members of the window's record (efi/out/dma_json.h). */
 void dma_window_json(struct json *j, const struct dma_window_result *r);

@@ -16,10 +16,8 @@
 #include "efi/cpus.h"
 #include "efi/out/jsonl.h"
 #include "efi/measure/window.h"
+#include "efi/measure/shape.h"
 
-/* Per-CPU results further than this (percent) from the median are flagged: a CPU whose result
- * is far from the others. */
-#define MEASURE_OUTLIER_PCT 25u
 
 /* How quiet a window was, as members of the open JSON object: interrupts_masked, smi_delta
  * (a count, or why it is unknown). */
@@ -40,7 +38,11 @@ void *measure_work(uint64_t bytes, const char *where);
 struct measure_ctx;
 void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz);
 
-/* Returns 0, or -1 after reporting an error (allocation, wrong copy result). */
+/* measure_copy: the copy's request (the selected CPUs with their buffers in their nodes' memory,
+ * copy_size, copy_passes), its core counters as an attachment (efi/measure/copy_counters.h),
+ * copy_measure (efi/measure/copy_run.h) on the firmware's windows, then copy_record
+ * (efi/out/copy_out.h). Returns 0, or -1 after reporting an error (allocation, a CPU that did
+ * not run, wrong copy result). */
 int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 int measure_loop(const struct hw *hw, struct platform *p, const struct efiperf_config *cfg);
 

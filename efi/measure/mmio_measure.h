@@ -13,7 +13,10 @@
 #include "efi/config/config.h"
 #include "efi/platform.h"
 
-/* Returns 0, or -1 after reporting an error. Does nothing when mmio_bdf is none. */
+/* The request (the function answers, the BAR is an assigned memory BAR; else an error record
+ * naming mmio_bdf and the BAR), mmio_measure (efi/measure/mmio_run.h) on the firmware's windows
+ * with dma_window_run, then mmio_record (efi/out/mmio_out.h). Returns 0, or -1 after reporting
+ * an error. Does nothing when mmio_bdf is none. */
 int measure_mmio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 
 #endif

@@ -20,6 +20,10 @@
 #include "efi/measure/window.h"
 #include "efi/fw/memranges.h"
 
+/* Per-CPU results further than this (percent) from the median are flagged: a CPU whose result
+ * is far from the others. */
+#define MEASURE_OUTLIER_PCT 25u
+
 /* How a measurement's windows run. run: 0 when every CPU of s ran its kernel, -1 otherwise
  * (window_run's contract, efi/measure/window.h); r filled either way. */
 struct window_ops {
