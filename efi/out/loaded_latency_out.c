@@ -3,6 +3,7 @@
 #include <efi.h>
 #include "efi/out/loaded_latency_out.h"
 #include "efi/out/report.h"
+#include "efi/out/window_json.h"
 #include "arch/lib/fmt.h"
 
 static void point_json(struct json *j, const struct ll_point *pt)
@@ -17,11 +18,7 @@ static void point_json(struct json *j, const struct ll_point *pt)
 	json_milli(j, "read_gbps", pt->gbps_milli);
 	json_u64(j, "read_bytes", pt->read_bytes);   /* what read_gbps rounds: a slow point still shows it moved */
 	json_u64(j, "window_ns", pt->window_ns);
-	json_bool(j, "interrupts_masked", pt->w.masked);
-	if (pt->w.smi_status == HW_OK)
-		json_u64(j, "smi_delta", pt->w.smi_delta);
-	else
-		json_str(j, "smi_delta", hw_status_name(pt->w.smi_status));
+	rec_quiet_json(j, pt->w.masked, pt->w.smi_status, pt->w.smi_delta);
 	json_close(j);
 }
 

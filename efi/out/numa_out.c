@@ -3,17 +3,14 @@
 #include <efi.h>
 #include "efi/out/numa_out.h"
 #include "efi/out/report.h"
+#include "efi/out/window_json.h"
 #include "arch/lib/fmt.h"
 
 /* A window's quietness: interrupts masked, the SMI count delta (as the measurement records). */
 static void cell_quiet_json(struct json *j, const char *key, const struct window_result *w)
 {
 	json_obj(j, key);
-	json_bool(j, "interrupts_masked", w->masked);
-	if (w->smi_status == HW_OK)
-		json_u64(j, "smi_delta", w->smi_delta);
-	else
-		json_str(j, "smi_delta", hw_status_name(w->smi_status));
+	rec_quiet_json(j, w->masked, w->smi_status, w->smi_delta);
 	json_close(j);
 }
 
