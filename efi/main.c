@@ -20,6 +20,7 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/c2c.h"
 #include "efi/measure/numa_matrix.h"
+#include "efi/cxl_memory.h"
 #include "efi/measure/cache_bw.h"
 #include "efi/measure/loaded_latency.h"
 #include "efi/cpus.h"
@@ -273,6 +274,7 @@ RUN_STEP(uncore_run_plan)
 RUN_STEP(measure_uncore)
 RUN_STEP(measure_stream)
 RUN_STEP(measure_latency)
+RUN_STEP(cxl_memory_run)
 RUN_STEP(measure_c2c)
 RUN_STEP(measure_numa_matrix)
 RUN_STEP(measure_cache_bw)
@@ -338,6 +340,7 @@ static const struct {
 	{ "uncore", run_measure_uncore },
 	{ "stream", run_measure_stream },
 	{ "latency", run_measure_latency },
+	{ "cxl memory", run_cxl_memory_run },            /* cxl_decoders = commit: STREAM, latency on the window */
 	{ "c2c", run_measure_c2c },
 	{ "numa_matrix", run_measure_numa_matrix },
 	{ "cache_bw", run_measure_cache_bw },

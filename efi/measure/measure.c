@@ -227,6 +227,20 @@ void measure_place_json(struct json *j, const struct cpu_place *place, const voi
 		json_null(j, "node");
 	json_bool(j, "node_local", place->local);
 	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+	measure_target_json(j, buf);
+}
+
+void measure_target_json(struct json *j, const void *buf)
+{
+	const struct pages_target *t = pages_target_of(buf);
+	if (!t)
+		return;
+	json_obj(j, "cxl");
+	json_str(j, "device", t->device);
+	json_u64(j, "window", t->window);
+	json_hex(j, "window_base", t->base);
+	json_hex(j, "offset", (uint64_t)(uintptr_t)buf - t->base);
+	json_close(j);
 }
 
 static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)

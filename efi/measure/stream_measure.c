@@ -472,6 +472,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 	struct json *j = rep_begin("latency");
 	json_str(j, "kernel", chase->name);
 	json_u64(j, "line_bytes", LINE_BYTES);
+	measure_target_json(j, b);   /* the CXL window's memory, when the buffer lies there */
 	struct window_cpu fcpu = { .cpu = p->mp.bsp };
 	struct window_spec fspec = { .kernel = NULL, .cpus = &fcpu, .ncpus = 1, .mask_interrupts = 1 };
 	struct window_result floor;
