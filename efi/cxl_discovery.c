@@ -122,16 +122,7 @@ static void hmat_json(struct json *j, const struct acpi_hmat *h, int32_t domain)
 {
 	struct acpi_hmat_claim c[ACPI_MAX_HMAT_CLAIMS];
 	int n = domain >= 0 && h ? acpi_hmat_claims_for(h, (uint32_t)domain, c, ACPI_MAX_HMAT_CLAIMS) : 0;
-	json_arr(j, "hmat");
-	for (int i = 0; i < n; i++) {
-		json_obj(j, NULL);
-		json_u64(j, "initiator", c[i].initiator);
-		json_str(j, "claim", acpi_hmat_type_name(c[i].data_type));
-		json_u64(j, "value", c[i].value);
-		json_str(j, "unit", c[i].data_type < 3 ? "ps" : "MB/s");
-		json_close(j);
-	}
-	json_close(j);
+	acpi_hmat_claims_json(j, "hmat", c, n);
 	json_str(j, "hmat_why", n ? NULL : domain < 0 ? "no SRAT proximity domain: no HMAT claim can name it"
 				 : !h ? "no HMAT" : "the HMAT claims nothing for this domain");
 }

@@ -377,6 +377,7 @@ void acpi_to_json(const struct acpi_info *a, struct json *j)
 	acpi_json_apmt(&a->apmt, j);
 	acpi_json_pptt(&a->pptt, j);
 	acpi_json_cedt(&a->cedt, j);
+	acpi_json_hmat(&a->hmat, j);
 	acpi_json_dups(a, j);
 
 	json_arr(j, "limits");

@@ -20,11 +20,12 @@
 static void one(const uint8_t *e, uint32_t len, struct acpi_hmat *h)
 {
 	uint32_t s = le32(e + SLLBI_NINIT), t = le32(e + SLLBI_NTARGET);
-	uint64_t need = SLLBI_LISTS + 4ull * s + 4ull * t + 2ull * s * t;
+	/* s x t bounded by len first, so the arithmetic below cannot wrap */
+	uint64_t need = s > len || t > len || (t && s > len / t) ? ~0ull : SLLBI_LISTS + 4ull * s + 4ull * t + 2ull * s * t;
 	if (len < SLLBI_LISTS || need > len) {
 		if (!h->defect[0])
-			fmt_snprintf(h->defect, sizeof(h->defect), "latency/bandwidth structure of %u bytes: %u x %u domains need %llu",
-				     len, s, t, (unsigned long long)need);
+			fmt_snprintf(h->defect, sizeof(h->defect), "latency/bandwidth structure of %u bytes: %u x %u domains do not fit",
+				     len, s, t);
 		return;
 	}
 	uint8_t type = e[SLLBI_TYPE];
@@ -75,4 +76,32 @@ int acpi_hmat_claims_for(const struct acpi_hmat *h, uint32_t target, struct acpi
 		if (h->claim[i].target == target)
 			out[n++] = h->claim[i];
 	return n;
+}
+
+void acpi_hmat_claims_json(struct json *j, const char *key, const struct acpi_hmat_claim *c, int n)
+{
+	json_arr(j, key);
+	for (int i = 0; i < n; i++) {
+		json_obj(j, NULL);
+		json_u64(j, "initiator", c[i].initiator);
+		json_u64(j, "target", c[i].target);
+		json_str(j, "claim", acpi_hmat_type_name(c[i].data_type));
+		json_u64(j, "value", c[i].value);
+		json_str(j, "unit", c[i].data_type < ACPI_HMAT_NTYPES / 2 ? "ps" : "MB/s");
+		json_close(j);
+	}
+	json_close(j);
+}
+
+void acpi_json_hmat(const struct acpi_hmat *h, struct json *j)
+{
+	if (!h->present) {
+		json_null(j, "hmat");
+		return;
+	}
+	json_obj(j, "hmat");
+	acpi_hmat_claims_json(j, "claims", h->claim, (int)h->n);
+	json_u64(j, "dropped", h->dropped);
+	json_str(j, "defect", h->defect[0] ? h->defect : NULL);
+	json_close(j);
 }

@@ -15,6 +15,7 @@
 #define EFIPERF_ACPI_HMAT_H
 
 #include <stdint.h>
+#include "efi/out/jsonl.h"
 
 #define ACPI_MAX_HMAT_CLAIMS 32
 #define ACPI_HMAT_NTYPES 6
@@ -40,5 +41,11 @@ const char *acpi_hmat_type_name(uint8_t data_type);
 
 /* The claims of h for memory domain target into out[0..max-1]; how many. */
 int acpi_hmat_claims_for(const struct acpi_hmat *h, uint32_t target, struct acpi_hmat_claim *out, int max);
+
+/* claims[0..n-1] as the array `key` of {initiator, target, claim, value, unit ("ps" or "MB/s")}. */
+void acpi_hmat_claims_json(struct json *j, const char *key, const struct acpi_hmat_claim *c, int n);
+
+/* "hmat" in the acpi record: null when absent, else {claims, dropped, defect}. */
+void acpi_json_hmat(const struct acpi_hmat *h, struct json *j);
 
 #endif

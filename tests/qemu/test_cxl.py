@@ -145,3 +145,30 @@ def test_cxl_stream_latency_on_committed_window(scratch, figure):
     figure("STREAM on CXL (QEMU 7.2 TCG)", "triad %d MB/s on window 0x%x behind %s vs %d MB/s on DRAM; latency %s ns/load at %d KiB; %d CPU(s); window write %s / read %s GB/s, link %s GT/s x%s (%s GB/s raw)" % (
         triad["best_rate_mbps"], base, bdf, tri_dram["best_rate_mbps"], lat["points"][-1]["ns_per_load"], CHASE >> 10, ncpu,
         lk["write_gbps"], lk["read_gbps"], lk["speed_gts"], lk["width"], lk["raw_gbps"]))
+
+
+# QEMU's HMAT (-machine hmat=on): what the command line tells it, node 1 a memory-only node as a
+# CXL expander's memory would be. QEMU takes latencies in ns and bandwidths in bytes/s
+# (qemu-options "-numa hmat-lb"); HMAT gives picoseconds and MB/s (ACPI 6.5 5.2.28.4), QEMU
+# writing bandwidth in units of 2^20 bytes/s (hw/core/numa.c divides by MiB).
+HMAT_TOLD = {(0, 0, "access_latency"): 80, (0, 1, "access_latency"): 250,
+             (0, 0, "access_bandwidth"): 20 << 30, (0, 1, "access_bandwidth"): 5 << 30}
+
+
+@x86_64
+def test_hmat_claims_as_told(scratch, figure):
+    d = scratch()
+    extra = ["-machine", "hmat=on",
+             "-object", "memory-backend-ram,id=m0,size=256M", "-object", "memory-backend-ram,id=m1,size=256M",
+             "-numa", "node,nodeid=0,cpus=0-1,memdev=m0", "-numa", "node,nodeid=1,memdev=m1,initiator=0"]
+    for (i, t, kind), v in HMAT_TOLD.items():
+        extra += ["-numa", "hmat-lb,initiator=%d,target=%d,hierarchy=memory,data-type=%s,%s=%d" % (
+            i, t, kind.replace("_", "-"), kind.split("_")[1], v)]
+    run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", {"copy_size": "4K", "copy_passes": "1"})), d, smp=2, extra=extra)
+    run.expect_ok()
+    h = run.one("acpi")["hmat"]
+    assert h and h["defect"] is None and h["dropped"] == 0, h
+    got = {(c["initiator"], c["target"], c["claim"]): (c["value"], c["unit"]) for c in h["claims"]}
+    want = {k: (v * 1000, "ps") if k[2].endswith("latency") else (v >> 20, "MB/s") for k, v in HMAT_TOLD.items()}
+    assert got == want, (got, want)
+    figure("HMAT (QEMU hmat=on)", "; ".join("%d->%d %s %d %s" % (k + v) for k, v in sorted(got.items())))

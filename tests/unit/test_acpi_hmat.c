@@ -90,8 +90,17 @@ static void test_bad_lengths(void **state)
 	uint32_t len = build();
 	put(table + 80 + 16, 1000, 4);   /* the first list structure claims 1000 targets */
 	acpi_parse_hmat(table, len, &h);
-	assert_string_equal(h.defect, "latency/bandwidth structure of 48 bytes: 1 x 1000 domains need 6036");
+	assert_string_equal(h.defect, "latency/bandwidth structure of 48 bytes: 1 x 1000 domains do not fit");
 	assert_int_equal(h.n, 2);        /* the others still read: 20000 MB/s and 300 ns */
+	build();
+	put(table + 80 + 12, 0xFFFFFFFFu, 4);   /* 2^32 - 1 initiators x 2 targets: no wrap-around */
+	acpi_parse_hmat(table, len, &h);
+	assert_string_equal(h.defect, "latency/bandwidth structure of 48 bytes: 4294967295 x 2 domains do not fit");
+	build();
+	put(table + 80 + 12, 20, 4);            /* 20 x 20: each count under the length, the product not */
+	put(table + 80 + 16, 20, 4);
+	acpi_parse_hmat(table, len, &h);
+	assert_string_equal(h.defect, "latency/bandwidth structure of 48 bytes: 20 x 20 domains do not fit");
 	build();
 	put(table + 80 + 4, 4, 4);       /* a structure length under 8 stops the walk */
 	acpi_parse_hmat(table, len, &h);
