@@ -19,7 +19,7 @@
 
 static void one(const uint8_t *e, uint32_t len, struct acpi_hmat *h)
 {
-	uint32_t s = le32(e + SLLBI_NINIT), t = le32(e + SLLBI_NTARGET);
+	uint32_t s = len >= SLLBI_LISTS ? le32(e + SLLBI_NINIT) : 0, t = len >= SLLBI_LISTS ? le32(e + SLLBI_NTARGET) : 0;
 	/* s x t bounded by len first, so the arithmetic below cannot wrap */
 	uint64_t need = s > len || t > len || (t && s > len / t) ? ~0ull : SLLBI_LISTS + 4ull * s + 4ull * t + 2ull * s * t;
 	if (len < SLLBI_LISTS || need > len) {
@@ -53,7 +53,8 @@ void acpi_parse_hmat(const uint8_t *t, uint32_t len, struct acpi_hmat *h)
 	for (uint32_t off = HMAT_FIRST; off + 8 <= len;) {
 		uint32_t slen = le32(t + off + 4);
 		if (slen < 8 || slen > len - off) {
-			fmt_snprintf(h->defect, sizeof(h->defect), "structure at offset %u: length %u", off, slen);
+			if (!h->defect[0])   /* the first defect is the one named */
+				fmt_snprintf(h->defect, sizeof(h->defect), "structure at offset %u: length %u", off, slen);
 			return;
 		}
 		if (le16(t + off) == HMAT_SLLBI)

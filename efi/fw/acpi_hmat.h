@@ -30,7 +30,7 @@ struct acpi_hmat {
 	int present;
 	uint32_t n, dropped;          /* claims kept (memory hierarchy 0 only), claims over the bound */
 	struct acpi_hmat_claim claim[ACPI_MAX_HMAT_CLAIMS];
-	char defect[80];              /* a structure whose length disagrees with its lists */
+	char defect[80];              /* the first structure whose length disagrees with its lists */
 };
 
 void acpi_parse_hmat(const uint8_t *t, uint32_t len, struct acpi_hmat *h);

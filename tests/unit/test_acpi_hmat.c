@@ -102,6 +102,10 @@ static void test_bad_lengths(void **state)
 	acpi_parse_hmat(table, len, &h);
 	assert_string_equal(h.defect, "latency/bandwidth structure of 48 bytes: 20 x 20 domains do not fit");
 	build();
+	put(table + 80 + 4, 12, 4);      /* too short for its own counts: nothing past its 12 bytes read */
+	acpi_parse_hmat(table, len, &h);
+	assert_string_equal(h.defect, "latency/bandwidth structure of 12 bytes: 0 x 0 domains do not fit");
+	build();
 	put(table + 80 + 4, 4, 4);       /* a structure length under 8 stops the walk */
 	acpi_parse_hmat(table, len, &h);
 	assert_string_equal(h.defect, "structure at offset 80: length 4");
