@@ -96,7 +96,7 @@ int32_t cpus_node(int i)
 void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
 {
 	*place = (struct cpu_place){ .node = i >= 0 && i < nsel ? sel_node[i] : -1 };
-	if (place->node >= 0) {
+	if (place->node >= 0 && !pages_target_of(NULL)) {
 		struct memrange r[NODE_RANGES_MAX];
 		int nr = numa_domain_ranges(srat, (uint32_t)place->node, r, NODE_RANGES_MAX);
 		void *b = nr ? pages_alloc_in(bytes, r, nr) : NULL;

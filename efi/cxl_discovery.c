@@ -2,16 +2,17 @@
 /*
  * CXL discovery glue: after the PCIe scan, the component registers of every CEDT CHBS and
  * everything efi/pcie/cxl.h reads of every CXL function, written as `cxl_host_bridge` and `cxl`
- * records and a console tree. Register windows are checked against the UEFI memory map's
- * system RAM; the mailbox timeout runs on arch_timer_read().
+ * records and a console tree, `cxl_node` records for CXL memory the firmware described, and the
+ * plan of cxl_decoders = commit (efi/cxl_memory.c carries it out). Register windows are checked
+ * against the UEFI memory map's system RAM; the mailbox timeout runs on arch_timer_read().
  */
 #include <efi.h>
 #include <efilib.h>
 #include "efi/cxl_discovery.h"
 #include "efi/fw/memmap.h"
+#include "efi/fw/cxl_numa.h"
 #include "efi/out/cxl_json.h"
 #include "efi/out/pmu_json.h"
-#include "efi/pcie/cxl_commit.h"
 #include "efi/out/report.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
@@ -35,108 +36,122 @@ static int cxl_depth(const struct pcie_func *funcs, const int *is_cxl, int i)
 	return d;
 }
 
-#define COMMIT_SAVES 64
 #define GIB_ALIGN (256ull << 20)
 
 /* What discovery keeps of each CXL function for cxl_decoders = commit. */
-struct cxl_seen { uint64_t comp; uint64_t dev_bytes; uint8_t port_type; };
+struct cxl_seen { uint64_t comp; uint64_t dev_bytes; uint64_t cpmu; uint8_t port_type; };
 
-/* Decoder 0 of a component block re-read: 1 when Committed (0 also when unreadable); *ctrl the
- * address of its Control register. */
-static int decoder0_committed(const struct cxl_env *env, uint64_t base, uint64_t len, struct cxl_component *tmp,
-			      uint64_t *ctrl)
+static struct cxl_commit_plan plan;
+
+const struct cxl_commit_plan *cxl_commit_plan(void)
 {
-	char why[CXL_DEFECT_LEN] = "";
-	cxl_read_component(env, base, len, tmp, why, sizeof(why));
-	*ctrl = 0;
-	for (int k = 0; k < tmp->ncaps; k++)
-		if (tmp->caps[k].id == CXL_CM_CAP_HDM)
-			*ctrl = base + CXL_CM_OFFSET + tmp->caps[k].offset + CXL_HDM_DEC_CTRL(0);
-	return tmp->hdm.present && tmp->hdm.count && tmp->hdm.dec[0].committed;
+	return plan.asked ? &plan : NULL;
 }
 
 /* cxl_decoders = commit: the first one-way, defect-free CFMWS window to a CXL 2.0 host bridge,
  * the first Type 3 device below a root port with component registers, hops host bridge -> root
- * port -> device; commit, read back, restore, read back; one `cxl_commit` record. */
-static void commit_window(const struct cxl_env *env, const struct acpi_cedt *cedt, const struct pcie_func *funcs,
-			  const struct cxl_seen *seen, int n, struct cxl_component *tmp)
+ * port -> device (efi/cxl_memory.c commits, measures on it and puts everything back). */
+static void plan_window(const struct acpi_cedt *cedt, const struct pcie_func *funcs, const struct cxl_seen *seen, int n)
 {
-	struct json *j;
 	const struct acpi_cedt_cfmws *w = NULL;
 	const struct acpi_cedt_chbs *hb = NULL;
+	plan = (struct cxl_commit_plan){ .asked = 1 };
 	for (uint32_t k = 0; cedt && k < cedt->ncfmws && k < ACPI_MAX_CEDT_CFMWS && !w; k++)
 		if (cedt->cfmws[k].ways == 1 && !cedt->cfmws[k].defect[0] && cedt->cfmws[k].target_chbs[0] >= 0 &&
 		    cedt->chbs[cedt->cfmws[k].target_chbs[0]].version == CEDT_CHBS_VERSION_CXL2) {
 			w = &cedt->cfmws[k];
 			hb = &cedt->chbs[w->target_chbs[0]];
+			plan.window = k;
 		}
 	int dev = -1;
 	for (int i = 0; i < n && dev < 0; i++)
 		if (seen[i].comp && seen[i].dev_bytes && funcs[i].parent >= 0 && seen[funcs[i].parent].comp)
 			dev = i;
-	char why[160] = "";
 	if (!w)
-		fmt_snprintf(why, sizeof(why), "no one-way CFMWS window to a CXL 2.0 host bridge in the CEDT");
+		fmt_snprintf(plan.why, sizeof(plan.why), "no one-way CFMWS window to a CXL 2.0 host bridge in the CEDT");
 	else if (dev < 0)
-		fmt_snprintf(why, sizeof(why), "no CXL memory device below a root port with component registers");
-	j = rep_begin("cxl_commit");
-	if (why[0]) {
-		json_str(j, "why", why);
-		rep_end();
-		rep_line("cxl commit: not done: %s", why);
+		fmt_snprintf(plan.why, sizeof(plan.why), "no CXL memory device below a root port with component registers");
+	if (plan.why[0])
 		return;
-	}
 	int rp = funcs[dev].parent;
-	char hb_name[32], rp_bdf[16], dev_bdf[16];
-	fmt_snprintf(hb_name, sizeof(hb_name), "host bridge _UID 0x%x", hb->uid);
-	pcie_bdf_str(funcs[rp].addr, rp_bdf, sizeof(rp_bdf));
-	pcie_bdf_str(funcs[dev].addr, dev_bdf, sizeof(dev_bdf));
-	uint64_t size = w->size < seen[dev].dev_bytes ? w->size : seen[dev].dev_bytes;
-	size -= size % GIB_ALIGN;
+	fmt_snprintf(plan.name[0], sizeof(plan.name[0]), "host bridge _UID 0x%x", hb->uid);
+	pcie_bdf_str(funcs[rp].addr, plan.name[1], sizeof(plan.name[1]));
+	pcie_bdf_str(funcs[dev].addr, plan.name[2], sizeof(plan.name[2]));
+	plan.base = w->base;
+	plan.size = w->size < seen[dev].dev_bytes ? w->size : seen[dev].dev_bytes;
+	plan.size -= plan.size % GIB_ALIGN;
+	plan.cpmu = seen[dev].cpmu;
 	/* the root port's target: the device's port, way 0 the root port's own Port Number */
-	struct cxl_commit_hop hops[3] = {
-		{ hb_name, hb->base, 0, funcs[rp].exp.link.port_number },
-		{ rp_bdf, seen[rp].comp, 0, 0 },
-		{ dev_bdf, seen[dev].comp, 1, 0 },
-	};
-	static struct saved_reg store[COMMIT_SAVES];
-	struct saveset ss;
-	saveset_init(&ss, store, COMMIT_SAVES);
-	int rc = cxl_commit_window(env, w->base, size, hops, 3, &ss, why, sizeof(why));
-	int committed[3], after[3];
-	uint64_t lens[3] = { hb->length, CXL_COMPONENT_BLOCK_LEN, CXL_COMPONENT_BLOCK_LEN }, ctrl;
-	for (int h = 0; h < 3; h++)
-		committed[h] = decoder0_committed(env, hops[h].comp, lens[h], tmp, &ctrl);
-	hw_status rst = saveset_restore(env->hw, &ss);
-	/* A write-back can succeed and leave the decoder committed (a device that cannot uncommit,
-	 * as QEMU 7.2's, whose Committed bit only a reset clears): read back, and name it. */
-	for (int h = 0; h < 3; h++) {
-		after[h] = decoder0_committed(env, hops[h].comp, lens[h], tmp, &ctrl);
-		if (after[h] && ctrl && saveset_mark_failed(&ss, reg_mmio32(ctrl), HW_ERROR) == 0 && rst == HW_OK)
-			rst = HW_ERROR;
+	plan.hop[0] = (struct cxl_commit_hop){ plan.name[0], hb->base, 0, funcs[rp].exp.link.port_number };
+	plan.hop[1] = (struct cxl_commit_hop){ plan.name[1], seen[rp].comp, 0, 0 };
+	plan.hop[2] = (struct cxl_commit_hop){ plan.name[2], seen[dev].comp, 1, 0 };
+	plan.len[0] = hb->length;
+	plan.len[1] = plan.len[2] = CXL_COMPONENT_BLOCK_LEN;
+	plan.link = funcs[dev].exp.link;
+}
+
+/* Firmware-committed CXL memory (efi/fw/cxl_numa.h): SRAT nodes and EFI_MEMORY_SP ranges inside
+ * a CFMWS window, each named by the window and the device whose committed HDM decoder covers
+ * it; one `cxl_node` record each, after the functions were read. */
+struct cxl_nodes { int n; struct cxl_numa_node node[CXL_NUMA_MAX]; char dev[CXL_NUMA_MAX][16]; };
+
+static void nodes_find(const struct discovery *d, const struct acpi_cedt *cedt, struct cxl_nodes *nd)
+{
+	int nsp = 0;
+	struct memrange *sp = memmap_read(&nsp, MEMMAP_SP);
+	const struct acpi_srat *srat = d->acpi && d->acpi_status == 0 && d->acpi->srat.present ? &d->acpi->srat : NULL;
+	nd->n = cxl_numa_nodes(srat, cedt, sp, sp ? nsp : 0, nd->node, CXL_NUMA_MAX);
+	if (sp)
+		FreePool(sp);
+}
+
+/* The device of c, when one of its committed decoders covers node k's range. */
+static void nodes_name(struct cxl_nodes *nd, const struct cxl_func *c)
+{
+	for (int k = 0; k < nd->n; k++)
+		for (uint32_t i = 0; c->comp.hdm.present && i < c->comp.hdm.count && i < CXL_HDM_MAX_DECODERS; i++) {
+			const struct cxl_hdm_decoder *dd = &c->comp.hdm.dec[i];
+			if (dd->committed && c->devregs.present && nd->node[k].base >= dd->base &&
+			    nd->node[k].base + nd->node[k].size <= dd->base + dd->size)
+				pcie_bdf_str(c->addr, nd->dev[k], sizeof(nd->dev[k]));
+		}
+}
+
+/* HMAT's claims for the node's domain beside it (efi/fw/acpi_hmat.h), or why there are none. */
+static void hmat_json(struct json *j, const struct acpi_hmat *h, int32_t domain)
+{
+	struct acpi_hmat_claim c[ACPI_MAX_HMAT_CLAIMS];
+	int n = domain >= 0 && h ? acpi_hmat_claims_for(h, (uint32_t)domain, c, ACPI_MAX_HMAT_CLAIMS) : 0;
+	acpi_hmat_claims_json(j, "hmat", c, n);
+	json_str(j, "hmat_why", n ? NULL : domain < 0 ? "no SRAT proximity domain: no HMAT claim can name it"
+				 : !h ? "no HMAT" : "the HMAT claims nothing for this domain");
+}
+
+static void nodes_record(const struct cxl_nodes *nd, const struct acpi_hmat *hmat)
+{
+	for (int k = 0; k < nd->n; k++) {
+		const struct cxl_numa_node *x = &nd->node[k];
+		struct json *j = rep_begin("cxl_node");
+		if (x->domain >= 0)
+			json_u64(j, "node", (uint64_t)x->domain);
+		else
+			json_null(j, "node");
+		json_u64(j, "window", x->window);
+		json_hex(j, "base", x->base);
+		json_hex(j, "size", x->size);
+		json_bool(j, "efi_memory_sp", x->sp);
+		json_bool(j, "hot_pluggable", x->hot_pluggable);
+		json_bool(j, "non_volatile", x->non_volatile);
+		json_str(j, "device", nd->dev[k][0] ? nd->dev[k] : NULL);
+		hmat_json(j, hmat, x->domain);
+		rep_end();
+		char node[24] = "none (no SRAT entry)";
+		if (x->domain >= 0)
+			fmt_snprintf(node, sizeof(node), "%d (SRAT)", x->domain);
+		rep_line("  CXL memory 0x%llx + 0x%llx in window %u: node %s, device %s%s", (unsigned long long)x->base,
+			 (unsigned long long)x->size, x->window, node, nd->dev[k][0] ? nd->dev[k] : "none whose committed decoder covers it",
+			 x->sp ? ", EFI_MEMORY_SP" : "");
 	}
-	struct saveset_report rep = { 0 };
-	saveset_report_add(&ss, &rep);
-	json_hex(j, "window_base", w->base);
-	json_hex(j, "size", size);
-	json_arr(j, "hops");
-	for (int h = 0; h < 3; h++) {
-		json_obj(j, NULL);
-		json_str(j, "name", hops[h].name);
-		json_hex(j, "component", hops[h].comp);
-		json_bool(j, "committed", committed[h]);
-		json_bool(j, "committed_after_restore", after[h]);
-		json_close(j);
-	}
-	json_close(j);
-	json_bool(j, "ok", rc == 0);
-	json_str(j, "why", rc ? why : NULL);
-	json_restore_report(j, &rep, NULL);
-	rep_end();
-	rep_line("cxl commit: window 0x%llx + 0x%llx via %s, %s, %s: %s; restore %s, decoders %s after it",
-		 (unsigned long long)w->base, (unsigned long long)size, hb_name, rp_bdf, dev_bdf,
-		 rc ? why : "committed", rst == HW_OK ? "ok" : "incomplete",
-		 after[0] || after[1] || after[2] ? "STILL COMMITTED (named in restore.failed)" : "uncommitted");
 }
 
 int discovery_cxl(const struct hw *hw, const struct discovery *d, const struct pcie_func *funcs, int n,
@@ -155,7 +170,8 @@ int discovery_cxl(const struct hw *hw, const struct discovery *d, const struct p
 	struct cxl_component *hb = AllocateZeroPool(sizeof(*hb));
 	int *is_cxl = AllocateZeroPool((n ? n : 1) * sizeof(*is_cxl));
 	struct cxl_seen *seen = AllocateZeroPool((n ? n : 1) * sizeof(*seen));
-	if (!c || !hb || !is_cxl || !seen) {
+	struct cxl_nodes *nd = AllocateZeroPool(sizeof(*nd));
+	if (!c || !hb || !is_cxl || !seen || !nd) {
 		rep_error("cxl", "cannot allocate the CXL function records");
 		goto out;
 	}
@@ -187,14 +203,17 @@ int discovery_cxl(const struct hw *hw, const struct discovery *d, const struct p
 			 (unsigned long long)w->base, (unsigned long long)w->size, w->ways, w->granularity, w->restrictions,
 			 w->ntargets ? w->target[0] : 0, w->defect[0] ? ": " : "", w->defect);
 	}
+	nodes_find(d, cedt, nd);
 	for (int i = 0; i < n; i++)
 		is_cxl[i] = cxl_is_cxl(&funcs[i]);
 	for (int i = 0; i < n; i++) {
 		if (!is_cxl[i])
 			continue;
 		cxl_probe(&env, &funcs[i], c);
+		nodes_name(nd, c);
 		seen[i] = (struct cxl_seen){ .comp = c->comp.present && c->comp.hdm.present ? c->comp.addr : 0,
 					     .dev_bytes = c->devregs.cmd_identify.ok ? c->devregs.id.total : 0,
+					     .cpmu = c->ncpmu && c->cpmu[0].ok ? c->cpmu[0].pmu.base : 0,
 					     .port_type = c->port_type };
 		char parent[16] = "";
 		if (funcs[i].parent >= 0)
@@ -206,9 +225,12 @@ int discovery_cxl(const struct hw *hw, const struct discovery *d, const struct p
 		for (int l = 0; cxl_func_line(c, depth, l, line, sizeof(line)); l++)
 			rep_line("%s", line);
 	}
+	nodes_record(nd, d->acpi && d->acpi_status == 0 && d->acpi->hmat.present ? &d->acpi->hmat : NULL);
 	if (d->cxl_commit)
-		commit_window(&env, cedt, funcs, seen, n, hb);
+		plan_window(cedt, funcs, seen, n);
 out:
+	if (nd)
+		FreePool(nd);
 	if (seen)
 		FreePool(seen);
 	if (c)

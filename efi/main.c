@@ -20,6 +20,7 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/c2c.h"
 #include "efi/measure/numa_matrix.h"
+#include "efi/cxl_memory.h"
 #include "efi/measure/cache_bw.h"
 #include "efi/measure/loaded_latency.h"
 #include "efi/cpus.h"
@@ -268,6 +269,7 @@ RUN_STEP(uncore_run_plan)
 RUN_STEP(measure_uncore)
 RUN_STEP(measure_stream)
 RUN_STEP(measure_latency)
+RUN_STEP(cxl_memory_run)
 RUN_STEP(measure_c2c)
 RUN_STEP(measure_numa_matrix)
 RUN_STEP(measure_cache_bw)
@@ -331,6 +333,7 @@ static const struct measurement run_table[] = {
 	{ "uncore", NULL, run_measure_uncore },
 	{ "stream", NULL, run_measure_stream },
 	{ "latency", NULL, run_measure_latency },
+	{ "cxl memory", NULL, run_cxl_memory_run },            /* cxl_decoders = commit: STREAM, latency on the window */
 	{ "c2c", NULL, run_measure_c2c },
 	{ "numa_matrix", NULL, run_measure_numa_matrix },
 	{ "cache_bw", NULL, run_measure_cache_bw },

@@ -9,8 +9,32 @@
  * and allocating: read it again this many times. */
 #define PLACE_ATTEMPTS 4
 
+static struct pages_target *target;
+
+void pages_target_set(struct pages_target *t)
+{
+	target = t;
+}
+
+const struct pages_target *pages_target_of(const void *p)
+{
+	uint64_t a = (uint64_t)(uintptr_t)p;
+	return target && (!p || (a >= target->base && a - target->base < target->size)) ? target : NULL;
+}
+
+static void *target_take(uint64_t bytes)
+{
+	uint64_t size = EFI_SIZE_TO_PAGES(bytes) * EFI_PAGE_SIZE;
+	if (!bytes || size > target->size - target->used)
+		return NULL;
+	target->used += size;
+	return (void *)(uintptr_t)(target->base + target->used - size);
+}
+
 void *pages_alloc(uint64_t bytes)
 {
+	if (target)
+		return target_take(bytes);
 	EFI_PHYSICAL_ADDRESS a = 0;
 	if (BS->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(bytes), &a) != EFI_SUCCESS)
 		return NULL;
@@ -19,6 +43,8 @@ void *pages_alloc(uint64_t bytes)
 
 void *pages_alloc_in(uint64_t bytes, const struct memrange *node, int nnode)
 {
+	if (target)
+		return target_take(bytes);
 	uint64_t size = EFI_SIZE_TO_PAGES(bytes) * EFI_PAGE_SIZE;
 	for (int attempt = 0; attempt < PLACE_ATTEMPTS; attempt++) {
 		int nfree = 0;
@@ -39,7 +65,7 @@ void *pages_alloc_in(uint64_t bytes, const struct memrange *node, int nnode)
 
 void pages_free(void *p, uint64_t bytes)
 {
-	if (p)
+	if (p && !pages_target_of(p))
 		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, EFI_SIZE_TO_PAGES(bytes));
 }
 

@@ -22,6 +22,21 @@ void *pages_alloc_in(uint64_t bytes, const struct memrange *node, int nnode);
 void *pool_zalloc(uint64_t bytes);
 void pool_free(void *p);
 
+/* A memory target the firmware does not hand out (a CXL window efiperf committed itself,
+ * efi/cxl_memory.c): while one is set, pages_alloc and pages_alloc_in take whole pages from
+ * [base + used, base + size) in address order (used grows; nothing is given back or reused,
+ * so each buffer's last contents stay where they were written), and pages_free of them does
+ * nothing. NULL: back to the firmware's pages. */
+struct pages_target {
+	const char *device;          /* "0000:0d:00.0": the memory device behind the range */
+	uint32_t window;             /* CFMWS index in the CEDT */
+	uint64_t base, size, used;   /* bytes */
+};
+void pages_target_set(struct pages_target *t);
+/* The target p lies in, NULL when p is firmware memory or no target is set; p NULL: the
+ * target set now. */
+const struct pages_target *pages_target_of(const void *p);
+
 /* Free what pages_alloc(bytes) or pages_alloc_in(bytes, ...) returned; NULL is ignored. */
 void pages_free(void *p, uint64_t bytes);
 

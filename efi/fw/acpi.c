@@ -167,13 +167,14 @@ static void p_slit(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_p
 static void p_apmt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_apmt(t, len, &a->apmt); }
 static void p_pptt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_pptt(t, len, &a->pptt); }
 static void p_cedt(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_cedt(t, len, &a->cedt); }
+static void p_hmat(const uint8_t *t, uint32_t len, struct acpi_info *a) { acpi_parse_hmat(t, len, &a->hmat); }
 
 /* ACPI 6.5 5.2.6: signatures of tables ACPI defines and reserves; APMT: ARM DEN0117; CEDT: CXL 3.1
  * 9.18.1. */
 static const struct { char sig[ACPI_SIG_LEN + 1]; table_parser parse; } parsers[] = {
 	{ "MCFG", p_mcfg }, { "APIC", p_madt }, { "SRAT", p_srat }, { "FACP", p_fadt },
 	{ "HPET", p_hpet }, { "SLIT", p_slit }, { "APMT", p_apmt }, { "PPTT", p_pptt },
-	{ "CEDT", p_cedt },
+	{ "CEDT", p_cedt }, { "HMAT", p_hmat },
 };
 #define NPARSERS (sizeof(parsers) / sizeof(parsers[0]))
 
@@ -376,6 +377,7 @@ void acpi_to_json(const struct acpi_info *a, struct json *j)
 	acpi_json_apmt(&a->apmt, j);
 	acpi_json_pptt(&a->pptt, j);
 	acpi_json_cedt(&a->cedt, j);
+	acpi_json_hmat(&a->hmat, j);
 	acpi_json_dups(a, j);
 
 	json_arr(j, "limits");

@@ -7,12 +7,13 @@
  *   acpi_parse(pm, rsdp, &info)   0: the RSDP was valid (table defects are listed in info);
  *                                 -1: info.defect says why the RSDP was refused.
  *   acpi_to_json(&info, &j)       members of an open JSON object: "rsdp", "tables", "mcfg",
- *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt", "pptt", "cedt",
+ *                                 "madt", "srat", "fadt", "hpet", "slit", "apmt", "pptt", "cedt", "hmat",
  *                                 "duplicates", "limits".
  *
  * Every table the root table (XSDT, else RSDT) lists is validated (ACPI 6.5 5.2.6: signature,
  * Length >= 36 and mappable, 8-bit checksum over Length bytes == 0). A table that fails is listed
- * with its defect and never parsed. Parsed: MCFG, MADT, SRAT, FADT, HPET, SLIT, APMT, PPTT, CEDT (first
+ * with its defect and never parsed. Parsed: MCFG, MADT, SRAT, FADT, HPET, SLIT, APMT, PPTT, CEDT, HMAT
+ * (latency/bandwidth claims; the `cxl_node` records repeat a CXL node's) (first
  * valid instance of each in root table order, the instance Linux's acpi_get_table() returns
  * too); a later valid instance is listed with a note and described in "duplicates": both
  * addresses, which one was parsed and why, and every field in which they differ.
@@ -25,6 +26,7 @@
 #include "efi/fw/physmem.h"
 #include "efi/out/jsonl.h"
 #include "efi/fw/acpi_cedt.h"
+#include "efi/fw/acpi_hmat.h"
 
 #define ACPI_DEFECT_LEN      96
 /* Limits sit well above real machines (a large server's XSDT lists ~50 tables; multi-segment
@@ -267,6 +269,7 @@ struct acpi_info {
 	struct acpi_apmt apmt;
 	struct acpi_pptt pptt;
 	struct acpi_cedt cedt;           /* CXL Early Discovery Table (efi/fw/acpi_cedt.h) */
+	struct acpi_hmat hmat;           /* latency/bandwidth claims (efi/fw/acpi_hmat.h) */
 
 	uint32_t ndups, dups_dropped, dup_fields_dropped;
 	struct acpi_dup dup[ACPI_MAX_DUPS];

@@ -4,6 +4,10 @@
 #include "efi/fw/memmap.h"
 #include "efi/fw/fwaddr.h"
 
+/* UEFI 2.10 7.2 "EFI_BOOT_SERVICES.GetMemoryMap()", memory attribute definitions: the
+ * specific-purpose memory attribute (gnu-efi does not name it). */
+#define MEMORY_SP 0x0000000000040000ull
+
 /* Allocating the buffer may split a free descriptor: leave room for a few more. */
 #define MAP_SLACK_DESCRIPTORS 8
 
@@ -49,6 +53,8 @@ struct memrange *memmap_read(int *n, int free_only)
 	for (UINTN off = 0; r && off + dsize <= size; off += dsize) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)((const UINT8 *)map + off);
 		if (free_only == MEMMAP_FREE && (d->Type != EfiConventionalMemory || !d->NumberOfPages))
+			continue;
+		if (free_only == MEMMAP_SP && (!(d->Attribute & MEMORY_SP) || !d->NumberOfPages))
 			continue;
 		if (free_only == MEMMAP_RAM && (d->Type == EfiReservedMemoryType || d->Type == EfiUnusableMemory ||
 						d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||

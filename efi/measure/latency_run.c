@@ -49,6 +49,7 @@ int latency_measure(const struct measure_ctx *ctx, const struct latency_request 
 	if (!b)
 		return -1;
 	res->placed = 1;
+	res->buf = b;
 	struct window_cpu fcpu = { .cpu = req->cpu };
 	struct window_spec fspec = { .kernel = NULL, .cpus = &fcpu, .ncpus = 1, .mask_interrupts = 1 };
 	ctx->win.run(ctx->win.ctx, &fspec, &res->floor);

@@ -46,6 +46,7 @@ struct latency_point {
 
 struct latency_result {
 	int placed;                          /* the buffer was taken */
+	const void *buf;                     /* where (its address, for the record; freed after the run) */
 	struct window_result floor;          /* the empty window */
 	uint64_t floor_ns;                   /* its span */
 	uint32_t npoints;

@@ -26,7 +26,20 @@ void measure_quiet_json(struct json *j, const struct window_result *w)
 
 void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf)
 {
-	rec_place_json(j, place->node, place->local, buf);
+	rec_place_json(j, place->node, place->local, buf);   /* and the CXL target: rec_target_json */
+}
+
+void measure_target_json(struct json *j, const void *buf)
+{
+	const struct pages_target *t = pages_target_of(buf);
+	if (!t)
+		return;
+	json_obj(j, "cxl");
+	json_str(j, "device", t->device);
+	json_u64(j, "window", t->window);
+	json_hex(j, "window_base", t->base);
+	json_hex(j, "offset", (uint64_t)(uintptr_t)buf - t->base);
+	json_close(j);
 }
 
 static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
@@ -42,6 +55,7 @@ static void *efi_alloc_in(uint64_t bytes, const struct memrange *r, int nr)
 
 void measure_ctx_efi(struct measure_ctx *ctx, const struct hw *hw, uint64_t timer_hz)
 {
+	rec_target_writer(measure_target_json);
 	*ctx = (struct measure_ctx){ .hw = hw, .win = { .run = efi_window_run, .ctx = (void *)hw }, .alloc = pool_zalloc,
 				     .free = pool_free, .alloc_in = efi_alloc_in, .free_in = pages_free,
 				     .clock = arch_timer_read, .timer_hz = timer_hz };

@@ -27,6 +27,10 @@ void measure_quiet_json(struct json *j, const struct window_result *w);
 void measure_window_json(struct json *j, const char *key, const struct window_result *w, uint64_t hz);
 /* Where a CPU's buffer lies: node (SRAT proximity domain or null), node_local, buffer address. */
 void measure_place_json(struct json *j, const struct cpu_place *place, const void *buf);
+/* When buf lies in a memory target (efi/pages.h: a committed CXL window), "cxl": {device,
+ * window, window_base, offset (bytes from the window's base: the device's DPA with DPA skip 0)};
+ * nothing otherwise. measure_place_json writes it too. */
+void measure_target_json(struct json *j, const void *buf);
 
 /* `bytes` of zeroed pool memory for a measurement's working state (its per-CPU arrays and
  * matrices: not .bss, which gnu-efi keeps in the image). NULL after an error record under

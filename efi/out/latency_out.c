@@ -146,6 +146,7 @@ void latency_record(const struct latency_request *req, const struct latency_resu
 	struct json *j = rep_begin("latency");
 	json_str(j, "kernel", req->chase->name);
 	json_u64(j, "line_bytes", LAT_LINE_BYTES);
+	rec_target_json(j, res->buf);   /* the CXL window's memory, when the buffer lies there */
 	rec_window_json(j, "noise_floor", res->floor.span_ticks, res->floor_ns,
 			res->floor.masked, res->floor.smi_status, res->floor.smi_delta);
 	evidence_json(j, ev);

@@ -30,4 +30,18 @@ void rec_place_json(struct json *j, int32_t node, int local, const void *buf)
 		json_null(j, "node");
 	json_bool(j, "node_local", local);
 	json_hex(j, "buffer", (uint64_t)(uintptr_t)buf);
+	rec_target_json(j, buf);
+}
+
+static void (*target_writer)(struct json *j, const void *buf);
+
+void rec_target_writer(void (*fn)(struct json *j, const void *buf))
+{
+	target_writer = fn;
+}
+
+void rec_target_json(struct json *j, const void *buf)
+{
+	if (target_writer)
+		target_writer(j, buf);
 }

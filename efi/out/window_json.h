@@ -17,7 +17,14 @@ void rec_quiet_json(struct json *j, int masked, hw_status smi_st, uint64_t smi_d
 /* An object `key`: ticks, ns and the quietness. */
 void rec_window_json(struct json *j, const char *key, uint64_t ticks, uint64_t ns, int masked, hw_status smi_st,
 		     uint64_t smi_delta);
-/* node (SRAT proximity domain, null when -1), node_local, buffer (its address). */
+/* node (SRAT proximity domain, null when -1), node_local, buffer (its address), then what
+ * rec_target_json adds for buf. */
 void rec_place_json(struct json *j, int32_t node, int local, const void *buf);
+
+/* Where a buffer lies beyond its node: the firmware side registers one writer (efi/measure/
+ * measure.c: the "cxl" member naming the committed CXL window behind a memory target, efi/pages.h)
+ * and rec_target_json calls it for buf; with none registered it writes nothing. */
+void rec_target_writer(void (*fn)(struct json *j, const void *buf));
+void rec_target_json(struct json *j, const void *buf);
 
 #endif

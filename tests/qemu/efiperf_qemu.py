@@ -285,6 +285,20 @@ def startup_twice(img, d, first_args):
     assert p.returncode == 0, p.stderr
 
 
+def two_runs(run, first_args="exit=return"):
+    """The records of both runs of a startup_twice() boot, the one given first_args first (both
+    cmdlines hold the program path; the log names order the runs only when they started in
+    different seconds)."""
+    logs = sorted(x for x in run.paths if x.endswith(".jsonl"))
+    assert len(logs) == 2, "expected two runs' logs, got %s (%s)" % (logs, run.why())
+    runs = []
+    for path in logs:
+        with open(path, "rb") as f:
+            runs.append(parse_jsonl(f.read(), os.path.basename(path)))
+    runs.sort(key=lambda recs: first_args not in (recs[0].get("cmdline") or ""))
+    return runs
+
+
 def base_image_lock(exclusive=False):
     """Held shared while build/<arch>/efiperf.img is read or copied, alone while it is built or
     booted in place (`make run` writes its logs into it)."""

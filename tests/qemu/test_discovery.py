@@ -126,6 +126,18 @@ def test_pcie_root_port_8gt_x4_nvme(scratch, figure):
         " (limited by the NVMe)" if limited else "", empty[0].get("bdf"), el.get("speed_gts"), el.get("width"), el.get("gbps")))
 
 
+def cxl_qemu_args(mem, lsa):
+    """QEMU 7.2's CXL 2.0 topology: host bridge (pxb-cxl, bus 12), root port, a type 3 device
+    whose memory and LSA are the host files mem and lsa (256 MiB each), one 4 GiB CFMWS."""
+    return ["-M", "q35,cxl=on",
+            "-object", "memory-backend-file,id=cxl-mem1,share=on,mem-path=%s,size=256M" % mem,
+            "-object", "memory-backend-file,id=cxl-lsa1,share=on,mem-path=%s,size=256M" % lsa,
+            "-device", "pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1",
+            "-device", "cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2",
+            "-device", "cxl-type3,bus=root_port13,memdev=cxl-mem1,lsa=cxl-lsa1,id=cxl-pmem0",
+            "-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"]
+
+
 @x86_64
 def test_cxl_dvsecs(scratch, figure):
     # QEMU 7.2 (Debian 12) names the type 3 backend `memdev` (`persistent-memdev` is 8.0+), and
@@ -136,13 +148,7 @@ def test_cxl_dvsecs(scratch, figure):
         files["mem"] = patterned(d, "cxl-mem.raw", CXL_MEM)
         files["lsa"] = patterned(d, "cxl-lsa.raw", CXL_LSA)
         files["before"] = {k: sha256(p) for k, p in files.items() if k in ("mem", "lsa")}
-        return ["-M", "q35,cxl=on",
-                "-object", "memory-backend-file,id=cxl-mem1,share=on,mem-path=%s,size=256M" % files["mem"],
-                "-object", "memory-backend-file,id=cxl-lsa1,share=on,mem-path=%s,size=256M" % files["lsa"],
-                "-device", "pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1",
-                "-device", "cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2",
-                "-device", "cxl-type3,bus=root_port13,memdev=cxl-mem1,lsa=cxl-lsa1,id=cxl-pmem0",
-                "-M", "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G"]
+        return cxl_qemu_args(files["mem"], files["lsa"])
     run, _ = disc_boot(scratch, "x86_64", extra=topology,
                        cfg={"check": "cxl[0000:0d:00.0].identify.total_capacity_bytes == %d" % CXL_MEM,
                             "cxl_decoders": "commit"})

@@ -135,6 +135,8 @@ INDIRECT = [
     # (attach.c skips a NULL op), so the rule resolves it to nothing (EMPTY_OK).
     ("attachment_ops (efi/measure/attach.c): every attachment kind's ops", r"\bops->(?P<field>\w+)\(&l->a\[i\]",
      ["field:*#attachment_ops"]),
+    ("rec_target_json's writer (efi/out/window_json.c; efi/measure/measure.c registers measure_target_json)",
+     r"^\s*target_writer\(j, buf\);", ["measure_target_json"]),
     ("window_counters.cpu_start / cpu_stop (efi/measure/window.c)", r"wc->cpu_(start|stop)\(",
      ["field:cpu_start", "field:cpu_stop"]),
     ("arch/aarch64/cpu_ops.c system-register accessors (sysreg_acc.S)", r"\ba->(rd|wr)\(val\)",

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* HMAT latency and bandwidth claims: see efi/fw/acpi_hmat.h. */
+#include <string.h>
+#include "efi/fw/acpi_hmat.h"
+#include "arch/lib/le.h"
+#include "arch/lib/fmt.h"
+
+#define HMAT_FIRST       40u   /* ACPI 6.5 Table 5.147: header (36) + reserved (4) */
+#define HMAT_SLLBI       1u    /* System Locality Latency and Bandwidth Information */
+#define SLLBI_FLAGS      8u
+#define SLLBI_TYPE       9u
+#define SLLBI_NINIT      12u
+#define SLLBI_NTARGET    16u
+#define SLLBI_BASE_UNIT  24u
+#define SLLBI_LISTS      32u
+#define HIERARCHY_MASK   0xFu
+#define ENTRY_NONE       0u
+#define ENTRY_UNREACHABLE 0xFFFFu
+
+static void one(const uint8_t *e, uint32_t len, struct acpi_hmat *h)
+{
+	uint32_t s = len >= SLLBI_LISTS ? le32(e + SLLBI_NINIT) : 0, t = len >= SLLBI_LISTS ? le32(e + SLLBI_NTARGET) : 0;
+	/* s x t bounded by len first, so the arithmetic below cannot wrap */
+	uint64_t need = s > len || t > len || (t && s > len / t) ? ~0ull : SLLBI_LISTS + 4ull * s + 4ull * t + 2ull * s * t;
+	if (len < SLLBI_LISTS || need > len) {
+		if (!h->defect[0])
+			fmt_snprintf(h->defect, sizeof(h->defect), "latency/bandwidth structure of %u bytes: %u x %u domains do not fit",
+				     len, s, t);
+		return;
+	}
+	uint8_t type = e[SLLBI_TYPE];
+	uint64_t unit = le64(e + SLLBI_BASE_UNIT);
+	if ((e[SLLBI_FLAGS] & HIERARCHY_MASK) != 0 || type >= ACPI_HMAT_NTYPES)
+		return;
+	const uint8_t *ini = e + SLLBI_LISTS, *tgt = ini + 4 * s, *ent = tgt + 4 * t;
+	for (uint32_t i = 0; i < s; i++)
+		for (uint32_t k = 0; k < t; k++) {
+			uint16_t v = le16(ent + 2 * ((uint64_t)i * t + k));
+			if (v == ENTRY_NONE || v == ENTRY_UNREACHABLE)
+				continue;
+			if (h->n >= ACPI_MAX_HMAT_CLAIMS) {
+				h->dropped++;
+				continue;
+			}
+			h->claim[h->n++] = (struct acpi_hmat_claim){ le32(ini + 4 * i), le32(tgt + 4 * k), type, v * unit };
+		}
+}
+
+void acpi_parse_hmat(const uint8_t *t, uint32_t len, struct acpi_hmat *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->present = 1;
+	for (uint32_t off = HMAT_FIRST; off + 8 <= len;) {
+		uint32_t slen = le32(t + off + 4);
+		if (slen < 8 || slen > len - off) {
+			if (!h->defect[0])   /* the first defect is the one named */
+				fmt_snprintf(h->defect, sizeof(h->defect), "structure at offset %u: length %u", off, slen);
+			return;
+		}
+		if (le16(t + off) == HMAT_SLLBI)
+			one(t + off, slen, h);
+		off += slen;
+	}
+}
+
+const char *acpi_hmat_type_name(uint8_t data_type)
+{
+	static const char *const names[ACPI_HMAT_NTYPES] = { "access_latency", "read_latency", "write_latency",
+							     "access_bandwidth", "read_bandwidth", "write_bandwidth" };
+	return data_type < ACPI_HMAT_NTYPES ? names[data_type] : NULL;
+}
+
+int acpi_hmat_claims_for(const struct acpi_hmat *h, uint32_t target, struct acpi_hmat_claim *out, int max)
+{
+	int n = 0;
+	for (uint32_t i = 0; h && i < h->n && n < max; i++)
+		if (h->claim[i].target == target)
+			out[n++] = h->claim[i];
+	return n;
+}
+
+void acpi_hmat_claims_json(struct json *j, const char *key, const struct acpi_hmat_claim *c, int n)
+{
+	json_arr(j, key);
+	for (int i = 0; i < n; i++) {
+		json_obj(j, NULL);
+		json_u64(j, "initiator", c[i].initiator);
+		json_u64(j, "target", c[i].target);
+		json_str(j, "claim", acpi_hmat_type_name(c[i].data_type));
+		json_u64(j, "value", c[i].value);
+		json_str(j, "unit", c[i].data_type < ACPI_HMAT_NTYPES / 2 ? "ps" : "MB/s");
+		json_close(j);
+	}
+	json_close(j);
+}
+
+void acpi_json_hmat(const struct acpi_hmat *h, struct json *j)
+{
+	if (!h->present) {
+		json_null(j, "hmat");
+		return;
+	}
+	json_obj(j, "hmat");
+	acpi_hmat_claims_json(j, "claims", h->claim, (int)h->n);
+	json_u64(j, "dropped", h->dropped);
+	json_str(j, "defect", h->defect[0] ? h->defect : NULL);
+	json_close(j);
+}
