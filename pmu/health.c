@@ -49,8 +49,10 @@ void mca_snapshot(const struct hw *hw, struct mca_snap *s)
 		struct mca_bank *b = &s->b[i];
 		uint32_t base = IA32_MC0_CTL + i * IA32_MC_STRIDE;
 		b->st = hw_rdmsr(hw, base + IA32_MC_STATUS_OFF, &b->status);
-		if (b->st != HW_OK)
+		if (b->st != HW_OK) {
 			b->status = 0;
+			s->unread++;
+		}
 		if ((b->status & MCI_STATUS_VAL) && (b->status & MCI_STATUS_ADDRV))
 			hw_rdmsr(hw, base + IA32_MC_ADDR_OFF, &b->addr);
 		if ((b->status & MCI_STATUS_VAL) && (b->status & MCI_STATUS_MISCV))
@@ -265,5 +267,6 @@ static int throttled1(uint64_t a, uint64_t b)
 
 int therm_throttled(const struct therm_snap *a, const struct therm_snap *b)
 {
-	return (!b->why && throttled1(a->core, b->core)) || (!b->pkg_why && throttled1(a->pkg, b->pkg));
+	return (!a->why && !b->why && throttled1(a->core, b->core)) ||
+	       (!a->pkg_why && !b->pkg_why && throttled1(a->pkg, b->pkg));
 }

@@ -37,6 +37,7 @@ struct mca_snap {
 	const char *why;               /* NULL: banks read; else why there are none */
 	uint32_t nbanks;               /* read (at most MCA_MAX_BANKS) */
 	uint32_t count;                /* IA32_MCG_CAP.Count as the CPU says */
+	uint32_t unread;               /* banks whose STATUS read faulted (read as empty) */
 	struct mca_bank b[MCA_MAX_BANKS];
 };
 

@@ -19,6 +19,8 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/window.h"
 #include "efi/measure/dma_window.h"
+#include "efi/measure/health_window.h"
+#include "efi/out/health_json.h"
 #include "efi/nvme/nvme_params.h"
 #include "efi/nvme/nvme_regs.h"
 #include "efi/config/blockio_target.h"
@@ -104,6 +106,7 @@ struct run {
 	struct blockio_target wt;
 	struct nvme_lane *lanes;      /* the lanes of the window being run, contiguous */
 	int nlanes;
+	struct health_run *health;    /* the own-queues window's health evidence, while recorded */
 };
 
 static uint64_t now_ticks(void *arg)
@@ -534,6 +537,7 @@ static void record(struct run *r, struct nvme_point_result *res, const struct dm
 	if (why)
 		json_str(j, "why", why);
 	dma_window_json(j, dw);
+	health_json(j, r->health, "the firmware's Block IO path runs outside efiperf's windows");
 	rep_end();
 	rep_line("nvme:       %s %s %s bs %u iodepth %u (%s, %u ctrl): %llu bytes, %llu B/s, %llu IOPS, clat p50 %llu p99 %llu "
 		 "max %llu ns, %s%s, %s", res->bdf, res->path, r->write ? "write" : "read", res->bs, res->iodepth, res->window,
@@ -643,7 +647,14 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 				 nctl > 1 ? "several controllers in one window: the IIO part counts are compared per device "
 					    "with one controller per window" : NULL };
 	struct dma_window_result wr;
+	struct hw_pci_addr devs[NVME_MAX_CTRLS];
+	int ndev = 0;
+	for (int i = 0; i < r->n; i++)
+		if (r->x[i].own && !r->x[i].dead && r->x[i].lane.bytes && ndev < NVME_MAX_CTRLS)
+			devs[ndev++] = pci_addr(r->x[i].bdf);
+	r->health = health_window_begin(r->hw, r->p, r->cfg, devs, ndev);
 	dma_window_run(r->hw, r->p, &dw, &wr);
+	health_window_end(r->health);
 	struct window_result w = o.w;
 	w.masked = o.masked;
 	for (int i = 0, k = 0; i < r->n; i++)
@@ -690,6 +701,8 @@ static int own_point(struct run *r, uint32_t bs, uint32_t depth, const char *win
 		if (l->fatal || l->timed_out)
 			x->dead = 1;   /* no more points; give_back disables it */
 	}
+	health_window_free(r->health);
+	r->health = NULL;
 	return rc;
 }
 

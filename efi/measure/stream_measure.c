@@ -17,6 +17,8 @@
 #include "efi/measure/knees.h"
 #include "efi/measure/ldsrc_run.h"
 #include "efi/out/pmu_json.h"
+#include "efi/measure/health_window.h"
+#include "efi/out/health_json.h"
 
 #define TRIAD_SCALAR 3.0
 #define STORE_VALUE 1.0
@@ -239,7 +241,10 @@ static int stream_run(const struct hw *hw, const struct platform *p, const struc
 		struct window_spec spec = { .kernel = run_kernel, .cpus = cpus, .ncpus = n, .mask_interrupts = 1 };
 		struct window_result w, floor;
 		window_noise_floor(hw, &spec, &floor);
+		struct health_run *health = health_window_begin(hw, p, cfg, NULL, 0);
+		spec.counters = health_counters(health);
 		window_run(hw, &spec, &w);
+		health_window_end(health);
 		/* STREAM: rates from the best pass; all CPUs moved their bytes at once. */
 		uint64_t app = 0, tmin = ~0ull, tmax = 0, tsum = 0;
 		int bad = 0, ok = 0;
@@ -309,6 +314,8 @@ static int stream_run(const struct hw *hw, const struct platform *p, const struc
 		json_u64(j, "median_cpu_mbps", median);
 		json_u64(j, "outliers", (uint64_t)nout);
 		json_bool(j, "verified", !bad);
+		health_json(j, health, "no memory for its state");
+		health_window_free(health);
 		rep_end();
 		rep_line("            %-10s %12llu.%llu %10llu ns %10llu ns %10llu ns  (%s)", kernel_kind_name(stream_kinds[s]),
 			 (unsigned long long)mbps, (unsigned long long)(mbps10 % 10), (unsigned long long)avg_ns,

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The `health` object of a window's record (efi/measure/health_run.h), any record can
+ * include it:
+ *
+ *   "health": { "aer": {...}, "mca": {...}, "energy": {...}, "thermal": {...}, "freq": {...},
+ *               "throttled": true|false|null }
+ *
+ * An absent source is {"absent": "why"}. README "Health evidence" lists every member.
+ */
+#ifndef EFIPERF_HEALTH_JSON_H
+#define EFIPERF_HEALTH_JSON_H
+
+#include "efi/out/jsonl.h"
+#include "efi/measure/health_run.h"
+
+/* h NULL: "health": {"absent": why_null}. */
+void health_json(struct json *j, const struct health_run *h, const char *why_null);
+
+#endif
