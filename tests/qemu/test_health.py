@@ -155,3 +155,43 @@ def test_aer_and_mce_injected_during_nvme_windows(scratch, figure):
     c = [c for c in v["checks"] if c["path"] == "nvme[*].health.aer.correctable"]
     assert len(c) == 1 and c[0]["result"] == "FAIL", v["checks"]
     figure("health windows", "%d NVMe windows, RxErr on rp1 in window %d, MCE in window %d" % (len(wins), hits[0], new[0]))
+
+
+@x86_64
+def test_aer_clear_on(scratch):
+    """aer_clear = on: a correctable error injected while the firmware boots (before any window) is
+    found set at the first window's prepare, cleared (written back as 1, RW1C) and listed as
+    `cleared`; no window counts it, so the same check passes."""
+    d = scratch()
+    _, extra = topology(d)
+    sock = os.path.join(d, "qmp.sock")
+    extra += ["-qmp", "unix:%s,server=on,wait=off" % sock]
+    cfg = dict(SMALL, pcie="off", nvme="01:00.0", nvme_bs="4K", nvme_iodepth="1,4", nvme_size="1M", aer_clear="on")
+    img = make_image("x86_64", d, cfg_text("x86_64", cfg) + CHECK + "\n")
+    done, result = threading.Event(), {}
+
+    def run():
+        try:
+            result["run"] = boot("x86_64", img, d, extra=extra)
+        finally:
+            done.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        q = Qmp(sock)
+        reply = q.hmp("pcie_aer_inject_error -c rp1 0x%x" % RX_ERR)
+    finally:
+        t.join()
+    r = result["run"]
+    assert reply.startswith("OK id: rp1"), reply
+    recs = [x for x in r.records if x["type"] == "nvme"]
+    assert len(recs) == 2, "%d nvme records" % len(recs)
+    first = functions(recs[0])[RP1]
+    assert recs[0]["health"]["aer"]["cleared_before"] is True
+    assert first["cleared"] == ["CorrErr", "RxErr"] and first["clear_failed"] is False, first
+    assert first["already_set"] == [] and first["correctable"] == 0, first
+    # QEMU's status registers are RW1C: the second window found nothing to clear
+    assert functions(recs[1])[RP1]["cleared"] == [], functions(recs[1])[RP1]
+    v = r.one("verdict")
+    assert v["result"] == "PASS", v["checks"]
