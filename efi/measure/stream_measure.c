@@ -315,6 +315,7 @@ static int stream_run(const struct hw *hw, const struct platform *p, const struc
 		json_u64(j, "outliers", (uint64_t)nout);
 		json_bool(j, "verified", !bad);
 		health_json(j, health, "no memory for its state");
+		dram_peak_json(j, p->smbios, mbps);
 		health_window_free(health);
 		rep_end();
 		rep_line("            %-10s %12llu.%llu %10llu ns %10llu ns %10llu ns  (%s)", kernel_kind_name(stream_kinds[s]),

@@ -233,3 +233,22 @@ void health_json(struct json *j, const struct health_run *h, const char *why_nul
 		json_null(j, "throttled");
 	json_close(j);
 }
+
+void dram_peak_json(struct json *j, const struct smbios_info *s, uint64_t mbps)
+{
+	json_obj(j, "dram_peak");
+	if (!s || !s->mem.peak_mbps) {
+		json_str(j, "absent", !s ? "no SMBIOS table" : "no SMBIOS type 17 device with both a speed and a data width");
+		if (s)
+			json_u64(j, "dimms_unknown", s->mem.peak_unknown);
+	} else {
+		json_u64(j, "claimed_mbps", s->mem.peak_mbps);
+		json_u64(j, "measured_mbps", mbps);
+		json_milli(j, "fraction", (uint64_t)((unsigned __int128)mbps * 1000u / s->mem.peak_mbps));
+		json_u64(j, "dimms", s->mem.populated - s->mem.peak_unknown);
+		json_u64(j, "dimms_unknown", s->mem.peak_unknown);
+		json_str(j, "assumes", "every populated DIMM on a channel of its own (SMBIOS has no channel map): "
+			 "two DIMMs on a channel make the true peak lower");
+	}
+	json_close(j);
+}

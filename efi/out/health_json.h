@@ -13,8 +13,14 @@
 
 #include "efi/out/jsonl.h"
 #include "efi/measure/health_run.h"
+#include "efi/fw/smbios.h"
 
 /* h NULL: "health": {"absent": why_null}. */
 void health_json(struct json *j, const struct health_run *h, const char *why_null);
+
+/* "dram_peak": a DRAM rate (MB/s, 10^6 B/s) against the peak SMBIOS type 17 claims
+ * (efi/fw/smbios.h mem.peak_mbps): {claimed_mbps, measured_mbps, fraction, dimms,
+ * dimms_unknown, assumes}, or {absent: why} without SMBIOS or a device with speed and width. */
+void dram_peak_json(struct json *j, const struct smbios_info *s, uint64_t mbps);
 
 #endif

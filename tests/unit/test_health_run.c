@@ -259,6 +259,38 @@ static void fault_at_every_msr_access(void **state)
 	}
 }
 
+/* The SMBIOS claim beside a STREAM rate: 2 DIMMs of DDR5-4800 x 64 bits claim 2 x 38400 MB/s */
+static void dram_peak_claim(void **state)
+{
+	(void)state;
+	static struct smbios_info s;
+	memset(&s, 0, sizeof(s));
+	s.mem.populated = 3;
+	s.mem.peak_mbps = 2 * 4800 * 8;
+	s.mem.peak_unknown = 1;
+	struct strbuf sb = { .buf = text, .cap = sizeof(text) };
+	struct json j;
+	json_begin(&j, &sb);
+	dram_peak_json(&j, &s, 19200);
+	json_end(&j);
+	assert_true(json_check_object(text, strlen(text)));
+	assert_string_equal(get("dram_peak.claimed_mbps"), "76800");
+	assert_string_equal(get("dram_peak.fraction"), "0.250");
+	assert_string_equal(get("dram_peak.dimms"), "2");
+	assert_string_equal(get("dram_peak.dimms_unknown"), "1");
+	s.mem.peak_mbps = 0;
+	sb.len = 0;
+	json_begin(&j, &sb);
+	dram_peak_json(&j, &s, 19200);
+	json_end(&j);
+	assert_string_equal(get("dram_peak.absent"), "no SMBIOS type 17 device with both a speed and a data width");
+	sb.len = 0;
+	json_begin(&j, &sb);
+	dram_peak_json(&j, NULL, 19200);
+	json_end(&j);
+	assert_string_equal(get("dram_peak.absent"), "no SMBIOS table");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +298,7 @@ int main(void)
 		cmocka_unit_test(aer_clear_writes_and_says),
 		cmocka_unit_test(absent_sources_say_why),
 		cmocka_unit_test(fault_at_every_msr_access),
+		cmocka_unit_test(dram_peak_claim),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
