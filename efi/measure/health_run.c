@@ -151,7 +151,6 @@ static int energy_prepare(struct attachment *a, const struct hw *hw)
 static int energy_read(struct attachment *a, const struct hw *hw)
 {
 	struct health_run *h = of(a);
-	(void)a;
 	h->ticks1 = h->o.now ? h->o.now() : 0;
 	energy_snapshot(hw, &h->e1);
 	therm_snapshot(hw, &h->t1);

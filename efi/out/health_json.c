@@ -7,15 +7,17 @@
 #define NS_PER_S 1000000000ull
 #define HZ_PER_MHZ 1000000u
 
-static void name_out(void *arg, const char *name)
+static void name_out(struct json *j, const struct pcie_bit_name *t, uint32_t bits)
 {
-	json_str(arg, NULL, name);
+	const char *n;
+	for (int k = 0; (n = pcie_bit_name(t, bits, k)); k++)
+		json_str(j, NULL, n);
 }
 
 static void names(struct json *j, const char *key, const struct pcie_bit_name *t, uint32_t bits)
 {
 	json_arr(j, key);
-	pcie_bit_names(t, bits, name_out, j);
+	name_out(j, t, bits);
 	json_close(j);
 }
 
@@ -49,8 +51,8 @@ static void fn_json(struct json *j, const struct health_fn *f, int clear)
 	names(j, "devsta_new", pcie_devsta_names, f->d.devsta_new);
 	names(j, "lnksta_new", pcie_lnksta_names, f->d.lnksta_new);
 	json_arr(j, "already_set");
-	pcie_bit_names(pcie_cor_names, f->d.cor_before, name_out, j);
-	pcie_bit_names(pcie_uncor_names, f->d.uncor_before, name_out, j);
+	name_out(j, pcie_cor_names, f->d.cor_before);
+	name_out(j, pcie_uncor_names, f->d.uncor_before);
 	json_close(j);
 	json_hex(j, "cor_status", f->after.cor);
 	json_hex(j, "uncor_status", f->after.uncor);
@@ -62,10 +64,10 @@ static void fn_json(struct json *j, const struct health_fn *f, int clear)
 	json_u64(j, "link_events", f->d.link_events);
 	if (clear) {
 		json_arr(j, "cleared");
-		pcie_bit_names(pcie_devsta_names, f->cleared_devsta, name_out, j);
-		pcie_bit_names(pcie_lnksta_names, f->cleared_lnksta, name_out, j);
-		pcie_bit_names(pcie_cor_names, f->cleared_cor, name_out, j);
-		pcie_bit_names(pcie_uncor_names, f->cleared_uncor, name_out, j);
+		name_out(j, pcie_devsta_names, f->cleared_devsta);
+		name_out(j, pcie_lnksta_names, f->cleared_lnksta);
+		name_out(j, pcie_cor_names, f->cleared_cor);
+		name_out(j, pcie_uncor_names, f->cleared_uncor);
 		json_close(j);
 		json_bool(j, "clear_failed", f->clear_failed);
 	}

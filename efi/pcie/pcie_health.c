@@ -28,15 +28,19 @@ static uint32_t mask_of(const struct pcie_bit_name *t)
 	return m;
 }
 
-int pcie_bit_names(const struct pcie_bit_name *t, uint32_t bits, void (*fn)(void *arg, const char *name), void *arg)
+const char *pcie_bit_name(const struct pcie_bit_name *t, uint32_t bits, int k)
+{
+	for (; t->name; t++)
+		if ((bits & (1u << t->bit)) && k-- == 0)
+			return t->name;
+	return NULL;
+}
+
+int pcie_bit_count(const struct pcie_bit_name *t, uint32_t bits)
 {
 	int n = 0;
-	for (; t->name; t++)
-		if (bits & (1u << t->bit)) {
-			if (fn)
-				fn(arg, t->name);
-			n++;
-		}
+	while (pcie_bit_name(t, bits, n))
+		n++;
 	return n;
 }
 
@@ -52,7 +56,7 @@ int pcie_health_read(const struct hw *h, struct pcie_health_snap *s)
 		s->why = "a configuration read failed";
 		return -1;
 	}
-	if (dev == PCI_EXT_CAP_HEADER_NONE) {
+	if (dev == PCI_CFG_ALL_ONES) {
 		s->why = "the function reads all ones (gone)";
 		return -1;
 	}
@@ -104,9 +108,9 @@ void pcie_health_delta(const struct pcie_health_snap *a, const struct pcie_healt
 	d->speed_after = speed_of(b->lnksta);
 	d->width_before = width_of(a->lnksta);
 	d->width_after = width_of(b->lnksta);
-	d->correctable = (uint32_t)pcie_bit_names(pcie_cor_names, d->cor_new, NULL, NULL);
-	d->uncorrectable = (uint32_t)pcie_bit_names(pcie_uncor_names, d->uncor_new, NULL, NULL);
-	d->link_events = (uint32_t)pcie_bit_names(pcie_lnksta_names, d->lnksta_new, NULL, NULL) +
+	d->correctable = (uint32_t)pcie_bit_count(pcie_cor_names, d->cor_new);
+	d->uncorrectable = (uint32_t)pcie_bit_count(pcie_uncor_names, d->uncor_new);
+	d->link_events = (uint32_t)pcie_bit_count(pcie_lnksta_names, d->lnksta_new) +
 			 (d->speed_before != d->speed_after || d->width_before != d->width_after);
 }
 
@@ -119,13 +123,13 @@ int pcie_health_clear(const struct hw *h, const struct pcie_health_snap *s)
 	if (s->devsta & PCI_EXP_DEVSTA_ERR_MASK) {   /* Device Control kept: the dword's low half */
 		rc |= pcie_cfg_read32(h, s->addr, (uint16_t)(s->exp + PCI_EXP_DEVCTL), &v) != HW_OK ||
 		      hw_pci_write32(h, s->addr, (uint16_t)(s->exp + PCI_EXP_DEVCTL),
-				     (v & 0xffffu) | (uint32_t)(s->devsta & PCI_EXP_DEVSTA_ERR_MASK) << PCI_STATUS_SHIFT) != HW_OK;
+				     (v & PCI_CFG_LOW_HALF) | (uint32_t)(s->devsta & PCI_EXP_DEVSTA_ERR_MASK) << PCI_STATUS_SHIFT) != HW_OK;
 	}
 	uint16_t lk = s->lnksta & (PCI_EXP_LNKSTA_LBMS | PCI_EXP_LNKSTA_LABS);
 	if (lk)
 		rc |= pcie_cfg_read32(h, s->addr, (uint16_t)(s->exp + PCI_EXP_LNKCTL), &v) != HW_OK ||
 		      hw_pci_write32(h, s->addr, (uint16_t)(s->exp + PCI_EXP_LNKCTL),
-				     (v & 0xffffu) | (uint32_t)lk << PCI_EXP_LNKSTA_SHIFT) != HW_OK;
+				     (v & PCI_CFG_LOW_HALF) | (uint32_t)lk << PCI_EXP_LNKSTA_SHIFT) != HW_OK;
 	if (s->aer && (s->uncor & mask_of(pcie_uncor_names)))
 		rc |= hw_pci_write32(h, s->addr, (uint16_t)(s->aer + PCI_ERR_UNCOR_STATUS), s->uncor & mask_of(pcie_uncor_names)) != HW_OK;
 	if (s->aer && (s->cor & mask_of(pcie_cor_names)))

@@ -25,6 +25,8 @@
  * Status [15], both RW1C */
 #define PCI_EXP_LNKSTA_LBMS       0x4000u
 #define PCI_EXP_LNKSTA_LABS       0x8000u
+#define PCI_CFG_ALL_ONES          0xffffffffu   /* a read of a function that is gone */
+#define PCI_CFG_LOW_HALF          0x0000ffffu   /* the control register below a status one */
 /* AER capability registers (7.8.4), offsets from its header */
 #define PCI_ERR_UNCOR_STATUS      0x04u
 #define PCI_ERR_COR_STATUS        0x10u
@@ -65,8 +67,10 @@ struct pcie_health_delta {
 void pcie_health_delta(const struct pcie_health_snap *a, const struct pcie_health_snap *b,
 		       struct pcie_health_delta *d);
 
-/* For each named bit of t set in bits, fn(arg, name); returns how many. */
-int pcie_bit_names(const struct pcie_bit_name *t, uint32_t bits, void (*fn)(void *arg, const char *name), void *arg);
+/* How many named bits of t are set in bits. */
+int pcie_bit_count(const struct pcie_bit_name *t, uint32_t bits);
+/* The name of the k-th (from 0) named bit of t set in bits, in bit order; NULL past the last. */
+const char *pcie_bit_name(const struct pcie_bit_name *t, uint32_t bits, int k);
 
 /* Write 1 to every RW1C error bit s found set (Device Status, LBMS/LABS, AER status), leaving
  * Device Control and Link Control as read. 0, or -1 when a write failed. */
