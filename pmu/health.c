@@ -137,7 +137,9 @@ uint64_t rapl_delta(uint32_t before, uint32_t after)
 
 uint64_t rapl_microjoules(uint64_t counts, uint32_t esu)
 {
-	return (uint64_t)(((unsigned __int128)counts * 1000000u) >> esu);
+	/* whole joules and the fraction apart: exact floor without a 128-bit shift */
+	uint64_t frac = counts & ((1ull << esu) - 1);
+	return (counts >> esu) * 1000000u + ((frac * 1000000u) >> esu);
 }
 
 /* The RAPL MSRs of each vendor: data, not branches. */
