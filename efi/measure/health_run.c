@@ -204,10 +204,10 @@ static int freq_read(struct attachment *a, const struct hw *hw)
 }
 
 static const struct attachment_ops kinds[HEALTH_KINDS] = {
-	{ "aer", aer_prepare, NULL, NULL, NULL, NULL, aer_read, NULL },
-	{ "mca", mca_prepare, NULL, NULL, NULL, NULL, mca_read, NULL },
-	{ "energy", energy_prepare, NULL, NULL, NULL, NULL, energy_read, NULL },
-	{ "freq", freq_prepare, NULL, NULL, freq_cpu_start, freq_cpu_stop, freq_read, NULL },
+	{ .kind = "aer", .prepare = aer_prepare, .read = aer_read },
+	{ .kind = "mca", .prepare = mca_prepare, .read = mca_read },
+	{ .kind = "energy", .prepare = energy_prepare, .read = energy_read },
+	{ .kind = "freq", .prepare = freq_prepare, .cpu_start = freq_cpu_start, .cpu_stop = freq_cpu_stop, .read = freq_read },
 };
 
 void health_begin(struct health_run *h, const struct hw *hw)
