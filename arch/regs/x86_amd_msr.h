@@ -135,4 +135,12 @@
 #define AMD_L3_COUNTERS            6u          /* uncore.c NUM_COUNTERS_L3 (Family 17h+) */
 #define AMD64_PERFMON_V2_ENABLE_UMC (1ull << 31) /* perf_event.h: UMC CTL enable */
 
+/* RAPL (AMD PPR for Family 17h/19h, MSRC001_0299 RAPL_PWR_UNIT: ESU [12:8], energy = counter
+ * x 1/2^ESU J; MSRC001_029A CORE_ENERGY_STAT, MSRC001_029B PKG_ENERGY_STAT: 32-bit counters);
+ * present when CPUID Fn8000_0007_EDX[14] RAPL is set (Linux cpufeatures.h X86_FEATURE_RAPL) */
+#define MSR_AMD_RAPL_POWER_UNIT    0xC0010299u
+#define MSR_AMD_CORE_ENERGY_STATUS 0xC001029Au
+#define MSR_AMD_PKG_ENERGY_STATUS  0xC001029Bu
+#define CPUID_APM_EDX_RAPL         (1u << 14)
+
 #endif

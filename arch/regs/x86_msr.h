@@ -104,4 +104,62 @@
 #define CPUID_TOPO_LEVEL_SMT       1u
 #define CPUID_TOPO_LEVEL_CORE      2u
 
+/* --- Health evidence: machine checks, energy, frequency, thermal ------------------------- */
+/* Machine-check architecture (SDM Vol.3B 16.3.1 "Machine-Check Global Control MSRs", 16.3.2
+ * "Error-Reporting Register Banks"; AMD APM Vol.2 9.3 uses the same legacy MSRs) */
+#define CPUID_1_EDX_MCE            (1u << 7)   /* machine-check exception */
+#define CPUID_1_EDX_MCA            (1u << 14)  /* machine-check architecture */
+#define IA32_MCG_CAP               0x00000179u /* Count [7:0]: error-reporting banks */
+#define IA32_MCG_CAP_COUNT_MASK    0xFFu
+#define IA32_MC0_CTL               0x00000400u /* bank i: CTL 400H+4i, STATUS +1, ADDR +2, MISC +3 */
+#define IA32_MC_STATUS_OFF         1u
+#define IA32_MC_ADDR_OFF           2u
+#define IA32_MC_MISC_OFF           3u
+#define IA32_MC_STRIDE             4u
+#define IA32_MC_LEGACY_BANKS       32u         /* 400H..47FH; 480H is IA32_VMX_BASIC */
+/* IA32_MCi_STATUS (SDM Vol.3B 16.3.2.2 Figure 16-6) */
+#define MCI_STATUS_VAL             (1ull << 63)
+#define MCI_STATUS_OVER            (1ull << 62)
+#define MCI_STATUS_UC              (1ull << 61)
+#define MCI_STATUS_EN              (1ull << 60)
+#define MCI_STATUS_MISCV           (1ull << 59)
+#define MCI_STATUS_ADDRV           (1ull << 58)
+#define MCI_STATUS_PCC             (1ull << 57)
+#define MCI_STATUS_S               (1ull << 56) /* signaled (UCR, MCG_CAP.SER_P) */
+#define MCI_STATUS_AR              (1ull << 55) /* action required (UCR) */
+#define MCI_STATUS_MCACOD_MASK     0xFFFFull    /* [15:0] MCA error code */
+#define MCI_STATUS_MSCOD_SHIFT     16u          /* [31:16] model-specific error code */
+#define MCI_STATUS_MSCOD_MASK      0xFFFFull
+/* Energy: RAPL (SDM Vol.3B 15.10.1 "RAPL Interfaces", 15.10.3 "Package RAPL Domain", 15.10.5
+ * "DRAM RAPL Domain"): Energy Status Units [12:8], energy = counter x 1/2^ESU J, 32-bit counters */
+#define MSR_RAPL_POWER_UNIT        0x00000606u
+#define MSR_PKG_ENERGY_STATUS      0x00000611u
+#define MSR_DRAM_ENERGY_STATUS     0x00000619u
+#define RAPL_UNIT_ESU_SHIFT        8u
+#define RAPL_UNIT_ESU_MASK         0x1Fu
+#define RAPL_ENERGY_MASK           0xFFFFFFFFull
+/* Frequency: IA32_MPERF / IA32_APERF (SDM Vol.3B 15.2 "Hardware Coordination Feedback";
+ * CPUID.06H:ECX[0]) */
+#define CPUID_THERMAL_POWER        0x00000006u
+#define CPUID_6_ECX_APERFMPERF     (1u << 0)
+#define CPUID_6_EAX_DTS            (1u << 0)    /* digital thermal sensor: IA32_THERM_STATUS */
+#define CPUID_6_EAX_PTM            (1u << 6)    /* package thermal: IA32_PACKAGE_THERM_STATUS */
+#define IA32_MPERF                 0x000000E7u
+#define IA32_APERF                 0x000000E8u
+/* Thermal (SDM Vol.3B 15.8.5.2 "Thermal Status Information", 15.9.2 "Package Thermal
+ * Status"): status bits are live, log bits sticky until software writes 0 */
+#define IA32_THERM_STATUS          0x0000019Cu
+#define IA32_PACKAGE_THERM_STATUS  0x000001B1u
+#define THERM_STATUS               (1ull << 0)
+#define THERM_STATUS_LOG           (1ull << 1)
+#define THERM_PROCHOT              (1ull << 2)
+#define THERM_PROCHOT_LOG          (1ull << 3)
+#define THERM_CRIT                 (1ull << 4)
+#define THERM_CRIT_LOG             (1ull << 5)
+#define THERM_PLN                  (1ull << 10) /* power limitation notification */
+#define THERM_PLN_LOG              (1ull << 11)
+#define THERM_READOUT_SHIFT        16u          /* [22:16] degrees below TCC activation */
+#define THERM_READOUT_MASK         0x7Full
+#define THERM_READ_VALID           (1ull << 31)
+
 #endif

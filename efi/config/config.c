@@ -272,6 +272,9 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_CXL_DECODERS] = { "cxl_decoders", CFG_T_ENUM, "off|commit", cxl_decoders_names,
 			       0, 0, 0, 0, FIELD(cxl_decoders),
 			       "commit the decoders of the first one-way CFMWS window down to its device, run stream/latency on it, put every register back", NULL, NULL },
+	[CFG_AER_CLEAR] = { "aer_clear", CFG_T_ENUM, "off|on", onoff_names,
+			    0, 0, 0, 0, FIELD(aer_clear),
+			    "before each window, write 1 to the RW1C error bits (Device Status, LBMS/LABS, AER status) found on its devices' paths; the record lists them", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",

@@ -83,6 +83,7 @@ enum cfg_key_id {
 	CFG_LOADED_SIZE,     /* loaded_size = bytes, multiple of 4K          (default 64M)      */
 	CFG_FAULT_TEST,      /* fault_test = off | ap   TEST HOOK: #UD on an AP (default off)   */
 	CFG_CXL_DECODERS,    /* cxl_decoders = off | commit                  (default off)      */
+	CFG_AER_CLEAR,       /* aer_clear = off | on: clear RW1C error bits  (default off)      */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -150,6 +151,7 @@ struct efiperf_config {
 	uint32_t fault_test;       /* test hook: 1 runs an undefined instruction on the first AP */
 	uint64_t loaded_size;      /* bytes of the chase and of each bandwidth CPU's buffer */
 	uint32_t cxl_decoders;     /* 1: commit one CFMWS window's decoders, check, put back */
+	uint32_t aer_clear;        /* 1: health clears the AER/status bits it finds before a window */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

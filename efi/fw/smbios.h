@@ -52,7 +52,12 @@ struct smbios_info {
 	struct smbios_proc proc[SMBIOS_MAX_PROCS];
 	struct { uint32_t devices, populated, unknown_size;                      /* type 17 */
 		 uint64_t total_mib;
-		 uint32_t speed_mts, configured_mts; } mem;   /* highest over populated devices */
+		 uint32_t speed_mts, configured_mts;          /* highest over populated devices */
+		 /* the claimed peak: over populated devices, configured (else rated) MT/s x Data
+		  * Width / 8, in MB/s (10^6 B/s), as if each were on a channel of its own;
+		  * peak_unknown counts devices without a speed or width */
+		 uint64_t peak_mbps;
+		 uint32_t peak_unknown; } mem;
 };
 
 int smbios_parse(const struct physmem *pm, uint64_t ep_addr, struct smbios_info *out);

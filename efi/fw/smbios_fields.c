@@ -43,6 +43,7 @@
 /* 7.18 Memory Device: Size @0x0C, Speed @0x15 (2.3+), Extended Size @0x1C (2.7+),
  * Configured Memory Speed @0x20 (2.7+), Extended Speed @0x54, Extended Configured Speed
  * @0x58 (3.3+). */
+#define MEM_DATA_WIDTH       0x0A    /* WORD, bits; FFFFh unknown (7.18 Data Width) */
 #define MEM_SIZE             0x0C
 #define MEM_SPEED            0x15
 #define MEM_EXT_SIZE         0x1C
@@ -157,6 +158,11 @@ static void memory_device(struct smbios_info *s, const uint8_t *f, uint32_t flen
 		s->mem.speed_mts = speed;
 	if (conf > s->mem.configured_mts)
 		s->mem.configured_mts = conf;
+	uint32_t width = le16(f + MEM_DATA_WIDTH), mts = conf ? conf : speed;
+	if (!mts || !width || width == MEM_SIZE_UNKNOWN)
+		s->mem.peak_unknown++;
+	else
+		s->mem.peak_mbps += (uint64_t)mts * width / 8u;   /* MT/s x bytes per transfer */
 }
 
 void smbios_decode(struct smbios_info *s, const uint8_t *f, uint32_t flen,

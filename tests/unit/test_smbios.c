@@ -75,12 +75,12 @@ static size_t build_table(uint8_t *t)
 	/* 16 GiB DDR4-3200 at 2933; an empty slot; 64 GiB (Extended Size) at 5600 (Extended
 	 * Speed); 16 MiB in KiB granularity. */
 	memset(f, 0, sizeof(f));
-	f[0] = 17; f[1] = 0x28; put16(f + 0x0C, 16384); put16(f + 0x15, 3200); put16(f + 0x20, 2933);
+	f[0] = 17; f[1] = 0x28; put16(f + 0x0A, 64); put16(f + 0x0C, 16384); put16(f + 0x15, 3200); put16(f + 0x20, 2933);
 	o = put_struct(t, o, f, NULL, 0);
 	put16(f + 0x0C, 0);
 	o = put_struct(t, o, f, NULL, 0);
 	memset(f, 0, sizeof(f));
-	f[0] = 17; f[1] = 0x5C; put16(f + 0x0C, 0x7FFF); put32(f + 0x1C, 65536);
+	f[0] = 17; f[1] = 0x5C; put16(f + 0x0A, 64); put16(f + 0x0C, 0x7FFF); put32(f + 0x1C, 65536);
 	put16(f + 0x15, 0xFFFF); put32(f + 0x54, 5600);
 	o = put_struct(t, o, f, NULL, 0);
 	memset(f, 0, sizeof(f));
@@ -158,6 +158,10 @@ static void test_v3_table(void **state)
 	assert_int_equal(info.mem.total_mib, 16384 + 65536 + 16);
 	assert_int_equal(info.mem.speed_mts, 5600);
 	assert_int_equal(info.mem.configured_mts, 2933);
+	/* Data Width 64 bits: 2933 MT/s x 8 bytes + 5600 (no configured speed: the rated) x 8; the
+	 * KiB-sized device has no speed */
+	assert_int_equal(info.mem.peak_mbps, 2933 * 8 + 5600 * 8);
+	assert_int_equal(info.mem.peak_unknown, 1);
 
 	static char buf[8192];
 	struct strbuf sb;
