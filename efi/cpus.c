@@ -122,17 +122,3 @@ int cpus_has(uint32_t cpu)
 			return 1;
 	return 0;
 }
-
-int cpus_alloc_arrays(int i, uint64_t bytes, unsigned narrays, void **arr, struct cpu_place *place)
-{
-	for (unsigned k = 0; k < narrays; k++)
-		arr[k] = NULL;
-	for (unsigned k = 0; k < narrays; k++) {
-		struct cpu_place pl;
-		arr[k] = cpus_alloc(i, bytes, &pl);
-		*place = k ? (struct cpu_place){ pl.node, place->local && pl.local } : pl;
-		if (!arr[k])
-			return -1;
-	}
-	return 0;
-}

@@ -39,9 +39,4 @@ int32_t cpus_node(int i);
  * Free with pages_free(). */
 void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place);
 
-/* narrays buffers of `bytes` for selected CPU i, each by cpus_alloc, into arr[0..narrays);
- * place->local only when every one is local. Returns 0, or -1 when memory is short: the buffers
- * taken stay in arr (free them with pages_free), the others are NULL. */
-int cpus_alloc_arrays(int i, uint64_t bytes, unsigned narrays, void **arr, struct cpu_place *place);
-
 #endif

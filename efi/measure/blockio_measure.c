@@ -7,12 +7,14 @@
 #include "efi/pcie/pcie.h"
 #include "efi/pages.h"
 #include "efi/out/report.h"
+#include "efi/out/blockio_out.h"
+#include "efi/measure/dma_ops.h"
+#include "efi/measure/measure.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
 #include "efi/measure/dma_window.h"
 
-#define TRANSFER_BYTES (1u << 20)   /* per ReadBlocks call */
-#define DMA_4GIB (1ull << 32)       /* buffers above: 4 DW Memory Write headers */
+#define TRANSFER_BYTES BLOCKIO_TRANSFER_BYTES
 
 /* UEFI 2.10 10.3.4: Messaging Device Path nodes that name one disk of a controller. */
 #define MSG_SATA_SUBTYPE 0x12u            /* 10.3.4.6 SATA: HBA Port Number (UINT16) at byte 4 */
@@ -112,150 +114,70 @@ void *blockio_find(uint64_t bdf, void **handle)
 	return found;
 }
 
-/* Blocks of the next transfer of a walk over blocks lba..last: at most xfer bytes. */
-static uint64_t piece_blocks(const EFI_BLOCK_IO_MEDIA *m, uint64_t lba, uint64_t last, uint64_t xfer)
+static uint64_t efi_read(void *dev, uint64_t lba, uint64_t bytes, void *dst)
 {
-	uint64_t per = xfer / m->BlockSize;
-	return last - lba + 1 < per ? last - lba + 1 : per;
+	EFI_BLOCK_IO *bio = dev;
+	return bio->ReadBlocks(bio, bio->Media->MediaId, lba, bytes, dst);
 }
 
-/* What is wrong with reading the disk bio (its PCI function named bdf) in xfer-byte
- * transfers, or NULL. */
-static const char *read_target_why(EFI_BLOCK_IO *bio, const char *bdf, uint64_t xfer, char *msg, size_t n)
+static uint64_t efi_write(void *dev, uint64_t lba, uint64_t bytes, const void *src)
 {
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	if (!m->MediaPresent)
-		fmt_snprintf(msg, n, "%s: no media, or smaller than one block", bdf);
-	else if (!m->BlockSize || xfer % m->BlockSize)
-		fmt_snprintf(msg, n, "%s: block size %u does not divide the %llu-byte transfer", bdf, m->BlockSize,
-			     (unsigned long long)xfer);
-	else
-		return NULL;
-	return msg;
+	EFI_BLOCK_IO *bio = dev;
+	return bio->WriteBlocks(bio, bio->Media->MediaId, lba, bytes, (void *)src);
 }
 
-int blockio_read_init(struct blockio_read *c, uint64_t bdf, uint64_t bytes, void *buf, uint64_t buf_bytes,
-		      uint64_t hz, char *why, size_t n)
+static uint64_t efi_flush(void *dev)
 {
-	char name[16];
-	struct hw_pci_addr a = { CFG_BDF_SEG(bdf), CFG_BDF_BUS(bdf), CFG_BDF_DEV(bdf), CFG_BDF_FN(bdf) };
-	pcie_bdf_str(a, name, sizeof(name));
+	EFI_BLOCK_IO *bio = dev;
+	return bio->FlushBlocks(bio);
+}
+
+static const struct blockio_ops efi_blockio_ops = { efi_read, efi_write, efi_flush, arch_timer_read };
+
+static void dev_of(EFI_BLOCK_IO *bio, struct blockio_dev *d)
+{
+	*d = (struct blockio_dev){ .ops = &efi_blockio_ops, .dev = bio, .media_present = bio->Media->MediaPresent,
+				   .block_size = bio->Media->BlockSize, .last_block = bio->Media->LastBlock };
+}
+
+int blockio_dev_find(uint64_t bdf, struct blockio_dev *d, char *why, size_t n)
+{
 	EFI_BLOCK_IO *bio = blockio_find(bdf, NULL);
-	uint64_t xfer = buf_bytes < TRANSFER_BYTES ? buf_bytes : TRANSFER_BYTES;
-	*c = (struct blockio_read){ .bio = bio, .buf = buf, .buf_bytes = buf_bytes, .xfer = xfer, .hz = hz, .pattern = -1 };
+	*d = (struct blockio_dev){ .ops = &efi_blockio_ops };
 	if (!bio) {
+		char name[16];
+		struct hw_pci_addr a = { CFG_BDF_SEG(bdf), CFG_BDF_BUS(bdf), CFG_BDF_DEV(bdf), CFG_BDF_FN(bdf) };
+		pcie_bdf_str(a, name, sizeof(name));
 		fmt_snprintf(why, n, "%s: no Block IO device (whole disk) behind that PCI function", name);
 		return -1;
 	}
-	if (read_target_why(bio, name, xfer, why, n))
-		return -1;
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	c->block_size = m->BlockSize;
-	c->device_bytes = (m->LastBlock + 1) * (uint64_t)m->BlockSize;
-	bytes = bytes < c->device_bytes ? bytes : c->device_bytes;
-	bytes -= bytes % m->BlockSize;
-	if (!bytes) {
-		fmt_snprintf(why, n, "%s: no media, or smaller than one block", name);
-		return -1;
-	}
-	c->last = bytes / m->BlockSize - 1;
-	c->transfers = (bytes + xfer - 1) / xfer;
+	dev_of(bio, d);
 	return 0;
-}
-
-uint64_t blockio_read_slice(void *arg, uint32_t slice, uint32_t nslices)
-{
-	struct blockio_read *c = arg;
-	EFI_BLOCK_IO *bio = c->bio;
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint64_t per = c->xfer / m->BlockSize, n = nslices ? nslices : 1;
-	uint64_t first = c->transfers * slice / n, end = c->transfers * (slice + 1) / n, ticks = 0;
-	for (uint64_t t = first; t < end && c->st == EFI_SUCCESS; t++) {
-		uint64_t lba = t * per;
-		UINTN bytes = piece_blocks(m, lba, c->last, c->xfer) * m->BlockSize;
-		uint8_t *dst = c->buf + t * c->xfer % c->buf_bytes;   /* the DMA target wraps in the buffer */
-		uint64_t t0 = arch_timer_read();
-		c->st = bio->ReadBlocks(bio, m->MediaId, lba, bytes, dst);
-		ticks += arch_timer_read() - t0;
-		if (c->st != EFI_SUCCESS)
-			break;
-		if (c->pattern < 0)
-			c->pattern = dma_pattern_present(*(uint64_t *)dst);
-		if (c->pattern == 1 && dma_pattern_check(dst, lba * m->BlockSize, bytes, &c->bad) != 0)
-			c->pattern = 2;   /* carried the pattern, then differed: a data error */
-		c->done += bytes;
-	}
-	c->ticks += ticks;
-	c->moved.write = c->done;
-	return metric_ticks_to_ns(ticks, c->hz);
-}
-
-void blockio_read_json(struct json *j, const struct blockio_read *c)
-{
-	json_u64(j, "block_size", c->block_size);
-	json_u64(j, "device_bytes", c->device_bytes);
-	json_u64(j, "bytes", c->done);
-	json_u64(j, "transfer_bytes", c->xfer);
-	json_u64(j, "ns", metric_ticks_to_ns(c->ticks, c->hz));
-	json_milli(j, "gbps", metric_gbps_milli(c->done, metric_ticks_to_ns(c->ticks, c->hz)));
-	json_str(j, "status", c->st == EFI_SUCCESS ? "ok" : "ReadBlocks failed");
-	if (c->pattern == 1)
-		json_bool(j, "verified", 1);
-	else if (c->pattern == 2)
-		json_bool(j, "verified", 0);
-	else
-		json_str(j, "verified", "pattern unknown");
-	if (c->pattern == 2)
-		json_u64(j, "first_bad_offset", c->bad);
-}
-
-int blockio_read_failed(const struct blockio_read *c, const char *bdf, const char *where)
-{
-	if (c->st == EFI_SUCCESS && c->pattern != 2)
-		return 0;
-	rep_error(where, "%s: %s at device offset %llu", bdf, c->st != EFI_SUCCESS ? "ReadBlocks failed" : "data differs from the pattern",
-		  (unsigned long long)(c->st != EFI_SUCCESS ? c->done : c->bad));
-	return -1;
 }
 
 int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (cfg->dma_blockio == CFG_BDF_NONE)
 		return 0;
-	char bdf[16], why[160];
-	struct hw_pci_addr a = { CFG_BDF_SEG(cfg->dma_blockio), CFG_BDF_BUS(cfg->dma_blockio),
-				 CFG_BDF_DEV(cfg->dma_blockio), CFG_BDF_FN(cfg->dma_blockio) };
-	pcie_bdf_str(a, bdf, sizeof(bdf));
-	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
-	if (!buf) {
-		rep_error("blockio", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);
+	uint64_t b = cfg->dma_blockio;
+	struct blockio_request req = { .bdf = { CFG_BDF_SEG(b), CFG_BDF_BUS(b), CFG_BDF_DEV(b), CFG_BDF_FN(b) },
+				       .dma_bytes = cfg->dma_bytes };
+	pcie_bdf_str(req.bdf, req.name, sizeof(req.name));
+	struct blockio_result *res = measure_work(sizeof(*res), "blockio");
+	if (!res)
 		return -1;
+	if (blockio_dev_find(b, &req.disk, res->why, sizeof(res->why)) != 0) {
+		res->refused = 1;
+	} else {
+		struct measure_ctx ctx;
+		struct dma_ops_efi e;
+		measure_ctx_efi(&ctx, hw, p->timer_hz);
+		req.dma = dma_ops_efi(&e, hw, p);
+		blockio_run(&ctx, &req, res);
 	}
-	struct blockio_read c;
-	if (blockio_read_init(&c, cfg->dma_blockio, cfg->dma_bytes, buf, TRANSFER_BYTES, p->timer_hz, why, sizeof(why)) != 0) {
-		pages_free(buf, TRANSFER_BYTES);
-		rep_error("blockio", "dma_blockio %s", why);
-		return -1;
-	}
-	struct dma_window w = { "blockio_read", blockio_read_slice, &c, &c.moved, NULL, a,
-				(uintptr_t)buf + TRANSFER_BYTES > DMA_4GIB, NULL };
-	struct dma_window_result r;
-	dma_window_run(hw, p, &w, &r);
-	pages_free(buf, TRANSFER_BYTES);
-	uint64_t ns = metric_ticks_to_ns(c.ticks, p->timer_hz);
-	dma_window_rate(&r, 0, c.done, ns);
-	struct json *j = rep_begin("measurement");
-	json_str(j, "kernel", "blockio_read");
-	json_str(j, "bdf", bdf);
-	blockio_read_json(j, &c);
-	dma_window_json(j, &r);
-	rep_end();
-	char rate[32];
-	fmt_milli(rate, sizeof(rate), metric_gbps_milli(c.done, ns));
-	rep_line("blockio:    %s: read %llu of %llu bytes in %llu ns, %s GB/s, %s", bdf, (unsigned long long)c.done,
-		 (unsigned long long)c.device_bytes, (unsigned long long)ns, rate,
-		 c.pattern == 1 ? "data verified" : c.pattern == 2 ? "DATA DIFFERS" : "pattern unknown (not verified)");
-	return blockio_read_failed(&c, bdf, "blockio");
+	int rc = blockio_record(&req, res);
+	pool_free(res);
+	return rc;
 }
 
 int blockio_holds_boot_volume(void *disk, void *image)
@@ -267,48 +189,6 @@ int blockio_holds_boot_volume(void *disk, void *image)
 		return 0;
 	UINTN n = DevicePathSize(dp) - END_DEVICE_PATH_LENGTH, nb = DevicePathSize(boot);
 	return nb >= n && CompareMem(dp, boot, n) == 0;
-}
-
-/* Write [first, last] of bio with the pattern in TRANSFER_BYTES pieces, timing the writes;
- * returns the status and the blocks written in *done_blocks. */
-static EFI_STATUS write_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct blockio_target *t, uint64_t *ticks,
-			      uint64_t *done_blocks)
-{
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint64_t lba = t->first;
-	EFI_STATUS st = EFI_SUCCESS;
-	*ticks = 0;
-	while (lba <= t->last && st == EFI_SUCCESS) {
-		uint64_t nblk = piece_blocks(m, lba, t->last, TRANSFER_BYTES);
-		dma_pattern_fill(buf, lba * m->BlockSize, nblk * m->BlockSize);
-		uint64_t t0 = arch_timer_read();
-		st = bio->WriteBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
-		*ticks += arch_timer_read() - t0;
-		if (st == EFI_SUCCESS)
-			lba += nblk;
-	}
-	*done_blocks = lba - t->first;
-	return st;
-}
-
-/* Read [first, last] back and check the pattern; -1 with *bad (device offset) on a difference. */
-static EFI_STATUS verify_range(EFI_BLOCK_IO *bio, uint8_t *buf, const struct blockio_target *t, uint64_t *bad,
-			       int *differs)
-{
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	*differs = 0;
-	for (uint64_t lba = t->first; lba <= t->last;) {
-		uint64_t nblk = piece_blocks(m, lba, t->last, TRANSFER_BYTES);
-		EFI_STATUS st = bio->ReadBlocks(bio, m->MediaId, lba, nblk * m->BlockSize, buf);
-		if (st != EFI_SUCCESS)
-			return st;
-		if (dma_pattern_check(buf, lba * m->BlockSize, nblk * m->BlockSize, bad) != 0) {
-			*differs = 1;
-			return EFI_SUCCESS;
-		}
-		lba += nblk;
-	}
-	return EFI_SUCCESS;
 }
 
 /* What is wrong with writing target t (its disk bio with handle disk), or NULL: nothing may
@@ -421,8 +301,12 @@ int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct pla
 		EFI_BLOCK_IO *bio = blockio_find(cfg->dma_blockio, NULL);
 		if (!bio)
 			plan_error_add(out, CFG_DMA_BLOCKIO, "%s: no Block IO device (whole disk) behind that PCI function", bdf);
-		else if (read_target_why(bio, bdf, TRANSFER_BYTES, msg, sizeof(msg)))
-			plan_error_add(out, CFG_DMA_BLOCKIO, "%s", msg);
+		else {
+			struct blockio_dev d;
+			dev_of(bio, &d);
+			if (blockio_read_why(&d, bdf, TRANSFER_BYTES, msg, sizeof(msg)))
+				plan_error_add(out, CFG_DMA_BLOCKIO, "%s", msg);
+		}
 	}
 	struct blockio_target t;
 	EFI_BLOCK_IO *wbio;
@@ -434,62 +318,20 @@ int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct pla
 
 int measure_blockio_write(const struct platform *p, const struct efiperf_config *cfg, void *image)
 {
-	struct blockio_target t;
-	char msg[200], bdf[BLOCKIO_DISK_NAME];
+	struct blockio_write_request req;
+	struct blockio_write_result res;
+	char msg[200];
 	EFI_BLOCK_IO *bio;
 	const char *why;
-	if (!write_target(cfg, image, &t, &bio, bdf, &why, msg, sizeof(msg)))
+	if (!write_target(cfg, image, &req.t, &bio, req.name, &why, msg, sizeof(msg)))
 		return 0;
 	if (why) {   /* the plan refused it already; never written */
 		rep_error("blockio_write", "dma_write_lba %s", why);
 		return -1;
 	}
-	EFI_BLOCK_IO_MEDIA *m = bio->Media;
-	uint8_t *buf = pages_alloc(TRANSFER_BYTES);
-	if (!buf) {
-		rep_error("blockio_write", "cannot allocate the %u-byte transfer buffer", TRANSFER_BYTES);
-		return -1;
-	}
-	uint64_t wticks, blocks, bad = 0;
-	EFI_STATUS st = write_range(bio, buf, &t, &wticks, &blocks);
-	uint64_t t0 = arch_timer_read();
-	EFI_STATUS fst = st == EFI_SUCCESS ? bio->FlushBlocks(bio) : st;
-	uint64_t fticks = arch_timer_read() - t0;
-	int differs = 0;
-	EFI_STATUS rst = fst == EFI_SUCCESS ? verify_range(bio, buf, &t, &bad, &differs) : fst;
-	pages_free(buf, TRANSFER_BYTES);
-	uint64_t bytes = blocks * m->BlockSize, ns = metric_ticks_to_ns(wticks, p->timer_hz);
-	const char *status = st != EFI_SUCCESS ? "WriteBlocks failed" : fst != EFI_SUCCESS ? "FlushBlocks failed"
-			     : rst != EFI_SUCCESS ? "ReadBlocks failed" : differs ? "read back differs" : "ok";
-	struct json *j = rep_begin("measurement");
-	json_str(j, "kernel", "blockio_write");
-	size_t fn = 0;   /* the function: bdf up to its /nsN or /portN */
-	while (bdf[fn] && bdf[fn] != '/')
-		fn++;
-	json_strn(j, "bdf", bdf, fn);
-	json_str(j, "disk", bdf);
-	json_u64(j, "first_lba", t.first);
-	json_u64(j, "last_lba", t.last);
-	json_u64(j, "block_size", m->BlockSize);
-	json_u64(j, "bytes", bytes);
-	json_u64(j, "transfer_bytes", TRANSFER_BYTES);
-	json_u64(j, "ns", ns);
-	json_milli(j, "gbps", metric_gbps_milli(bytes, ns));
-	json_u64(j, "flush_ns", metric_ticks_to_ns(fticks, p->timer_hz));
-	json_str(j, "status", status);
-	json_bool(j, "verified", rst == EFI_SUCCESS && fst == EFI_SUCCESS && !differs);
-	if (differs)
-		json_u64(j, "first_bad_offset", bad);
-	rep_end();
-	char rate[32];
-	fmt_milli(rate, sizeof(rate), metric_gbps_milli(bytes, ns));
-	rep_line("blockio:    %s: WROTE blocks %llu-%llu (%llu bytes) in %llu ns, %s GB/s, read back: %s", bdf,
-		 (unsigned long long)t.first, (unsigned long long)t.last, (unsigned long long)bytes, (unsigned long long)ns,
-		 rate, status);
-	if (strcmpa((CHAR8 *)status, (CHAR8 *)"ok") != 0) {
-		rep_error("blockio_write", "%s: %s (device offset %llu)", bdf, status,
-			  (unsigned long long)(differs ? bad : bytes + t.first * m->BlockSize));
-		return -1;
-	}
-	return 0;
+	dev_of(bio, &req.disk);
+	struct measure_ctx ctx;
+	measure_ctx_efi(&ctx, NULL, p->timer_hz);
+	blockio_write_run(&ctx, &req, &res);
+	return blockio_write_record(&req, &res);
 }

@@ -15,7 +15,7 @@
 #include "efi/config/config.h"
 #include "efi/config/blockio_target.h"
 #include "efi/platform.h"
-#include "efi/out/jsonl.h"
+#include "efi/measure/blockio_run.h"
 #include "efi/measure/plan_check.h"
 #include "pmu/self_check.h"
 
@@ -38,41 +38,12 @@ int measure_blockio_write(const struct platform *p, const struct efiperf_config 
  * reports them as config errors). Returns the number added. */
 int blockio_plan_check(const struct efiperf_config *cfg, void *image, struct plan_errors *out);
 
-/* A read of the disk behind a PCI function as a DMA window of slices (efi/measure/dma_window.h):
- * transfer t of `transfers` reads min(buf_bytes, 1 MiB) bytes from block t x that into the
- * target buffer at offset (t x xfer) mod buf_bytes (the DMA target wraps: a buffer smaller than
- * what is read is written again and again), checking efiperf's pattern as it goes; slice k of n
- * reads transfers [k T / n, (k + 1) T / n). */
-struct blockio_read {
-	void *bio;                   /* EFI_BLOCK_IO * */
-	uint8_t *buf;
-	uint64_t buf_bytes;          /* the DMA target's size, bytes */
-	uint64_t xfer;               /* bytes per ReadBlocks */
-	uint64_t last, transfers;    /* last block read, number of transfers */
-	uint64_t hz;                 /* time base, ticks per second */
-	uint32_t block_size;
-	uint64_t device_bytes;
-	int pattern;                 /* -1 unknown yet, 0 not efiperf's pattern, 1 verified so far, 2 differs */
-	uint64_t bad, ticks, done;   /* first bad device offset; ticks inside ReadBlocks; bytes read */
-	uint64_t st;                 /* EFI_STATUS of the last ReadBlocks */
-	struct self_check_bytes moved;   /* the device wrote memory: `done` bytes */
-};
-
-/* Prepare a read of `bytes` (capped at the disk, whole blocks) of the disk behind bdf (CFG_BDF()
- * packing) into buf (buf_bytes, a multiple of the block size). Returns 0, or -1 with why. */
-int blockio_read_init(struct blockio_read *c, uint64_t bdf, uint64_t bytes, void *buf, uint64_t buf_bytes,
-		      uint64_t hz, char *why, size_t n);
-/* cha_window_fn: slice of the read; returns its ns inside ReadBlocks. */
-uint64_t blockio_read_slice(void *arg, uint32_t slice, uint32_t nslices);
-/* Members block_size, device_bytes, bytes, transfer_bytes, ns, gbps, status, verified
- * (true/false/"pattern unknown"), first_bad_offset. */
-void blockio_read_json(struct json *j, const struct blockio_read *c);
-/* 0, or -1 after an error record (where) naming bdf and the device offset: a failed ReadBlocks
- * or data that differs from the pattern. */
-int blockio_read_failed(const struct blockio_read *c, const char *bdf, const char *where);
+/* The disk behind the PCI function bdf (CFG_BDF() packing) as a blockio_dev over the firmware's
+ * Block IO (efi/measure/blockio_run.h). Returns 0, or -1 with why when no whole disk is bound. */
+int blockio_dev_find(uint64_t bdf, struct blockio_dev *d, char *why, size_t n);
 
 #define BLOCKIO_MAX_DISKS 16   /* disks of one function looked at (namespaces, SATA ports) */
-#define BLOCKIO_DISK_NAME 40   /* "0000:01:00.0/ns4294967294" and its NUL */
+#define BLOCKIO_DISK_NAME BLOCKIO_DISK_NAME_MAX   /* efi/measure/blockio_run.h */
 
 /* One whole disk behind a PCI function, and which one it is: the NVMe namespace or SATA port
  * its device path names (UEFI 2.10 10.3.4.24, 10.3.4.6), BLOCKIO_UNIT_ANY when it names none. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Device DMA and CPU memory traffic in one window (config `dma_cpu_traffic`): the selected CPUs
- * other than the boot CPU run a STREAM function (efi/measure/stream_measure.h stream_beside_*:
+ * other than the boot CPU run a STREAM function (efi/measure/dma_cpu_run.h:
  * passes over their own three stream_size arrays, repeated until the DMA is done) behind the
  * window's barrier with interrupts masked, while the boot CPU reads dma_bytes of the disk behind
  * dma_blockio through the firmware's Block IO (efi/measure/blockio_measure.h; its timer stays

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* STREAM in the firmware (efi/measure/stream_measure.h): the request from the config and the
  * platform, the vector state as an attachment, stream_measure (efi/measure/stream_run.c) with
- * the firmware's ctx and CPU ops, the record (efi/out/stream_out.c); and the STREAM kernel
- * beside other traffic. */
+ * the firmware's ctx and CPU ops, the record (efi/out/stream_out.c). */
 #include <efi.h>
 #include <efilib.h>
 #include <string.h>
@@ -16,36 +15,6 @@
 #include "arch/arch.h"
 #include "arch/kernel.h"
 #include "arch/kernel_tune.h"
-
-const char *stream_beside_prepare(struct stream_beside *s, enum kernel_kind kind, void *a, void *b, void *c,
-				  uint64_t bytes, const volatile uint32_t *stop)
-{
-	const struct kernel_desc *k = kernel_best(arch_kernels, arch_nkernels, kind, arch_kernel_isa());
-	if (!k)
-		return NULL;
-	*s = (struct stream_beside){ .stop = stop };
-	stream_arrays_init(a, b, c, bytes);
-	s->r = (struct kernel_run){ .k = k, .a = a, .b = b, .c = c, .bytes = bytes,
-				    .scalar = k->kind == KERNEL_TRIAD ? STREAM_TRIAD_SCALAR : STREAM_STORE_VALUE,
-				    .passes = 1, .timer = arch_timer_read };
-	return k->name;
-}
-
-uint64_t stream_beside_kernel(void *arg)
-{
-	struct stream_beside *s = arg;
-	do {
-		kernel_run(&s->r);
-		if (s->r.status) {
-			s->status = s->r.status;
-			break;
-		}
-		s->passes++;
-		s->app_bytes += s->r.app_bytes;
-		s->ticks += s->r.ticks_total;
-	} while (!*s->stop);
-	return s->r.result;
-}
 
 static void class_entry(void *arg)
 {

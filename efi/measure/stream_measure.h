@@ -17,27 +17,6 @@
 #include "efi/platform.h"
 #include "arch/kernel.h"
 
-/* A STREAM kernel on one CPU beside other traffic (dma_cpu_traffic): passes of the function
- * over its three arrays (bytes each) repeat until *stop is set by the CPU driving the other
- * traffic (at least one pass). Prepare on the boot CPU, run stream_beside_kernel as the
- * window_kernel of that CPU (arg: the struct). Rates: app_bytes (STREAM's application bytes,
- * arch/kernel.h kernel_app_bytes) over ticks. */
-struct stream_beside {
-	struct kernel_run r;          /* one pass; set by stream_beside_prepare */
-	const volatile uint32_t *stop;
-	uint64_t passes;              /* passes run */
-	uint64_t app_bytes;           /* bytes: STREAM's count over every pass */
-	uint64_t ticks;               /* timer ticks over every pass */
-	int status;                   /* 0, or the kernel's status (-2: this CPU lacks the ISA) */
-};
-
-/* Fill s for STREAM function kind over a, b, c (bytes each, page-aligned; b and c are filled
- * with STREAM's values): the widest variant this CPU offers (kernel_best). Returns the
- * kernel's name, or NULL when no kernel of that kind runs here. */
-const char *stream_beside_prepare(struct stream_beside *s, enum kernel_kind kind, void *a, void *b, void *c,
-				  uint64_t bytes, const volatile uint32_t *stop);
-uint64_t stream_beside_kernel(void *arg);
-
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 int measure_latency(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
 

@@ -65,7 +65,7 @@ AP_ENTRIES = [
     ("run_one", "efi/measure/window.c: every window CPU's job (mp_start_on_cpu)"),
     ("class_entry", "efi/measure/stream_measure.c: hw_run_on_cpu per CPU"),
     ("arm_restore_here", "efi/measure/measure.c: hw_run_on_cpu per CPU"),
-    ("loop_on_cpu", "efi/measure/loop_measure.c: hw_run_on_cpu per CPU"),
+    ("loop_on_cpu", "efi/measure/loop_run.c: hw_run_on_cpu per CPU"),
     ("corepmu_call", "pmu/core: hw_run_on_cpu from efi/measure/corepmu_run.c"),
     ("vec_enable_entry", "arch/vecstate: hw_run_on_cpu from efi/measure/vec_run.c"),
     ("vec_restore_entry", "arch/vecstate: hw_run_on_cpu from efi/measure/vec_run.c"),
