@@ -20,7 +20,11 @@ struct ap_guard {
 	uint64_t hwid;
 	struct exc_ap_fault fault;
 };
-static struct ap_guard *volatile ap_guards[AP_GUARDS];
+/* AP_GUARDS slots from the pool (exceptions_register, on the boot CPU before any AP job; 8 KiB
+ * that .bss would store in the image): none when the pool had no room, then every AP job runs
+ * unguarded as above. */
+static struct ap_guard *volatile *ap_guards;
+static volatile uint32_t nguards;
 static volatile struct exc_ap_fault ap_parked;   /* the last fault of an unguarded AP (for a debugger) */
 
 /* A fault no fixup covers on a CPU other than the boot CPU: no boot services there (PI 1.8
@@ -30,7 +34,7 @@ static volatile struct exc_ap_fault ap_parked;   /* the last fault of an unguard
 static void on_ap_fault(void *context, uint64_t me, const char *vector)
 {
 	struct exc_ap_fault f = { .vector = vector, .ip = arch_fault_ip(context), .hwid = me };
-	for (uint32_t i = 0; i < AP_GUARDS; i++) {
+	for (uint32_t i = 0; i < nguards; i++) {
 		struct ap_guard *g = __atomic_load_n(&ap_guards[i], __ATOMIC_ACQUIRE);
 		if (g && g->hwid == me) {
 			g->fault = f;
@@ -72,6 +76,10 @@ int exceptions_register(const char **why)
 	static EFI_GUID guid = EFI_CPU_ARCH_PROTOCOL_GUID;
 	*why = NULL;
 	boot_hwid = arch_cpu_hwid();
+	if (!ap_guards) {
+		ap_guards = AllocateZeroPool(AP_GUARDS * sizeof(*ap_guards));
+		nguards = ap_guards ? AP_GUARDS : 0;
+	}
 	if (!cpu_arch && BS->LocateProtocol(&guid, NULL, (VOID **)&cpu_arch) != EFI_SUCCESS) {
 		cpu_arch = NULL;
 		*why = "EFI_CPU_ARCH_PROTOCOL not found";
@@ -118,12 +126,13 @@ int exceptions_ap_call(hw_cpu_fn fn, void *arg, struct exc_ap_fault *fault)
 {
 	struct ap_guard g = { .hwid = arch_cpu_hwid() };
 	uint32_t slot = 0;
-	for (; slot < AP_GUARDS; slot++) {
+	uint32_t n = nguards;
+	for (; slot < n; slot++) {
 		struct ap_guard *none = NULL;
 		if (__atomic_compare_exchange_n(&ap_guards[slot], &none, &g, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			break;
 	}
-	if (slot == AP_GUARDS) {
+	if (slot == n) {
 		fn(arg);
 		return 0;
 	}

@@ -60,12 +60,12 @@
 #define CFG_NET_MAX_BYTES (256u << 10)   /* a config file from the boot server, at most */
 #define NS_PER_MS 1000000u
 
-/* The run's config and platform: pool memory taken first thing in efi_main (together about
- * 40 KiB; gnu-efi keeps .bss in the image file). */
+/* The run's config, its errors, the platform and the firmware's tables: pool memory taken first
+ * thing in efi_main (together about 45 KiB; gnu-efi keeps .bss in the image file). */
 static struct efiperf_config *cfg;
-static struct cfg_errors cfg_errs;
+static struct cfg_errors *cfg_errs;
 static int want_help;
-static char cmdline[CMDLINE_BYTES];
+static char *cmdline = "";   /* pool (CMDLINE_BYTES) once there are load options */
 static char cmdline_note[96];
 static char cfg_paths[CFG_SEARCH_MAX][CFG_SEARCH_PATH_LEN];
 static int cfg_npaths, cfg_used = -1;   /* candidates searched; the one read, -1 none */
@@ -74,7 +74,7 @@ static char run_started[32] = "unknown";
 static struct hw_trace tracer;
 static uint64_t t_start;
 static struct platform *plat;
-static struct discovery disc;
+static struct discovery *disc;
 
 /* --- configuration: file, then arguments ----------------------------------------------- */
 
@@ -94,14 +94,22 @@ static int load_args(EFI_HANDLE image, char *argv[])
 				     (unsigned)li->LoadOptionsSize);
 			return 0;
 		}
-	/* cmdline keeps the line as given for the run record; the split works on a copy. */
-	static char split[CMDLINE_BYTES];
+	/* cmdline keeps the line as given for the run record; the split works on a copy (the
+	 * arguments point into it for the whole run). Both from the pool, not .bss. */
+	char *line = pool_zalloc(CMDLINE_BYTES), *split = pool_zalloc(CMDLINE_BYTES);
+	if (!line || !split) {
+		pool_free(line);
+		pool_free(split);
+		fmt_snprintf(cmdline_note, sizeof(cmdline_note), "no pool memory for the load options: ignored");
+		return 0;
+	}
 	size_t full = 0;
 	while (full < units && w[full])
 		full++;
-	ucs2_to_ascii(cmdline, sizeof(cmdline), w, units);
-	memcpy(split, cmdline, sizeof(split));
-	return cfg_cmdline_args(split, full, argv, MAX_ARGS, 1, &cfg_errs);   /* every limit: an error */
+	ucs2_to_ascii(line, CMDLINE_BYTES, w, units);
+	memcpy(split, line, CMDLINE_BYTES);
+	cmdline = line;
+	return cfg_cmdline_args(split, full, argv, MAX_ARGS, 1, cfg_errs);   /* every limit: an error */
 }
 
 /* The first config file of this machine's candidates (serial, baseboard product, efiperf.cfg)
@@ -109,8 +117,8 @@ static int load_args(EFI_HANDLE image, char *argv[])
 static void load_config(EFI_HANDLE image, int have_volume)
 {
 	cfg_defaults(cfg);
-	cfg_npaths = cfg_search_paths(disc.serial, disc.smbios_status == 0 && disc.smbios.board.present ?
-					  disc.smbios.board.product : NULL, cfg_paths);
+	cfg_npaths = cfg_search_paths(disc->serial, disc->smbios_status == 0 && disc->smbios.board.present ?
+					  disc->smbios.board.product : NULL, cfg_paths);
 	/* No FAT volume but loaded over PXE: the same candidates from the boot server (TFTP). */
 	struct netboot net;
 	const char *net_why = NULL;
@@ -124,19 +132,19 @@ static void load_config(EFI_HANDLE image, int have_volume)
 							sizeof(cfg_url), &why);
 		if (r == 0) {
 			cfg_used = i;
-			cfg_parse_text(cfg, text, len, have_volume ? cfg_paths[i] : cfg_url, &cfg_errs);
+			cfg_parse_text(cfg, text, len, have_volume ? cfg_paths[i] : cfg_url, cfg_errs);
 			FreePool(text);
 		} else if (r < 0) {
-			struct cfg_error *e = &cfg_errs.e[cfg_errs.count < CFG_MAX_ERRORS ? cfg_errs.count : 0];
+			struct cfg_error *e = &cfg_errs->e[cfg_errs->count < CFG_MAX_ERRORS ? cfg_errs->count : 0];
 			fmt_snprintf(e->where, sizeof(e->where), "%s", have_volume ? cfg_paths[i] : cfg_url);
 			fmt_snprintf(e->message, sizeof(e->message), "cannot read: %s", why);
-			cfg_errs.count++;
+			cfg_errs->count++;
 			break;
 		}
 	}
 	char *argv[MAX_ARGS];
 	int argc = load_args(image, argv);
-	cfg_parse_args(cfg, argc, argv, &want_help, &cfg_errs);
+	cfg_parse_args(cfg, argc, argv, &want_help, cfg_errs);
 }
 
 /* --- records ---------------------------------------------------------------------------- */
@@ -213,7 +221,7 @@ static void end_record(void)
 	rep_end();
 	run_state_end();   /* the log has its end: no marker */
 	rep_line("efiperf: run %s; log %s", rep_failed() ? "FAILED" : "ok", rep_log_stem() ? rep_log_stem() : "(console only)");
-	run_verdict_banner(disc.serial);   /* its last line: EFIPERF RESULT: ... */
+	run_verdict_banner(disc->serial);   /* its last line: EFIPERF RESULT: ... */
 }
 
 static void leave(void)
@@ -371,13 +379,13 @@ static void show_help(void)
 /* The config file's and the arguments' errors as `error` records; the count. */
 static int config_errors(void)
 {
-	for (int i = 0; i < cfg_errs.count && i < CFG_MAX_ERRORS; i++) {
-		const struct cfg_error *e = &cfg_errs.e[i];
+	for (int i = 0; i < cfg_errs->count && i < CFG_MAX_ERRORS; i++) {
+		const struct cfg_error *e = &cfg_errs->e[i];
 		rep_error("config", "%s: %s%s%s", e->where, e->key[0] ? e->key : "", e->key[0] ? ": " : "", e->message);
 	}
-	if (cfg_errs.count > CFG_MAX_ERRORS)
-		rep_error("config", "%d more configuration errors not shown", cfg_errs.count - CFG_MAX_ERRORS);
-	return cfg_errs.count;
+	if (cfg_errs->count > CFG_MAX_ERRORS)
+		rep_error("config", "%d more configuration errors not shown", cfg_errs->count - CFG_MAX_ERRORS);
+	return cfg_errs->count;
 }
 
 /* The platform from the firmware's tables and the hardware, the `cpus` selection and the core
@@ -385,13 +393,13 @@ static int config_errors(void)
  * config error: nothing is measured. */
 static int platform_setup(const struct hw *hw)
 {
-	plat->smbios = disc.smbios_status == 0 ? &disc.smbios : NULL;
-	plat->fadt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->fadt : NULL;
-	plat->srat = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->srat : NULL;
-	plat->madt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->madt : NULL;
-	plat->apmt = disc.acpi && disc.acpi_status == 0 && disc.acpi->apmt.present ? &disc.acpi->apmt : NULL;
-	plat->pptt = disc.acpi && disc.acpi_status == 0 ? &disc.acpi->pptt : NULL;
-	plat->acpi = disc.acpi && disc.acpi_status == 0 ? disc.acpi : NULL;
+	plat->smbios = disc->smbios_status == 0 ? &disc->smbios : NULL;
+	plat->fadt = disc->acpi && disc->acpi_status == 0 ? &disc->acpi->fadt : NULL;
+	plat->srat = disc->acpi && disc->acpi_status == 0 ? &disc->acpi->srat : NULL;
+	plat->madt = disc->acpi && disc->acpi_status == 0 ? &disc->acpi->madt : NULL;
+	plat->apmt = disc->acpi && disc->acpi_status == 0 && disc->acpi->apmt.present ? &disc->acpi->apmt : NULL;
+	plat->pptt = disc->acpi && disc->acpi_status == 0 ? &disc->acpi->pptt : NULL;
+	plat->acpi = disc->acpi && disc->acpi_status == 0 ? disc->acpi : NULL;
 	platform_discover(hw, plat);
 	char cpu_note[160];
 	if (cpu_tables_note(plat->cpu.vendor, plat->cpu.family, plat->cpu.model, cpu_note, sizeof(cpu_note))) {
@@ -399,7 +407,7 @@ static int platform_setup(const struct hw *hw)
 		rep_line("cpu:        %s", cpu_note);
 	}
 	platform_report(plat);
-	discovery_report(&disc, &plat->mp);
+	discovery_report(disc, &plat->mp);
 	if (cpus_init(plat, cfg) != 0)
 		return -1;   /* a `cpus` this machine does not have: a config error */
 	/* Before the first window: every key naming hardware is resolved with the parser the
@@ -434,7 +442,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	InitializeLib(image, systab);
 	cfg = pool_zalloc(sizeof(*cfg));
 	plat = pool_zalloc(sizeof(*plat));
-	if (!cfg || !plat) {
+	cfg_errs = pool_zalloc(sizeof(*cfg_errs));
+	disc = pool_zalloc(sizeof(*disc));
+	if (!cfg || !plat || !cfg_errs || !disc) {
 		ST->ConOut->OutputString(ST->ConOut, L"efiperf: the firmware has no pool memory for the config and platform\r\n");
 		return EFI_OUT_OF_RESOURCES;
 	}
@@ -449,7 +459,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const char *why = NULL;
 	int have_volume = vol_open(image, &why) == 0;
 	/* ACPI and SMBIOS first: the SMBIOS serial and baseboard pick the config and name the logs. */
-	discovery_firmware(&disc);
+	discovery_firmware(disc);
 	load_config(image, have_volume);
 	run_verdict_start(cfg);
 	if (!have_volume && cfg_url[0] && cfg_used >= 0)
@@ -462,9 +472,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (RT->GetTime(&now, NULL) != EFI_SUCCESS)
 		now = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
 	if (have_volume)
-		rep_open_logs(disc.serial, &now);
+		rep_open_logs(disc->serial, &now);
 	run_record();
-	run_state_begin(disc.serial, run_started);   /* an earlier run that never ended: `incomplete` */
+	run_state_begin(disc->serial, run_started);   /* an earlier run that never ended: `incomplete` */
 
 	if (config_errors())
 		return finish();
@@ -488,17 +498,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (platform_setup(&hw) != 0)
 		return finish();
 	if (cfg->pcie) {
-		disc.cxl_commit = cfg->cxl_decoders;
-		discovery_pcie(&hw, &disc, plat->timer_hz);
+		disc->cxl_commit = cfg->cxl_decoders;
+		discovery_pcie(&hw, disc, plat->timer_hz);
 		trace_drain();
 	}
-	dma_window_ranges(&disc);
+	dma_window_ranges(disc);
 	struct run_plan *plan = pool_zalloc(sizeof(*plan));
 	if (!plan) {
 		rep_error("config", "no memory for the run plan");
 		return finish();
 	}
-	if (plan_build(plan, &hw, plat, &disc, cfg, self, trace_drain) != 0)
+	if (plan_build(plan, &hw, plat, disc, cfg, self, trace_drain) != 0)
 		return finish();
 	for (size_t i = 0; i < sizeof(run_table) / sizeof(run_table[0]); i++) {
 		if (run_table[i].enabled && !run_table[i].enabled(plan))

@@ -7,7 +7,8 @@
 
 #define LINE_BYTES 512
 #define RECORD_BYTES (256u * 1024u)  /* pool: an acpi record of a 1024-CPU machine is ~40 KiB */
-#define RECORD_FALLBACK_BYTES 4096   /* only when the pool has no RECORD_BYTES: small records still go out */
+#define RECORD_FALLBACK_BYTES 4096   /* pool, when it has no RECORD_BYTES: small records still go out */
+#define RECORD_LAST_BYTES 1024       /* static, when the pool has not even that: an error record fits */
 #define EARLY_BYTES 16384
 #define CONSOLE_CHUNK 128
 
@@ -30,7 +31,7 @@ struct rec {
 	struct json j;
 	char type[32];
 };
-static char record_fallback[REC_DEPTH][RECORD_FALLBACK_BYTES];
+static char record_last[REC_DEPTH][RECORD_LAST_BYTES];   /* small: .bss is stored in the image */
 static struct rec recs[REC_DEPTH];
 static int rec_level;   /* records open */
 static char cpu_note[160];   /* rep_set_cpu_note: every record says it */
@@ -138,8 +139,12 @@ struct json *rep_begin(const char *type)
 		r->mem = AllocatePool(RECORD_BYTES);
 		r->cap = RECORD_BYTES;
 		if (!r->mem) {
-			r->mem = record_fallback[r - recs];
+			r->mem = AllocatePool(RECORD_FALLBACK_BYTES);
 			r->cap = RECORD_FALLBACK_BYTES;
+		}
+		if (!r->mem) {
+			r->mem = record_last[r - recs];
+			r->cap = RECORD_LAST_BYTES;
 		}
 	}
 	sb_init(&r->sb, r->mem, r->cap);
