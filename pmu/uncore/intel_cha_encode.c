@@ -10,6 +10,7 @@
  */
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/event_string.h"
+#include "pmu/events/gen_events.h"
 #include "arch/lib/fmt.h"
 
 #include <string.h>
@@ -27,9 +28,23 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 {
 	const struct cha_platform *p = g->ctx;
 	const struct cha_event *e = cha_event_find(p, name, len);
-	if (!e)
-		return NULL;
 	static const char *const names[] = { "event", "umask", "umask_ext", "filter_opc", "filter_nc", "filter_state" };
+	if (!e) {
+		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h) */
+		struct gen_row r;
+		if (!gen_lookup("cha", p->name, name, len, &r))
+			return NULL;
+		if (r.filter) {   /* SKX: perfmon FILTER_VALUE, a FILTER1 value efiperf does not split */
+			fmt_snprintf(err, n, "%.*s needs CHA FILTER1 = 0x%x: give it as cha/event=0x%x,umask=0x%x,"
+				     "filter_opc=.../", (int)(len > 48 ? 48 : len), name, r.filter, r.event, r.umask);
+			return NULL;
+		}
+		const uint64_t gv[] = { r.event, r.umask, r.umask_ext };
+		for (size_t i = 0; i < sizeof(gv) / sizeof(gv[0]); i++)
+			if ((i < 2 || gv[i]) && ev_set_named(g, t, names[i], gv[i], err, n))
+				return NULL;
+		return &gen_named_marker;
+	}
 	const uint64_t v[] = { e->event, e->umask, e->umask_ext, e->opc, e->nc, e->state };
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if ((i < 2 || v[i]) && ev_set_named(g, t, names[i], v[i], err, n))
@@ -81,7 +96,7 @@ int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struc
 	out->filter[CHA_FILTER0] = reg[CHA_T_FILTER0];
 	out->filter[CHA_FILTER1] = reg[CHA_T_FILTER1];
 	out->event = (uint8_t)out->ctl;
-	out->named = t.named;
+	out->named = t.named == &gen_named_marker ? NULL : t.named;
 	for (int i = 0; i < cg.g.nfields; i++)
 		if ((t.set & (1u << i)) && cg.f[i].reg != CHA_T_CTL)
 			out->uses |= (uint8_t)(1u << (cg.f[i].reg - CHA_T_FILTER0));

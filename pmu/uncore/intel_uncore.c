@@ -11,6 +11,7 @@
  * arch/x86/include/asm/intel-family.h (SKYLAKE_X 0x55, ICELAKE_X 0x6A, ICELAKE_D 0x6C).
  */
 #include "pmu/uncore/intel_uncore.h"
+#include "pmu/events/gen_events.h"
 #include "arch/lib/fmt.h"
 
 #include <stdarg.h>
@@ -273,11 +274,33 @@ const struct intel_uncore_event *intel_uncore_event_find(const struct intel_box_
 	return NULL;
 }
 
+int intel_uncore_gen_find(const struct intel_box_desc *b, const char *name, size_t len, struct gen_row *r)
+{
+	for (size_t i = 0; i < intel_uncore_nplatforms; i++)
+		for (int k = 0; k < INTEL_NBOX; k++)
+			if (&intel_uncore_platforms[i].box[k] == b)
+				return gen_lookup(k == INTEL_BOX_IMC ? "imc" : "iio",
+						  intel_uncore_platforms[i].events_of ? intel_uncore_platforms[i].events_of
+										      : intel_uncore_platforms[i].name,
+						  name, len, r);
+	return 0;
+}
+
 static const void *lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t, char *err,
 			  size_t n)
 {
 	const struct intel_box_desc *b = g->ctx;
 	const struct intel_uncore_event *e = intel_uncore_event_find(b, name, len);
+	struct gen_row r;
+	if (!e && intel_uncore_gen_find(b, name, len, &r)) {
+		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h); IIO's UMaskExt is
+		 * PortMask and FCMask at CTL bits 36 and 48 up, set through ch_mask / fc_mask */
+		if (ev_set_named(g, t, "event", r.event, err, n) || ev_set_named(g, t, "umask", r.umask, err, n) ||
+		    (ev_field_index(g, "ch_mask") >= 0 && (ev_set_named(g, t, "ch_mask", r.port_mask, err, n) ||
+							   ev_set_named(g, t, "fc_mask", r.fc_mask, err, n))))
+			return NULL;
+		return &gen_named_marker;
+	}
 	if (!e)
 		return NULL;
 	if (ev_set_named(g, t, "event", e->event, err, n) || ev_set_named(g, t, "umask", e->umask, err, n))
@@ -364,7 +387,7 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 	if (box)
 		*box = bx;
 	if (named)
-		*named = t.named;
+		*named = t.named == &gen_named_marker ? NULL : t.named;
 	return 0;
 }
 

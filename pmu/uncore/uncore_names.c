@@ -3,6 +3,7 @@
 #include "pmu/uncore/uncore_names.h"
 #include "pmu/uncore/intel_uncore.h"
 #include "pmu/uncore/amd_uncore.h"
+#include "pmu/events/gen_events.h"
 #include "pmu/event_string.h"
 #include "arch/lib/fmt.h"
 
@@ -34,8 +35,9 @@ static const char *name_at(const struct ev_grammar *g, size_t i)
 
 static int known(const struct tables *t, const char *s, size_t len)
 {
+	struct gen_row r;
 	for (int b = 0; t->ip && b < INTEL_NBOX; b++)
-		if (intel_uncore_event_find(&t->ip->box[b], s, len))
+		if (intel_uncore_event_find(&t->ip->box[b], s, len) || intel_uncore_gen_find(&t->ip->box[b], s, len, &r))
 			return 1;
 	for (int b = 0; t->af && b < AMD_NBOX; b++)
 		if (t->af->box[b].pmu && amd_uncore_event_find(&t->af->box[b], s, len))
