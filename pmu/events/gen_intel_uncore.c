@@ -6,13 +6,13 @@
 
 const char gen_intel_commit[] = "6dadedf3aa483393943e044ba5ec88a4507cd040";
 const struct gen_platform gen_intel_platforms[GEN_INTEL_NPLAT] = {
-	{ "SKX", "SKX/events/skylakex_uncore.json Version 1.37; SKX/events/skylakex_uncore_experimental.json Version 1.37" },
-	{ "ICX", "ICX/events/icelakex_uncore.json Version 1.30; ICX/events/icelakex_uncore_experimental.json Version 1.30" },
-	{ "SPR", "SPR/events/sapphirerapids_uncore.json Version 1.39; SPR/events/sapphirerapids_uncore_experimental.json Version 1.39" },
-	{ "EMR", "EMR/events/emeraldrapids_uncore.json Version 1.24; EMR/events/emeraldrapids_uncore_experimental.json Version 1.24" },
-	{ "GNR", "GNR/events/graniterapids_uncore.json Version 1.20; GNR/events/graniterapids_uncore_experimental.json Version 1.20" },
-	{ "SRF", "SRF/events/sierraforest_uncore.json Version 1.18; SRF/events/sierraforest_uncore_experimental.json Version 1.18" },
-	{ "CWF", "CWF/events/clearwaterforest_uncore.json Version 1.04; CWF/events/clearwaterforest_uncore_experimental.json Version 1.04" },
+	{ "SKX", "SKX/events/skylakex_uncore{,_experimental}.json 1.37" },
+	{ "ICX", "ICX/events/icelakex_uncore{,_experimental}.json 1.30" },
+	{ "SPR", "SPR/events/sapphirerapids_uncore{,_experimental}.json 1.39" },
+	{ "EMR", "EMR/events/emeraldrapids_uncore{,_experimental}.json 1.24" },
+	{ "GNR", "GNR/events/graniterapids_uncore{,_experimental}.json 1.20" },
+	{ "SRF", "SRF/events/sierraforest_uncore{,_experimental}.json 1.18" },
+	{ "CWF", "CWF/events/clearwaterforest_uncore{,_experimental}.json 1.04" },
 };
 
 static const uint8_t cha_tables[529] = {

@@ -293,11 +293,20 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	const struct intel_uncore_event *e = intel_uncore_event_find(b, name, len);
 	struct gen_row r;
 	if (!e && intel_uncore_gen_find(b, name, len, &r)) {
-		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h); IIO's UMaskExt is
-		 * PortMask and FCMask at CTL bits 36 and 48 up, set through ch_mask / fc_mask */
+		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h). IIO from ICX:
+		 * UMaskExt is CTL bits 63:32, i.e. ch_mask (config:36-47) and fc_mask (config:48-50).
+		 * Where Intel's files also give PortMask or FCMask they win over UMaskExt, as Intel's
+		 * converter to Linux perf JSON decides (intel/perfmon scripts/create_perf_json.py: "Unset
+		 * UMaskExt if PortMask or FCMask are set"); SPR/EMR COMP_BUF_OCCUPANCY.CMPD.* and GNR/SRF/
+		 * CWF NUM_OUTSTANDING_REQ_OF_CPU.* are rows where the two disagree. */
+		uint32_t ch = r.port_mask, fc = r.fc_mask;
+		if (!ch && !fc && r.umask_ext) {
+			ch = (r.umask_ext >> 4) & 0xFFF;
+			fc = (r.umask_ext >> 16) & 0x7;
+		}
 		if (ev_set_named(g, t, "event", r.event, err, n) || ev_set_named(g, t, "umask", r.umask, err, n) ||
-		    (ev_field_index(g, "ch_mask") >= 0 && (ev_set_named(g, t, "ch_mask", r.port_mask, err, n) ||
-							   ev_set_named(g, t, "fc_mask", r.fc_mask, err, n))))
+		    (ev_field_index(g, "ch_mask") >= 0 && (ev_set_named(g, t, "ch_mask", ch, err, n) ||
+							   ev_set_named(g, t, "fc_mask", fc, err, n))))
 			return NULL;
 		return &gen_named_marker;
 	}

@@ -174,8 +174,8 @@ int main(void)
 	unsigned nn = nvidia_events();
 	fflush(stdout);
 	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families, "
-		"%u Intel IMC/IIO events of %zu platforms, %u Intel catalogue events (perfmon %.12s; %u SKX rows "
-		"needing a CHA filter value not listed), %u NVIDIA PMU events\n", n, cha_nplatforms, na, ni,
-		intel_uncore_nplatforms, ng, gen_intel_commit, nskip, nn);
+		"%u Intel IMC/IIO events of %zu platforms, %u NVIDIA PMU events, %u Intel catalogue events "
+		"(perfmon %.12s; %u SKX rows needing a CHA filter value not listed)\n", n, cha_nplatforms, na, ni,
+		intel_uncore_nplatforms, nn, ng, gen_intel_commit, nskip);
 	return bad ? 1 : 0;
 }

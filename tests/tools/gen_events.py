@@ -102,6 +102,15 @@ def read_tsv(path):
     return commit, src, rows
 
 
+def source_text(src):
+    """The files read for one platform, short: "SKX/events/skylakex_uncore{,_experimental}.json 1.37"
+    when both files have the same version (as Intel publishes them), else each in full."""
+    (f1, v1), (f2, v2) = (x.split(" Version ") for x in src)
+    if v1 == v2 and f2 == f1.replace(".json", "_experimental.json"):
+        return "%s{,_experimental}.json %s" % (f1[:-len(".json")], v1)
+    return "; ".join(src)
+
+
 def varint(v):
     out = bytearray()
     while True:
@@ -234,7 +243,7 @@ def emit(tsv_dir, out_c):
     w.append('const char gen_intel_commit[] = "%s";' % commit)
     w.append("const struct gen_platform gen_intel_platforms[GEN_INTEL_NPLAT] = {")
     for plat, src in sources:
-        w.append('\t{ "%s", "%s" },' % (plat, "; ".join(src)))
+        w.append('\t{ "%s", "%s" },' % (plat, source_text(src)))
     w.append("};")
     sizes = []
     for unit, _, prefix in UNITS:
