@@ -129,12 +129,23 @@ int gen_lookup(const char *unit, const char *plat, const char *name, size_t len,
 	return gen_find(gen_unit_by_name(unit), gen_platform_index(plat), name, len, r);
 }
 
-const char *gen_name_at(const struct gen_unit *u, int plat, size_t i, struct gen_row *r)
+void gen_names_start(struct gen_names *c, const char *unit, const char *plat)
 {
-	struct gen_iter it;
-	gen_iter_start(&it, u);
-	while (gen_iter_next(&it, r))
-		if ((r->plats >> plat & 1) && !i--)
-			return r->name;
+	c->u = gen_unit_by_name(unit);
+	c->plat = gen_platform_index(plat);
+	c->next = (size_t)-1;     /* not started */
+}
+
+const char *gen_names_at(struct gen_names *c, size_t i)
+{
+	if (!c->u || c->plat < 0)
+		return NULL;
+	if (c->next == (size_t)-1 || i < c->next) {
+		gen_iter_start(&c->it, c->u);
+		c->next = 0;
+	}
+	while (gen_iter_next(&c->it, &c->r))
+		if ((c->r.plats >> c->plat & 1) && c->next++ == i)
+			return c->r.name;
 	return NULL;
 }

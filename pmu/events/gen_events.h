@@ -86,7 +86,18 @@ int gen_lookup(const char *unit, const char *plat, const char *name, size_t len,
 /* What an event-string lookup (pmu/event_string.h) returns for a catalogue row: a marker the
  * encoders turn into "no hand-table event" (named = NULL: the event is its fields). */
 extern const char gen_named_marker;
-/* The i-th name (0, 1, ...) of platform plat in unit u into r, or NULL past the last. */
-const char *gen_name_at(const struct gen_unit *u, int plat, size_t i, struct gen_row *r);
+/* The names of one platform's rows of a unit, for event-string name_at callbacks, which ask
+ * for i = 0, 1, 2, ... in turn: each step decodes forward from the last; a smaller i starts
+ * again. The name returned lives in c until the next call. */
+struct gen_names {
+	const struct gen_unit *u;
+	int plat;
+	size_t next;              /* names of plat decoded so far */
+	struct gen_iter it;
+	struct gen_row r;
+};
+void gen_names_start(struct gen_names *c, const char *unit, const char *plat);
+/* The i-th name, or NULL past the last (or when unit or platform is not in the catalogue). */
+const char *gen_names_at(struct gen_names *c, size_t i);
 
 #endif

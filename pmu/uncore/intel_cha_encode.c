@@ -18,9 +18,11 @@
 /* The platform's grammar: its field table as event_string fields (sysfs format/ names), on the
  * registers CTL (0), FILTER0 (1), FILTER1 (2). */
 struct cha_grammar {
-	struct ev_grammar g;
+	struct ev_grammar g;      /* first: name_at gets back to the rest from it */
 	struct ev_field f[EV_MAX_FIELDS];
 	char what[24];
+	size_t nhand;             /* names of the hand table, then the catalogue's */
+	struct gen_names gen;
 };
 
 static const void *lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t, char *err,
@@ -55,10 +57,10 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 static const char *name_at(const struct ev_grammar *g, size_t i)
 {
 	const struct cha_platform *p = g->ctx;
-	for (const struct cha_event *e = p->events; e && e->name; e++)
-		if (!i--)
-			return e->name;
-	return NULL;
+	struct cha_grammar *cg = (struct cha_grammar *)(uintptr_t)g;   /* g is cg->g, on the caller's stack */
+	if (i < cg->nhand)
+		return p->events[i].name;
+	return gen_names_at(&cg->gen, i - cg->nhand);
 }
 
 static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
@@ -70,6 +72,10 @@ static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
 					      .clears = c->clears };
 	}
 	fmt_snprintf(cg->what, sizeof(cg->what), "CHA on %s", p->name);
+	cg->nhand = 0;
+	for (const struct cha_event *e = p->events; e && e->name; e++)
+		cg->nhand++;
+	gen_names_start(&cg->gen, "cha", p->name);
 	cg->g = (struct ev_grammar){ .pmu = { "cha" }, .fields = cg->f, .nfields = (uint8_t)nf, .what = cg->what,
 				     .lookup = lookup, .ctx = p, .name_at = name_at };
 }

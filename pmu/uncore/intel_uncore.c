@@ -274,16 +274,23 @@ const struct intel_uncore_event *intel_uncore_event_find(const struct intel_box_
 	return NULL;
 }
 
-int intel_uncore_gen_find(const struct intel_box_desc *b, const char *name, size_t len, struct gen_row *r)
+int intel_uncore_gen_unit(const struct intel_box_desc *b, const char **unit, const char **plat)
 {
 	for (size_t i = 0; i < intel_uncore_nplatforms; i++)
 		for (int k = 0; k < INTEL_NBOX; k++)
-			if (&intel_uncore_platforms[i].box[k] == b)
-				return gen_lookup(k == INTEL_BOX_IMC ? "imc" : "iio",
-						  intel_uncore_platforms[i].events_of ? intel_uncore_platforms[i].events_of
-										      : intel_uncore_platforms[i].name,
-						  name, len, r);
+			if (&intel_uncore_platforms[i].box[k] == b) {
+				const struct intel_uncore_platform *p = &intel_uncore_platforms[i];
+				*unit = k == INTEL_BOX_IMC ? "imc" : "iio";
+				*plat = p->events_of ? p->events_of : p->name;
+				return 1;
+			}
 	return 0;
+}
+
+int intel_uncore_gen_find(const struct intel_box_desc *b, const char *name, size_t len, struct gen_row *r)
+{
+	const char *unit, *plat;
+	return intel_uncore_gen_unit(b, &unit, &plat) && gen_lookup(unit, plat, name, len, r);
 }
 
 static const void *lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t, char *err,
@@ -320,10 +327,17 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+/* The box's grammar and, for name_at, its catalogue names after the hand table's. */
+struct box_grammar {
+	struct ev_grammar g;      /* first: name_at gets back to gen from it */
+	struct gen_names gen;
+};
+
 static const char *name_at(const struct ev_grammar *g, size_t i)
 {
 	const struct intel_box_desc *b = g->ctx;
-	return i < b->nevents ? b->events[i].name : NULL;
+	struct box_grammar *bg = (struct box_grammar *)(uintptr_t)g;   /* g is bg->g, on the caller's stack */
+	return i < b->nevents ? b->events[i].name : gen_names_at(&bg->gen, i - b->nevents);
 }
 
 /* The first '/' of s[0..len), or NULL (no memchr in the firmware build's C library). */
@@ -385,13 +399,16 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 		return -1;
 	}
 	fmt_snprintf(what, sizeof(what), "%s", b->pmu);
-	struct ev_grammar g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				.what = what, .lookup = lookup, .ctx = b, .name_at = name_at };
+	struct box_grammar bg = { .g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
+					 .what = what, .lookup = lookup, .ctx = b, .name_at = name_at } };
+	const char *unit = "", *plat = "";
+	intel_uncore_gen_unit(b, &unit, &plat);
+	gen_names_start(&bg.gen, unit, plat);
 	struct ev_terms t;
-	if (ev_parse(&g, spec, len, 0, &t, why, n))
+	if (ev_parse(&bg.g, spec, len, 0, &t, why, n))
 		return -1;
 	uint64_t reg[EV_MAX_REGS] = { 0 };
-	ev_encode(&g, &t, reg);
+	ev_encode(&bg.g, &t, reg);
 	*ctl = reg[0] | b->type->ctl_en;
 	if (box)
 		*box = bx;

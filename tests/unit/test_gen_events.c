@@ -119,6 +119,25 @@ static void test_iio_umask_ext_and_masks(void **state)
 	assert_int_not_equal(uncore_names_check("GenuineIntel", 6, 0x8F, "UNC_M_ACT_COUNT.AL", why, sizeof(why)), 0);
 }
 
+/* A misspelt catalogue name: the error names the closest catalogue names (edit distance). */
+static void test_closest_catalogue_names(void **state)
+{
+	(void)state;
+	const struct cha_platform *p = cha_platform_by_name("ICX");
+	struct cha_request req = { .plat = p };
+	char why[320] = "";
+	assert_int_not_equal(cha_request_events(&req, "UNC_CHA_LLC_LOOKUP.DATA_REED", why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "closest: UNC_CHA_LLC_LOOKUP.DATA_READ"));
+	assert_int_not_equal(uncore_names_check("GenuineIntel", 6, 0x8F, "UNC_IIO_NUM_TGT_MATCHED_REQ_OF_CPX", why,
+						sizeof(why)), 0);
+	assert_non_null(strstr(why, "closest: UNC_IIO_NUM_TGT_MATCHED_REQ_OF_CPU"));
+	const struct intel_box_desc *d = &intel_uncore_platform_by_name("SPR")->box[INTEL_BOX_IMC];
+	uint64_t ctl;
+	const char *s = "uncore_imc/UNC_M_ACT_COUNT.AL/";
+	assert_int_not_equal(intel_uncore_encode(d, s, strlen(s), &ctl, NULL, NULL, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "UNC_M_ACT_COUNT.ALL"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_cut_stream_stops),
 		cmocka_unit_test(test_cha_name_forms),
 		cmocka_unit_test(test_iio_umask_ext_and_masks),
+		cmocka_unit_test(test_closest_catalogue_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
