@@ -757,13 +757,15 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 
 /* ---- requests ------------------------------------------------------------------------------- */
 
-/* 1 when entry s[0..len) is for box b: its PMU prefix, or a bare name of its table. */
+/* 1 when entry s[0..len) is for box b: its PMU prefix, or a bare name of its table or of its
+ * unit in Intel's catalogue. */
 static int mine(const struct intel_box_desc *b, const char *s, size_t len)
 {
 	int bx;
+	struct gen_row r;
 	if (slash_in(s, len))
 		return pmu_prefix(b, s, len, &bx) != 0;
-	return intel_uncore_event_find(b, s, len) != NULL;
+	return intel_uncore_event_find(b, s, len) != NULL || intel_uncore_gen_find(b, s, len, &r);
 }
 
 static int add_event(const struct intel_box_desc *b, struct unc_request *req, const char *s, size_t len,
