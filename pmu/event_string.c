@@ -59,15 +59,19 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
 }
 
-/* Levenshtein distance of a[0..la) and b[0..lb), case-insensitive; la, lb <= EV_NAME_CMP. */
-static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
+/* Levenshtein distance of a[0..la) and b[0..lb), case-insensitive; la, lb <= EV_NAME_CMP. A
+ * distance above limit may be returned as any value above it (the rows' minimum never falls,
+ * so once it passes limit the work stops; the lengths' difference is a lower bound). */
+static unsigned edits(const char *a, size_t la, const char *b, size_t lb, unsigned limit)
 {
 	unsigned row[EV_NAME_CMP + 1];
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
+		unsigned diag = row[0], least;
+		least = row[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
 			unsigned up = row[j];
 			unsigned best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
@@ -77,7 +81,11 @@ static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
 				best = row[j - 1] + 1;
 			row[j] = best;
 			diag = up;
+			if (best < least)
+				least = best;
 		}
+		if (least > limit)
+			return limit + 1;
 	}
 	return row[lb];
 }
@@ -95,7 +103,7 @@ void ev_closest_names(const struct ev_grammar *g, const char *s, size_t len, cha
 	const char *name;
 	for (size_t i = 0; (name = g->name_at(g, i)) != NULL; i++) {
 		size_t ln = strlen(name);
-		unsigned d = edits(s, ls, name, ln < EV_NAME_CMP ? ln : EV_NAME_CMP);
+		unsigned d = edits(s, ls, name, ln < EV_NAME_CMP ? ln : EV_NAME_CMP, limit);
 		if (d > limit)
 			continue;
 		if (ln > EV_NAME_CMP)
