@@ -59,15 +59,19 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
 }
 
-/* Levenshtein distance of a[0..la) and b[0..lb), case-insensitive; la, lb <= EV_NAME_CMP. */
-static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
+/* Levenshtein distance of a[0..la) and b[0..lb), case-insensitive; la, lb <= EV_NAME_CMP. A
+ * distance above limit may be returned as any value above it (the rows' minimum never falls,
+ * so once it passes limit the work stops; the lengths' difference is a lower bound). */
+static unsigned edits(const char *a, size_t la, const char *b, size_t lb, unsigned limit)
 {
 	unsigned row[EV_NAME_CMP + 1];
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
+		unsigned diag = row[0], least;
+		least = row[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
 			unsigned up = row[j];
 			unsigned best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
@@ -77,7 +81,11 @@ static unsigned edits(const char *a, size_t la, const char *b, size_t lb)
 				best = row[j - 1] + 1;
 			row[j] = best;
 			diag = up;
+			if (best < least)
+				least = best;
 		}
+		if (least > limit)
+			return limit + 1;
 	}
 	return row[lb];
 }
@@ -86,37 +94,44 @@ void ev_closest_names(const struct ev_grammar *g, const char *s, size_t len, cha
 {
 	if (!g->name_at)
 		return;
-	const char *best[EV_CLOSEST] = { 0 };
+	/* copies: a name_at may return the same buffer each call (a decoded catalogue row) */
+	char best[EV_CLOSEST][EV_NAME_CMP + 1];
 	unsigned dist[EV_CLOSEST];
+	int nbest = 0;
 	size_t ls = len < EV_NAME_CMP ? len : EV_NAME_CMP;
 	unsigned limit = (unsigned)(len / 2 + 2);
 	const char *name;
 	for (size_t i = 0; (name = g->name_at(g, i)) != NULL; i++) {
 		size_t ln = strlen(name);
-		unsigned d = edits(s, ls, name, ln < EV_NAME_CMP ? ln : EV_NAME_CMP);
+		unsigned d = edits(s, ls, name, ln < EV_NAME_CMP ? ln : EV_NAME_CMP, limit);
 		if (d > limit)
 			continue;
+		if (ln > EV_NAME_CMP)
+			ln = EV_NAME_CMP;
 		int dup = 0;
-		for (int k = 0; k < EV_CLOSEST && best[k]; k++)
-			dup |= !strcmp(best[k], name);
+		for (int k = 0; k < nbest; k++)
+			dup |= strlen(best[k]) == ln && !memcmp(best[k], name, ln);
 		if (dup)
 			continue;
 		/* insert, keeping the list sorted by distance, first seen first among equals */
 		for (int k = 0; k < EV_CLOSEST; k++)
-			if (!best[k] || d < dist[k]) {
-				for (int m = EV_CLOSEST - 1; m > k; m--) {
-					best[m] = best[m - 1];
+			if (k == nbest || d < dist[k]) {
+				for (int m = nbest < EV_CLOSEST ? nbest : EV_CLOSEST - 1; m > k; m--) {
+					memcpy(best[m], best[m - 1], sizeof(best[m]));
 					dist[m] = dist[m - 1];
 				}
-				best[k] = name;
+				memcpy(best[k], name, ln);
+				best[k][ln] = 0;
 				dist[k] = d;
+				if (nbest < EV_CLOSEST)
+					nbest++;
 				break;
 			}
 	}
-	if (!best[0])
+	if (!nbest)
 		return;
 	size_t k = strlen(err);
-	for (int i = 0; i < EV_CLOSEST && best[i] && k < n; i++)
+	for (int i = 0; i < nbest && k < n; i++)
 		k += fmt_snprintf(err + k, n - k, "%s%s", i ? ", " : " (closest: ", best[i]);
 	if (k < n)
 		fmt_snprintf(err + k, n - k, ")");

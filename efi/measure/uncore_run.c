@@ -16,6 +16,8 @@
 #include "pmu/uncore/amd_uncore.h"
 #include "pmu/uncore/intel_uncore.h"
 #include "pmu/uncore/intel_imc_free.h"
+#include "pmu/events/gen_events.h"
+#include "pmu/event_string.h"
 #include "pmu/metrics.h"
 
 #include <string.h>
@@ -214,6 +216,13 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 			if (!strncmp(s, b->events[i].name, k))
 				return 1;
 	}
+	/* a name of the box's unit in Intel's generated catalogue */
+	const char *s = events, *tok;
+	size_t len;
+	struct gen_row r;
+	while ((len = ev_next_token(&s, &tok)) != 0)
+		if (intel_uncore_gen_find(b, tok, len, &r))
+			return 1;
 	return 0;
 }
 

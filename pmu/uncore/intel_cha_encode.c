@@ -10,6 +10,7 @@
  */
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/event_string.h"
+#include "pmu/events/gen_events.h"
 #include "arch/lib/fmt.h"
 
 #include <string.h>
@@ -17,9 +18,11 @@
 /* The platform's grammar: its field table as event_string fields (sysfs format/ names), on the
  * registers CTL (0), FILTER0 (1), FILTER1 (2). */
 struct cha_grammar {
-	struct ev_grammar g;
+	struct ev_grammar g;      /* first: name_at gets back to the rest from it */
 	struct ev_field f[EV_MAX_FIELDS];
 	char what[24];
+	size_t nhand;             /* names of the hand table, then the catalogue's */
+	struct gen_names gen;
 };
 
 static const void *lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t, char *err,
@@ -27,9 +30,23 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 {
 	const struct cha_platform *p = g->ctx;
 	const struct cha_event *e = cha_event_find(p, name, len);
-	if (!e)
-		return NULL;
 	static const char *const names[] = { "event", "umask", "umask_ext", "filter_opc", "filter_nc", "filter_state" };
+	if (!e) {
+		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h) */
+		struct gen_row r;
+		if (!gen_lookup("cha", p->name, name, len, &r))
+			return NULL;
+		if (r.filter) {   /* SKX: perfmon FILTER_VALUE, a FILTER1 value efiperf does not split */
+			fmt_snprintf(err, n, "%.*s needs CHA FILTER1 = 0x%x: give it as cha/event=0x%x,umask=0x%x,"
+				     "filter_opc=.../", (int)(len > 48 ? 48 : len), name, r.filter, r.event, r.umask);
+			return NULL;
+		}
+		const uint64_t gv[] = { r.event, r.umask, r.umask_ext };
+		for (size_t i = 0; i < sizeof(gv) / sizeof(gv[0]); i++)
+			if ((i < 2 || gv[i]) && ev_set_named(g, t, names[i], gv[i], err, n))
+				return NULL;
+		return &gen_named_marker;
+	}
 	const uint64_t v[] = { e->event, e->umask, e->umask_ext, e->opc, e->nc, e->state };
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if ((i < 2 || v[i]) && ev_set_named(g, t, names[i], v[i], err, n))
@@ -40,10 +57,10 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 static const char *name_at(const struct ev_grammar *g, size_t i)
 {
 	const struct cha_platform *p = g->ctx;
-	for (const struct cha_event *e = p->events; e && e->name; e++)
-		if (!i--)
-			return e->name;
-	return NULL;
+	struct cha_grammar *cg = (struct cha_grammar *)(uintptr_t)g;   /* g is cg->g, on the caller's stack */
+	if (i < cg->nhand)
+		return p->events[i].name;
+	return gen_names_at(&cg->gen, i - cg->nhand);
 }
 
 static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
@@ -55,6 +72,10 @@ static void grammar(const struct cha_platform *p, struct cha_grammar *cg)
 					      .clears = c->clears };
 	}
 	fmt_snprintf(cg->what, sizeof(cg->what), "CHA on %s", p->name);
+	cg->nhand = 0;
+	for (const struct cha_event *e = p->events; e && e->name; e++)
+		cg->nhand++;
+	gen_names_start(&cg->gen, "cha", p->name);
 	cg->g = (struct ev_grammar){ .pmu = { "cha" }, .fields = cg->f, .nfields = (uint8_t)nf, .what = cg->what,
 				     .lookup = lookup, .ctx = p, .name_at = name_at };
 }
@@ -81,7 +102,7 @@ int cha_encode(const struct cha_platform *p, const char *spec, size_t len, struc
 	out->filter[CHA_FILTER0] = reg[CHA_T_FILTER0];
 	out->filter[CHA_FILTER1] = reg[CHA_T_FILTER1];
 	out->event = (uint8_t)out->ctl;
-	out->named = t.named;
+	out->named = t.named == &gen_named_marker ? NULL : t.named;
 	for (int i = 0; i < cg.g.nfields; i++)
 		if ((t.set & (1u << i)) && cg.f[i].reg != CHA_T_CTL)
 			out->uses |= (uint8_t)(1u << (cg.f[i].reg - CHA_T_FILTER0));

@@ -14,6 +14,7 @@
  */
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/uncore/intel_cha_program.h"
+#include "pmu/events/gen_events.h"
 #include "arch/lib/fmt.h"
 #include "pmu/metrics.h"
 
@@ -89,14 +90,19 @@ static int add_event(struct cha_request *req, const char *s, size_t len, char *w
 		spec[len] = 0;
 	} else {
 		const struct cha_event *e = named = cha_event_find(p, s, len);
-		if (!e) {
+		struct gen_row r;
+		if (!e && len + 6 <= sizeof(spec) && gen_lookup("cha", p->name, s, len, &r)) {
+			fmt_snprintf(spec, sizeof(spec), "cha/%.*s/", (int)len, s);   /* Intel's catalogue */
+			len = strlen(spec);
+		} else if (!e) {
 			fmt_snprintf(why, n, "%.*s: no such %s CHA event (and not cha/.../)", (int)(len > 60 ? 60 : len), s,
 				     p->name);
 			cha_closest_names(p, s, len, why, n);
 			return -1;
+		} else {
+			cha_event_spec(p, e, spec, sizeof(spec));
+			len = strlen(spec);
 		}
-		cha_event_spec(p, e, spec, sizeof(spec));
-		len = strlen(spec);
 	}
 	char err[120];
 	if (cha_encode(p, spec, len, &ev->enc, err, sizeof(err))) {

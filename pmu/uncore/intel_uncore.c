@@ -11,6 +11,7 @@
  * arch/x86/include/asm/intel-family.h (SKYLAKE_X 0x55, ICELAKE_X 0x6A, ICELAKE_D 0x6C).
  */
 #include "pmu/uncore/intel_uncore.h"
+#include "pmu/events/gen_events.h"
 #include "arch/lib/fmt.h"
 
 #include <stdarg.h>
@@ -273,11 +274,49 @@ const struct intel_uncore_event *intel_uncore_event_find(const struct intel_box_
 	return NULL;
 }
 
+int intel_uncore_gen_unit(const struct intel_box_desc *b, const char **unit, const char **plat)
+{
+	for (size_t i = 0; i < intel_uncore_nplatforms; i++)
+		for (int k = 0; k < INTEL_NBOX; k++)
+			if (&intel_uncore_platforms[i].box[k] == b) {
+				const struct intel_uncore_platform *p = &intel_uncore_platforms[i];
+				*unit = k == INTEL_BOX_IMC ? "imc" : "iio";
+				*plat = p->events_of ? p->events_of : p->name;
+				return 1;
+			}
+	return 0;
+}
+
+int intel_uncore_gen_find(const struct intel_box_desc *b, const char *name, size_t len, struct gen_row *r)
+{
+	const char *unit, *plat;
+	return intel_uncore_gen_unit(b, &unit, &plat) && gen_lookup(unit, plat, name, len, r);
+}
+
 static const void *lookup(const struct ev_grammar *g, const char *name, size_t len, struct ev_terms *t, char *err,
 			  size_t n)
 {
 	const struct intel_box_desc *b = g->ctx;
 	const struct intel_uncore_event *e = intel_uncore_event_find(b, name, len);
+	struct gen_row r;
+	if (!e && intel_uncore_gen_find(b, name, len, &r)) {
+		/* not in the hand table: Intel's catalogue (pmu/events/gen_events.h). IIO from ICX:
+		 * UMaskExt is CTL bits 63:32, i.e. ch_mask (config:36-47) and fc_mask (config:48-50).
+		 * Where Intel's files also give PortMask or FCMask they win over UMaskExt, as Intel's
+		 * converter to Linux perf JSON decides (intel/perfmon scripts/create_perf_json.py: "Unset
+		 * UMaskExt if PortMask or FCMask are set"); SPR/EMR COMP_BUF_OCCUPANCY.CMPD.* and GNR/SRF/
+		 * CWF NUM_OUTSTANDING_REQ_OF_CPU.* are rows where the two disagree. */
+		uint32_t ch = r.port_mask, fc = r.fc_mask;
+		if (!ch && !fc && r.umask_ext) {
+			ch = (r.umask_ext >> 4) & 0xFFF;
+			fc = (r.umask_ext >> 16) & 0x7;
+		}
+		if (ev_set_named(g, t, "event", r.event, err, n) || ev_set_named(g, t, "umask", r.umask, err, n) ||
+		    (ev_field_index(g, "ch_mask") >= 0 && (ev_set_named(g, t, "ch_mask", ch, err, n) ||
+							   ev_set_named(g, t, "fc_mask", fc, err, n))))
+			return NULL;
+		return &gen_named_marker;
+	}
 	if (!e)
 		return NULL;
 	if (ev_set_named(g, t, "event", e->event, err, n) || ev_set_named(g, t, "umask", e->umask, err, n))
@@ -288,10 +327,17 @@ static const void *lookup(const struct ev_grammar *g, const char *name, size_t l
 	return e;
 }
 
+/* The box's grammar and, for name_at, its catalogue names after the hand table's. */
+struct box_grammar {
+	struct ev_grammar g;      /* first: name_at gets back to gen from it */
+	struct gen_names gen;
+};
+
 static const char *name_at(const struct ev_grammar *g, size_t i)
 {
 	const struct intel_box_desc *b = g->ctx;
-	return i < b->nevents ? b->events[i].name : NULL;
+	struct box_grammar *bg = (struct box_grammar *)(uintptr_t)g;   /* g is bg->g, on the caller's stack */
+	return i < b->nevents ? b->events[i].name : gen_names_at(&bg->gen, i - b->nevents);
 }
 
 /* The first '/' of s[0..len), or NULL (no memchr in the firmware build's C library). */
@@ -353,18 +399,21 @@ int intel_uncore_encode(const struct intel_box_desc *b, const char *spec, size_t
 		return -1;
 	}
 	fmt_snprintf(what, sizeof(what), "%s", b->pmu);
-	struct ev_grammar g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
-				.what = what, .lookup = lookup, .ctx = b, .name_at = name_at };
+	struct box_grammar bg = { .g = { .pmu = { b->pmu }, .fields = b->fields, .nfields = b->nfields, .bare_name = 1,
+					 .what = what, .lookup = lookup, .ctx = b, .name_at = name_at } };
+	const char *unit = "", *plat = "";
+	intel_uncore_gen_unit(b, &unit, &plat);
+	gen_names_start(&bg.gen, unit, plat);
 	struct ev_terms t;
-	if (ev_parse(&g, spec, len, 0, &t, why, n))
+	if (ev_parse(&bg.g, spec, len, 0, &t, why, n))
 		return -1;
 	uint64_t reg[EV_MAX_REGS] = { 0 };
-	ev_encode(&g, &t, reg);
+	ev_encode(&bg.g, &t, reg);
 	*ctl = reg[0] | b->type->ctl_en;
 	if (box)
 		*box = bx;
 	if (named)
-		*named = t.named;
+		*named = t.named == &gen_named_marker ? NULL : t.named;
 	return 0;
 }
 
@@ -708,13 +757,15 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 
 /* ---- requests ------------------------------------------------------------------------------- */
 
-/* 1 when entry s[0..len) is for box b: its PMU prefix, or a bare name of its table. */
+/* 1 when entry s[0..len) is for box b: its PMU prefix, or a bare name of its table or of its
+ * unit in Intel's catalogue. */
 static int mine(const struct intel_box_desc *b, const char *s, size_t len)
 {
 	int bx;
+	struct gen_row r;
 	if (slash_in(s, len))
 		return pmu_prefix(b, s, len, &bx) != 0;
-	return intel_uncore_event_find(b, s, len) != NULL;
+	return intel_uncore_event_find(b, s, len) != NULL || intel_uncore_gen_find(b, s, len, &r);
 }
 
 static int add_event(const struct intel_box_desc *b, struct unc_request *req, const char *s, size_t len,

@@ -149,6 +149,14 @@ const struct intel_uncore_platform *intel_uncore_platform_by_name(const char *na
 const struct intel_uncore_event *intel_uncore_event_find(const struct intel_box_desc *b, const char *name,
 							 size_t len);
 
+/* Box b's row of Intel's generated catalogue (pmu/events/gen_events.h: unit "imc" or "iio" of
+ * the platform b belongs to) named name[0..len), with or without its UNC_M_ / UNC_IIO_ prefix:
+ * 1 with *r filled, 0 when none. */
+struct gen_row;
+int intel_uncore_gen_find(const struct intel_box_desc *b, const char *name, size_t len, struct gen_row *r);
+/* The catalogue unit ("imc", "iio") and platform (its events_of where set) of box b: 1, or 0
+ * when b is no platform's box. */
+int intel_uncore_gen_unit(const struct intel_box_desc *b, const char **unit, const char **plat);
 /* `uncore_imc/TERMS/`, `uncore_iio_3/TERMS/` or a bare event name -> the CTL with the enable
  * bit; *box gets the N of a uncore_iio_N / uncore_imc_N prefix, or -1. 0, or -1 with why
  * naming the field. */

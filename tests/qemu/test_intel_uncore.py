@@ -119,6 +119,20 @@ def test_intel_uncore_events_typo(scratch):
 
 
 @x86_64
+def test_intel_uncore_catalogue_name(scratch):
+    """A perfmon name only Intel's generated catalogue knows (pmu/events/gen_intel_uncore.c) is
+    programmed as Intel's SKX file encodes it: UNC_IIO_TXN_REQ_OF_CPU.MEM_READ.PART0, EventCode
+    0x84, UMask 0x04, PortMask 0x01, FCMask 0x07 (skylakex_uncore_experimental.json v1.37), at
+    SKX IIO's ch_mask config:36-43 and fc_mask config:44-46 (Linux uncore_snbep.c skx formats)."""
+    run = uncore_boot(scratch, "Skylake-Server", {"uncore": "on", "uncore_events": "UNC_IIO_TXN_REQ_OF_CPU.MEM_READ.PART0"})
+    run.expect_ok()
+    iio = {r.get("pmu"): r for r in run.of("uncore")}.get("uncore_iio")
+    assert iio and iio.get("status") == "ok", iio
+    ctls = {int(e["ctl"], 16) for e in iio["events"]}
+    assert ctls == {EN | 0x84 | 0x04 << 8 | 0x01 << 36 | 0x07 << 44}, [hex(c) for c in ctls]
+
+
+@x86_64
 def test_intel_uncore_spr_without_discovery_table(scratch, figure):
     """Sapphire Rapids (family 6 model 0x8F; QEMU 7.2 has no SapphireRapids CPU model, so the
     Icelake-Server model with model=143): IMC and IIO units come from the uncore discovery table

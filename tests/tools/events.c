@@ -6,6 +6,9 @@
  *   family  pmu  event  perf-style-string  ctl=0x...
  * then every named Intel IMC / IIO event of every platform:
  *   platform  pmu  event  perf-style-string  ctl=0x...
+ * then every event of Intel's generated catalogue (pmu/events/gen_events.h) per platform and
+ * unit, through the same encoders a config string goes through (cha/NAME/, uncore_imc/NAME/):
+ *   platform  unit  EventName  fields  ctl=0x...
  * then every event of every NVIDIA CoreSight PMU (APMT) and ACPI-namespace PMU:
  *   soc  pmu  event  perf-style-string  (the perf config value; these PMUs' PMEVTYPER holds it)
  * Register values are what efiperf writes (CTL with the platform's enable bit; a filter that
@@ -19,6 +22,64 @@
 #include "pmu/uncore/intel_uncore.h"
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "pmu/uncore/nv_acpi_pmu.h"
+#include "pmu/events/gen_events.h"
+
+/* One catalogue row r of platform plat as encoded for spec; prints it, or returns 1 when the
+ * encoder refused it (a row efiperf cannot program: counted, not listed). */
+static int gen_line(const char *plat, const char *unit, const struct gen_row *r, int fail, uint64_t ctl)
+{
+	if (fail)
+		return 1;
+	char f[96];
+	int k = snprintf(f, sizeof(f), "event=0x%x,umask=0x%x", r->event, r->umask);
+	if (r->umask_ext)
+		k += snprintf(f + k, sizeof(f) - (size_t)k, ",umask_ext=0x%x", r->umask_ext);
+	if (r->port_mask || r->fc_mask)
+		snprintf(f + k, sizeof(f) - (size_t)k, ",ch_mask=0x%x,fc_mask=0x%x", r->port_mask, r->fc_mask);
+	printf("%-5s %-4s %-58s %-60s ctl=0x%016llx\n", plat, unit, r->name, f, (unsigned long long)ctl);
+	return 0;
+}
+
+/* Every catalogue row of every CHA and IMC/IIO platform; *skipped: rows the encoder refused
+ * (SKX rows that need a CHA filter value). Returns the rows listed. */
+static unsigned gen_events(unsigned *skipped)
+{
+	unsigned n = 0;
+	struct gen_iter it;
+	struct gen_row r;
+	char spec[128], why[160];
+	for (size_t k = 0; k < cha_nplatforms; k++) {
+		const struct cha_platform *p = &cha_platforms[k];
+		int pi = gen_platform_index(p->name);
+		for (gen_iter_start(&it, gen_unit_by_name("cha")); pi >= 0 && gen_iter_next(&it, &r);) {
+			if (!(r.plats >> pi & 1))
+				continue;
+			struct cha_encoding x;
+			snprintf(spec, sizeof(spec), "cha/%s/", r.name);
+			int bad = cha_encode(p, spec, strlen(spec), &x, why, sizeof(why)) != 0;
+			*skipped += (unsigned)gen_line(p->name, "cha", &r, bad, x.ctl);
+			n += !bad;
+		}
+	}
+	for (size_t k = 0; k < intel_uncore_nplatforms; k++) {
+		const struct intel_uncore_platform *p = &intel_uncore_platforms[k];
+		int pi = gen_platform_index(p->events_of ? p->events_of : p->name);
+		for (int b = 0; b < INTEL_NBOX; b++) {
+			const struct intel_box_desc *d = &p->box[b];
+			const char *unit = b == INTEL_BOX_IMC ? "imc" : "iio";
+			for (gen_iter_start(&it, gen_unit_by_name(unit)); pi >= 0 && gen_iter_next(&it, &r);) {
+				if (!(r.plats >> pi & 1))
+					continue;
+				uint64_t ctl = 0;
+				snprintf(spec, sizeof(spec), "%s/%s/", d->pmu, r.name);
+				int bad = intel_uncore_encode(d, spec, strlen(spec), &ctl, NULL, NULL, why, sizeof(why)) != 0;
+				*skipped += (unsigned)gen_line(p->name, unit, &r, bad, ctl);
+				n += !bad;
+			}
+		}
+	}
+	return n;
+}
 
 /* NVIDIA: CoreSight PMUs of the table, then the ACPI-namespace PMU types; returns the count. */
 static unsigned nvidia_events(void)
@@ -109,10 +170,12 @@ int main(void)
 			}
 		}
 	}
+	unsigned nskip = 0, ng = gen_events(&nskip);
 	unsigned nn = nvidia_events();
 	fflush(stdout);
 	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families, "
-		"%u Intel IMC/IIO events of %zu platforms, %u NVIDIA PMU events\n", n, cha_nplatforms, na, ni,
-		intel_uncore_nplatforms, nn);
+		"%u Intel IMC/IIO events of %zu platforms, %u NVIDIA PMU events, %u Intel catalogue events "
+		"(perfmon %.12s; %u SKX rows needing a CHA filter value not listed)\n", n, cha_nplatforms, na, ni,
+		intel_uncore_nplatforms, nn, ng, gen_intel_commit, nskip);
 	return bad ? 1 : 0;
 }

@@ -23,7 +23,8 @@ def names_by_platform(path):
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 2:
+            # (the generated catalogue's lines, "PLAT unit NAME ...", are not the CHA table's)
+            if len(parts) >= 2 and parts[1] not in ("cha", "imc", "iio"):
                 out.setdefault(parts[0], []).append(parts[1])
     return out
 
