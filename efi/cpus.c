@@ -9,8 +9,11 @@
 
 #define NODE_RANGES_MAX 16
 
-static uint32_t sel[WINDOW_MAX_CPUS];
-static int32_t sel_node[WINDOW_MAX_CPUS];
+/* WINDOW_MAX_CPUS entries each, from the pool (cpus_init; .bss is stored in the image) */
+static uint32_t *sel;
+static int32_t *sel_node;
+static uint32_t boot_sel[1];   /* cpus_selected() without a selection: the boot CPU alone */
+static int32_t boot_node[1];
 static int nsel;
 static const struct acpi_srat *srat;   /* the platform's, for cpus_alloc() */
 
@@ -31,6 +34,15 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg)
 	char msg[160];
 	struct cpuset_topo topo = { p->mp.logical, p->mp.bsp, p->mp.cpu };
 	int n = -1;
+	if (!sel || sel == boot_sel) {
+		sel = pool_zalloc(WINDOW_MAX_CPUS * sizeof(*sel));
+		sel_node = pool_zalloc(WINDOW_MAX_CPUS * sizeof(*sel_node));
+	}
+	if (!sel || !sel_node) {
+		nsel = 0;
+		rep_error("cpus", "no pool memory for the CPU selection");
+		return -1;
+	}
 	if (cpuset_parse(cfg->cpus, strlena((CHAR8 *)cfg->cpus), &set, msg, sizeof(msg)) == 0)
 		n = cpuset_resolve(&set, &topo, sel, WINDOW_MAX_CPUS, msg, sizeof(msg));
 	if (n < 0) {
@@ -79,6 +91,10 @@ int cpus_selected(struct window_cpu *cpus)
 	if (!nsel) {
 		struct mp_info mi;
 		mp_init(&mi);
+		if (!sel || !sel_node) {   /* cpus_init never ran, or had no pool: the boot CPU alone */
+			sel = boot_sel;
+			sel_node = boot_node;
+		}
 		sel[0] = mi.bsp;
 		sel_node[0] = -1;
 		nsel = 1;
