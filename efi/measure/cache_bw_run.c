@@ -19,7 +19,7 @@ struct bw_work {
 	void *(*buf)[CACHE_BW_ARRAYS];
 };
 
-static uint64_t run_kernel(void *arg)
+static uint64_t cache_bw_window_kernel(void *arg)
 {
 	kernel_run(arg);
 	return ((struct kernel_run *)arg)->result;
@@ -40,7 +40,7 @@ static void run_point(const struct measure_ctx *ctx, const struct cache_bw_reque
 						   .reps = pt->reps, .timer = ctx->clock };
 		wk->wc[i] = (struct window_cpu){ .cpu = req->cpu[i], .arg = &wk->runs[i] };
 	}
-	struct window_spec spec = { .kernel = run_kernel, .cpus = wk->wc, .ncpus = n, .mask_interrupts = 1 };
+	struct window_spec spec = { .kernel = cache_bw_window_kernel, .cpus = wk->wc, .ncpus = n, .mask_interrupts = 1 };
 	pt->ok = ctx->win.run(ctx->win.ctx, &spec, &pt->w) == 0;
 	uint64_t worst = 0, app = 0;
 	for (int i = 0; i < n; i++) {

@@ -71,7 +71,7 @@ static int read_back(const struct mmio_request *req)
 	return ok;
 }
 
-static void run_kernel(const struct measure_ctx *ctx, const struct mmio_request *req, const struct mmio_kernel *mk,
+static void mmio_kernel_run(const struct measure_ctx *ctx, const struct mmio_request *req, const struct mmio_kernel *mk,
 		       struct mmio_kernel_result *kr)
 {
 	struct mmio_arg arg = { req->base, req->bytes };
@@ -103,7 +103,7 @@ int mmio_measure(const struct measure_ctx *ctx, const struct mmio_request *req, 
 		if (mmio_kernels[k].writes && !req->writes)
 			continue;
 		struct mmio_kernel_result *kr = &res->k[res->nk++];
-		run_kernel(ctx, req, &mmio_kernels[k], kr);
+		mmio_kernel_run(ctx, req, &mmio_kernels[k], kr);
 		if (kr->verified == 0)
 			rc = -1;
 	}

@@ -282,7 +282,7 @@ class Sources:
         _types:  struct name -> its function-pointer fields ("(*f)(" or a typedef'd pointer type);
         _pos:    (file, struct name, identifiers) of each brace initializer of that struct, whose
                  members may be positional: every identifier in it may be in any of its fields."""
-        self._assign, self._types, self._pos, self._decl = [], {}, [], {}
+        self._assign, self._types, self._pos, self._decl, self._assign_type = [], {}, [], {}, {}
         texts = []
         for top in ("efi", "pmu", "arch"):
             for base, subdirs, files in os.walk(os.path.join(self.root, top)):
@@ -315,8 +315,12 @@ class Sources:
                 while i < len(t) and depth:
                     depth += {"{": 1, "}": -1}.get(t[i], 0)
                     i += 1
-                positional = re.sub(r"\.\s*\w+\s*=\s*&?\s*[A-Za-z_]\w*", " ", t[m.end():i])   # designated: _assign
+                body = t[m.end():i]
+                positional = re.sub(r"\.\s*\w+\s*=\s*&?\s*[A-Za-z_]\w*", " ", body)   # designated: _assign
                 self._pos.append((rel, m.group(1) or m.group(2), set(re.findall(r"[A-Za-z_]\w*", positional))))
+                # designated members of a typed initializer: that type's field only (_assign_type)
+                for d in re.finditer(r"\.\s*(\w+)\s*=\s*&?\s*([A-Za-z_]\w*)\s*[,;})]", body):
+                    self._assign_type.setdefault((rel, d.group(1), d.group(2)), set()).add(m.group(1) or m.group(2))
 
     def assigned(self, field, only_file=None, obj=None, only_type=None):
         """Identifiers that may be stored in a field named `field`: assigned by name, or in a
@@ -325,12 +329,15 @@ class Sources:
         core_pmu's start, s->counters->start a window_counters')."""
         if self._assign is None:
             self._scan()
-        out = {v for rel, f, v in self._assign if f == field and (only_file is None or rel == only_file)}
         types = {ty for ty, fields in self._types.items() if field in fields}
         if obj and types & self._decl.get(obj, set()):
             types &= self._decl[obj]
         if only_type:
             types &= {only_type}
+        # ".field = x" anywhere; one inside an initializer of struct T only where T is one of types
+        # (an attachment_ops' .start is no core_pmu's start)
+        out = {v for rel, f, v in self._assign if f == field and (only_file is None or rel == only_file)
+               and (not self._assign_type.get((rel, f, v)) or self._assign_type[(rel, f, v)] & types)}
         for rel, ty, idents in self._pos:
             if ty in types and (only_file is None or rel == only_file):
                 out |= idents
