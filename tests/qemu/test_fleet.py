@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""A lab fleet streaming its records to boot/efiperf-collector, in a network namespace of the
+test's own (test_netboot.py's Lab: a bridge at 198.18.0.1/24, one tap per machine, no route out,
+dnsmasq bound to that bridge only, everything removed on every path). The collector listens on
+the bridge's address with a SQLite file; x86_64 QEMU machines PXE-boot efiperf with per-serial
+configs from the boot server that set `collector`, `collector_token` and `collector_wait`.
+
+The oracle is the database itself (read with Python's sqlite3, not through the collector) against
+each machine's console: the run id the console names has seq 0..N-1 stored once each, the run
+record first and the end record last, N the count the console says was sent, the config the
+per-serial file set, the verdict the console's EFIPERF RESULT line states; and the fleet page
+lists the machines with those verdicts."""
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import time
+
+import pytest
+
+from efiperf_qemu import REPO, base_efi, console_tail
+from test_netboot import NETBOOT_SH, SERVER, Lab, qemu_args, sh
+
+COLLECTOR = os.path.join(REPO, "boot", "efiperf-collector")
+PORT = 8080
+TOKEN = "fleet-token-0123"
+COMMON = "exit = shutdown\npcie = off\nstream = off\nlatency = off\ncollector_wait = 60\n"
+
+
+def lab_root(d, configs):
+    """The boot root with efiperf/<serial>.cfg = configs[serial]."""
+    root = os.path.join(d, "root")
+    sh(NETBOOT_SH, "--root", root, "--server", SERVER, "--range", "198.18.0.100,198.18.0.150", "--interface", "br0",
+       "--efi-x86_64", base_efi("x86_64"), "--efi-aarch64", base_efi("x86_64"))
+    for serial, text in configs.items():
+        with open(os.path.join(root, "efiperf", serial + ".cfg"), "w") as f:
+            f.write(text)
+    return root
+
+
+def start_collector(lab, d, db, tag):
+    tok = os.path.join(d, "token")
+    with open(tok, "w") as f:
+        f.write(TOKEN + "\n")
+    log = os.path.join(d, "collector-%s.log" % tag)
+    p = lab.start(["/usr/bin/python3", COLLECTOR, "--listen", "%s:%d" % (SERVER, PORT), "--db", db,
+                   "--token-file", tok], log)
+    deadline = time.time() + 60
+    while time.time() < deadline and "listening on" not in open(log).read():
+        assert p.poll() is None, "collector exited: %s" % open(log).read()
+        time.sleep(0.5)
+    assert "listening on" in open(log).read(), open(log).read()
+    return p
+
+
+def start_dnsmasq(lab, d, root):
+    lab.start(["dnsmasq", "--conf-file=" + os.path.join(root, "dnsmasq.conf"), "--no-daemon", "--log-facility=-",
+               "--pid-file=" + os.path.join(d, "dnsmasq.pid"), "--user=root", "--group=root"],
+              os.path.join(d, "dnsmasq.log"))
+    time.sleep(1)
+
+
+def boot_machines(lab, d, serials, first_tap=0):
+    out = {}
+    for i, serial in enumerate(serials, first_tap):
+        log = os.path.join(d, "console-%s.log" % serial)
+        out[serial] = (lab.start(qemu_args(d, serial, "tap%d" % i, "52:54:00:18:01:%02x" % (i + 1)), log), log)
+    return out
+
+
+def wait_all(machines, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline and any(p.poll() is None for p, _ in machines.values()):
+        time.sleep(2)
+
+
+def console(log):
+    text = open(log, "rb").read().decode("utf-8", "replace")
+    return re.sub(r"\x1b\[[0-9;=]*[A-Za-z]", "", text).replace("\r", "")
+
+
+def stored(db, run_id):
+    """[(seq, type, record)] of a run, read from the SQLite file directly."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute("SELECT seq, type, body FROM records WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
+        run = con.execute("SELECT serial, ended, result FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    finally:
+        con.close()
+    return [(s, t, json.loads(b)) for s, t, b in rows], run
+
+
+def check_delivered(serial, text, db):
+    """The run the console names is in the database whole, in order, once. Returns (run_id, records, run row)."""
+    m = re.search(r"collector: records go to http://%s:%d/ as run (\S+) " % (re.escape(SERVER), PORT), text)
+    assert m, "%s: no collector line on the console: %s" % (serial, text[-2000:])
+    run_id = m.group(1)
+    assert run_id.startswith(serial + "-"), run_id
+    m = re.search(r"collector: (\d+) records not delivered \((\d+) sent to ", text)
+    assert m, "%s: no delivery count on the console: %s" % (serial, text[-2000:])
+    assert m.group(1) == "0", "%s: %s records not delivered" % (serial, m.group(1))
+    sent = int(m.group(2))
+    recs, run = stored(db, run_id)
+    assert [s for s, _, _ in recs] == list(range(sent)), "%s: seqs %s, console says %d sent" % (
+        serial, [s for s, _, _ in recs], sent)
+    assert recs[0][1] == "run" and recs[-1][1] == "end", [t for _, t, _ in recs]
+    assert [t for _, t, _ in recs].count("end") == 1 and [t for _, t, _ in recs].count("run") == 1
+    assert all(r["type"] == t for _, t, r in recs)
+    assert run is not None and run[0] == serial and run[1] == 1, run
+    return run_id, recs, run
+
+
+@pytest.mark.x86_64
+def test_fleet_streams_every_record_to_the_collector(scratch):
+    if os.geteuid() != 0 or not shutil.which("dnsmasq"):
+        pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    d = scratch()
+    url = "collector = http://%s:%d/\ncollector_token = %s\n" % (SERVER, PORT, TOKEN)
+    sizes = {"LAB1": 2, "LAB2": 3, "LAB3": 4}
+    root = lab_root(d, {s: COMMON + url + "copy_size = %dM\ncopy_passes = 1\n" % mib for s, mib in sizes.items()})
+    db = os.path.join(d, "fleet.sqlite")
+    lab = Lab(d, ["tap%d" % i for i in range(3)])
+    try:
+        start_dnsmasq(lab, d, root)
+        start_collector(lab, d, db, "1")
+        machines = boot_machines(lab, d, sizes)
+        wait_all(machines, 540)
+        runs = {}
+        for serial, (p, log) in machines.items():
+            text = console(log)
+            assert p.poll() == 0, "%s did not power off: %s" % (serial, "\n".join(console_tail(log)))
+            assert "configuration from tftp://%s/efiperf/%s.cfg" % (SERVER, serial) in text
+            run_id, recs, run = check_delivered(serial, text, db)
+            cfg = recs[0][2]["config"]
+            assert cfg["copy_size"] == sizes[serial] << 20 and cfg["collector"] == "http://%s:%d/" % (SERVER, PORT)
+            assert cfg["collector_token"] == "(set)", "the token reached a record"
+            assert TOKEN not in json.dumps([r for _, _, r in recs])
+            verdict = re.search(r"EFIPERF RESULT: (\w+) serial=%s" % serial, text)
+            assert verdict, "%s: no result line" % serial
+            assert [r for _, t, r in recs if t == "verdict"], "%s: no verdict record stored" % serial
+            assert run[2] == verdict.group(1), "%s: stored result %s, console %s" % (serial, run[2], verdict.group(1))
+            assert any(t == "measurement" for _, t, _ in recs)
+            runs[serial] = (run_id, verdict.group(1))
+        page = lab.run_ns("/usr/bin/python3", "-c", "import urllib.request,sys; sys.stdout.write(urllib.request."
+                          "urlopen('http://%s:%d/', timeout=30).read().decode())" % (SERVER, PORT)).stdout
+        for serial, (run_id, verdict) in runs.items():
+            row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*%s(?:(?!</tr>).)*</tr>" % re.escape(run_id), page, re.S)
+            assert row and serial in row.group(0) and verdict in row.group(0), (serial, run_id, verdict, page[:3000])
+    finally:
+        lab.close()
+    assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
