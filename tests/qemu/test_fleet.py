@@ -151,3 +151,65 @@ def test_fleet_streams_every_record_to_the_collector(scratch):
     finally:
         lab.close()
     assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
+
+
+def stored_count(db, serial):
+    """Records stored for the runs of `serial` (0 before the database has its tables)."""
+    if not os.path.exists(db):
+        return 0
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM records JOIN runs USING (run_id) WHERE runs.serial = ?",
+                           (serial,)).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()
+
+
+@pytest.mark.x86_64
+def test_fleet_collector_down_and_wrong_token(scratch):
+    """LAB1: the collector is stopped for 20 s once its run record is stored, then started again
+    on the same database: the records written meanwhile wait and arrive, none lost or twice.
+    LAB2 has a wrong token: the collector answers 401, the console says so, nothing is stored."""
+    if os.geteuid() != 0 or not shutil.which("dnsmasq"):
+        pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    d = scratch()
+    url = "collector = http://%s:%d/\n" % (SERVER, PORT)
+    run = "copy_size = 4M\ncopy_passes = 2\n"
+    slow = COMMON.replace("latency = off", "latency = on\nlatency_max = 16M")   # records keep coming a while
+    root = lab_root(d, {"LAB1": slow + url + "collector_token = %s\n" % TOKEN + run,
+                        "LAB2": COMMON + url + "collector_token = not-the-token\n" + run})
+    db = os.path.join(d, "fleet.sqlite")
+    lab = Lab(d, ["tap0", "tap1"])
+    try:
+        start_dnsmasq(lab, d, root)
+        coll = start_collector(lab, d, db, "1")
+        machines = boot_machines(lab, d, ["LAB1", "LAB2"])
+        deadline = time.time() + 300
+        while time.time() < deadline and stored_count(db, "LAB1") == 0 and machines["LAB1"][0].poll() is None:
+            time.sleep(0.2)
+        assert stored_count(db, "LAB1") > 0, "LAB1's run record never arrived: %s" % console(machines["LAB1"][1])[-2000:]
+        coll.terminate()
+        coll.wait(timeout=30)
+        down_at = stored_count(db, "LAB1")
+        time.sleep(20)
+        start_collector(lab, d, db, "2")
+        wait_all(machines, 480)
+        for serial, (p, log) in machines.items():
+            assert p.poll() == 0, "%s did not power off: %s" % (serial, "\n".join(console_tail(log)))
+        text = console(machines["LAB1"][1])
+        assert "records wait in memory and are retried" in text, "LAB1 never saw the collector down: %s" % text[-3000:]
+        run_id, recs, _ = check_delivered("LAB1", text, db)
+        assert len(recs) > down_at, "no record was written while the collector was down (%d at the stop)" % down_at
+        bad = console(machines["LAB2"][1])
+        assert re.search(r"collector: http://%s:%d/ refused the token \(HTTP 401\): streaming stops" % (
+            re.escape(SERVER), PORT), bad), bad[-2000:]
+        assert bad.count("refused the token") == 1
+        m = re.search(r"collector: (\d+) records not delivered \(0 sent to ", bad)
+        assert m and int(m.group(1)) > 0, bad[-2000:]
+        assert "efiperf: run ok" in bad, "the run did not go on after the 401"
+        assert stored_count(db, "LAB2") == 0
+    finally:
+        lab.close()
+    assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
