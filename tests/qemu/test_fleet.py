@@ -18,10 +18,15 @@ import sqlite3
 import subprocess
 import time
 
+import sys
+
 import pytest
 
 from efiperf_qemu import REPO, base_efi, console_tail
 from test_netboot import NETBOOT_SH, SERVER, Lab, qemu_args, sh
+
+sys.path.insert(0, os.path.join(REPO, "tests", "collector"))
+from collector_fixtures import PG_BIN, Postgres  # noqa: E402
 
 COLLECTOR = os.path.join(REPO, "boot", "efiperf-collector")
 PORT = 8080
@@ -81,15 +86,24 @@ def console(log):
     return re.sub(r"\x1b\[[0-9;=]*[A-Za-z]", "", text).replace("\r", "")
 
 
-def stored(db, run_id):
-    """[(seq, type, record)] of a run, read from the SQLite file directly."""
+def query(db, sql, args):
+    """Rows of `sql` (with ? placeholders) on the SQLite file or PostgreSQL URL db, read directly."""
+    if db.startswith("postgresql://"):
+        import psycopg   # Debian python3-psycopg
+        with psycopg.connect(db) as con:
+            return con.execute(sql.replace("?", "%s"), args).fetchall()
     con = sqlite3.connect(db)
     try:
-        rows = con.execute("SELECT seq, type, body FROM records WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
-        run = con.execute("SELECT serial, ended, result FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        return con.execute(sql, args).fetchall()
     finally:
         con.close()
-    return [(s, t, json.loads(b)) for s, t, b in rows], run
+
+
+def stored(db, run_id):
+    """[(seq, type, record)] of a run and its (serial, ended, result)."""
+    rows = query(db, "SELECT seq, type, body FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
+    run = query(db, "SELECT serial, ended, result FROM runs WHERE run_id = ?", (run_id,))
+    return [(s, t, json.loads(b)) for s, t, b in rows], (run[0] if run else None)
 
 
 def check_delivered(serial, text, db):
@@ -113,14 +127,18 @@ def check_delivered(serial, text, db):
 
 
 @pytest.mark.x86_64
-def test_fleet_streams_every_record_to_the_collector(scratch):
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_fleet_streams_every_record_to_the_collector(scratch, kind):
     if os.geteuid() != 0 or not shutil.which("dnsmasq"):
         pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    if kind == "postgresql" and not os.path.exists(os.path.join(PG_BIN, "initdb")):
+        pytest.fail("PostgreSQL 15 is not installed (boot/deps.sh --check test installs postgresql-15)")
     d = scratch()
     url = "collector = http://%s:%d/\ncollector_token = %s\n" % (SERVER, PORT, TOKEN)
     sizes = {"LAB1": 2, "LAB2": 3, "LAB3": 4}
     root = lab_root(d, {s: COMMON + url + "copy_size = %dM\ncopy_passes = 1\n" % mib for s, mib in sizes.items()})
-    db = os.path.join(d, "fleet.sqlite")
+    pg = Postgres().start() if kind == "postgresql" else None   # initdb + pg_ctl, a Unix socket only
+    db = pg.url() if pg else os.path.join(d, "fleet.sqlite")
     lab = Lab(d, ["tap%d" % i for i in range(3)])
     try:
         start_dnsmasq(lab, d, root)
@@ -150,6 +168,8 @@ def test_fleet_streams_every_record_to_the_collector(scratch):
             assert row and serial in row.group(0) and verdict in row.group(0), (serial, run_id, verdict, page[:3000])
     finally:
         lab.close()
+        if pg:
+            pg.stop()
     assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
 
 
@@ -169,8 +189,8 @@ def stored_count(db, serial):
 
 @pytest.mark.x86_64
 def test_fleet_collector_down_and_wrong_token(scratch):
-    """LAB1: the collector is stopped for 20 s once its run record is stored, then started again
-    on the same database: the records written meanwhile wait and arrive, none lost or twice.
+    """LAB1: the collector is stopped once its run record is stored, for 20 s and until LAB1 has
+    failed to send, then started again on the same database: the records written meanwhile wait and arrive, none lost or twice.
     LAB2 has a wrong token: the collector answers 401, the console says so, nothing is stored."""
     if os.geteuid() != 0 or not shutil.which("dnsmasq"):
         pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
@@ -193,7 +213,12 @@ def test_fleet_collector_down_and_wrong_token(scratch):
         coll.terminate()
         coll.wait(timeout=30)
         down_at = stored_count(db, "LAB1")
-        time.sleep(20)
+        # down for 20 s, and on until LAB1 has tried to send (it sends only between measurements,
+        # and one under TCG may take longer than that)
+        up = time.time() + 20
+        deadline = time.time() + 240
+        while time.time() < deadline and (time.time() < up or "records wait in memory" not in console(machines["LAB1"][1])):
+            time.sleep(0.5)
         start_collector(lab, d, db, "2")
         wait_all(machines, 480)
         for serial, (p, log) in machines.items():
