@@ -238,3 +238,40 @@ def test_fleet_collector_down_and_wrong_token(scratch):
     finally:
         lab.close()
     assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
+
+
+@pytest.mark.aarch64
+def test_fleet_aarch64_pxe_streams_to_the_collector(scratch):
+    """One aarch64 machine (AAVMF, virtio-net) PXE-boots aarch64/efiperf.efi (DHCP client
+    architecture 11) and streams its run to the collector on SQLite: whole, in order, once."""
+    if os.geteuid() != 0 or not shutil.which("dnsmasq"):
+        pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    d = scratch()
+    root = os.path.join(d, "root")
+    sh(NETBOOT_SH, "--root", root, "--server", SERVER, "--range", "198.18.0.100,198.18.0.150", "--interface", "br0",
+       "--efi-x86_64", base_efi("x86_64"), "--efi-aarch64", base_efi("aarch64"))
+    with open(os.path.join(root, "efiperf", "LABA.cfg"), "w") as f:
+        f.write(COMMON + "collector = http://%s:%d/\ncollector_token = %s\ncopy_size = 2M\ncopy_passes = 1\n"
+                % (SERVER, PORT, TOKEN))
+    db = os.path.join(d, "fleet.sqlite")
+    lab = Lab(d, ["tap0"])
+    try:
+        start_dnsmasq(lab, d, root)
+        start_collector(lab, d, db, "1")
+        vars_fd = os.path.join(d, "vars-LABA.fd")
+        shutil.copyfile("/usr/share/AAVMF/AAVMF_VARS.fd", vars_fd)
+        log = os.path.join(d, "console-LABA.log")
+        p = lab.start(["qemu-system-aarch64", "-M", "virt", "-cpu", "max", "-smp", "2", "-m", "512", "-nographic",
+                       "-no-reboot", "-drive", "if=pflash,format=raw,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd",
+                       "-drive", "if=pflash,format=raw,file=%s" % vars_fd, "-smbios", "type=1,serial=LABA",
+                       "-netdev", "tap,id=n0,ifname=tap0,script=no,downscript=no",
+                       "-device", "virtio-net-pci,netdev=n0,romfile=,mac=52:54:00:18:02:01"], log)
+        wait_all({"LABA": (p, log)}, 540)
+        text = console(log)
+        assert p.poll() == 0, "LABA did not power off: %s" % "\n".join(console_tail(log))
+        assert "configuration from tftp://%s/efiperf/LABA.cfg" % SERVER in text, text[-2000:]
+        _, recs, _ = check_delivered("LABA", text, db)
+        assert recs[0][2]["arch"] == "aarch64"
+    finally:
+        lab.close()
+    assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
