@@ -34,6 +34,17 @@
 #define EFI_CONNECTION_FIN EFIERR(104)
 #endif
 
+/* EFI_IP4_CONFIG2_PROTOCOL (UEFI 2.10 section 28.5); gnu-efi 3.0.15 lacks it. */
+#define IP4_CONFIG2_GUID { 0x5b446ed1, 0xe30b, 0x4faa, { 0x87, 0x1a, 0x36, 0x54, 0xec, 0xa3, 0x60, 0x80 } }
+#define IP4_CONFIG2_DATA_POLICY 1   /* EFI_IP4_CONFIG2_DATA_TYPE Ip4Config2DataTypePolicy */
+#define IP4_CONFIG2_POLICY_STATIC 0 /* EFI_IP4_CONFIG2_POLICY */
+#define IP4_CONFIG2_POLICY_DHCP 1
+struct ip4_config2 {
+	EFI_STATUS (EFIAPI *SetData)(struct ip4_config2 *This, UINT32 DataType, UINTN DataSize, VOID *Data);
+	EFI_STATUS (EFIAPI *GetData)(struct ip4_config2 *This, UINT32 DataType, UINTN *DataSize, VOID *Data);
+	VOID *RegisterDataNotify, *UnregisterDataNotify;
+};
+static EFI_GUID ip4_config2_guid = IP4_CONFIG2_GUID;
 static EFI_GUID tcp4_sb_guid = EFI_TCP4_SERVICE_BINDING_PROTOCOL;
 static EFI_GUID tcp4_guid = EFI_TCP4_PROTOCOL;
 
@@ -54,6 +65,8 @@ static struct {
 	uint32_t backoff_s;
 	int have_station;        /* loaded over PXE: the address its DHCP gave */
 	EFI_IPv4_ADDRESS station, subnet;
+	EFI_HANDLE nic;          /* the handle with the TCP4 service binding */
+	struct ip4_config2 *dhcp_set;   /* its IPv4 policy this run switched to DHCP, put back at the end */
 	int stopped;             /* 401: nothing more is sent */
 	int down;                /* the last send failed (said once) */
 } c;
@@ -63,6 +76,25 @@ static void arm(uint32_t ms)
 	BS->SetTimer(c.next, TimerRelative, (UINT64)ms * TICKS_PER_MS);
 }
 
+
+/* The IPv4 driver has no default address (its policy is static with none, edk2's default):
+ * switch its policy to DHCP for this run (EFI_IP4_CONFIG2_PROTOCOL.SetData, UEFI 2.10 section
+ * 28.5); the address comes while the run goes on, and on_close puts the static policy back. */
+static void ask_dhcp(void)
+{
+	struct ip4_config2 *cfg2;
+	UINT32 policy = 0;
+	UINTN n = sizeof(policy);
+	if (BS->HandleProtocol(c.nic, &ip4_config2_guid, (VOID **)&cfg2) != EFI_SUCCESS ||
+	    cfg2->GetData(cfg2, IP4_CONFIG2_DATA_POLICY, &n, &policy) != EFI_SUCCESS || policy != IP4_CONFIG2_POLICY_STATIC)
+		return;
+	policy = IP4_CONFIG2_POLICY_DHCP;
+	EFI_STATUS st = cfg2->SetData(cfg2, IP4_CONFIG2_DATA_POLICY, sizeof(policy), &policy);
+	if (st == EFI_SUCCESS || st == EFI_NOT_READY) {
+		c.dhcp_set = cfg2;
+		rep_line("collector: no IPv4 address: the network device's IPv4 policy is DHCP for this run");
+	}
+}
 
 /* Wait for a TCP4 token's event, polling the driver, at most ms. */
 static EFI_STATUS tcp_wait(EFI_TCP4 *tcp, EFI_TCP4_COMPLETION_TOKEN *tok, uint32_t ms)
@@ -104,8 +136,10 @@ static EFI_STATUS exchange(char *req, size_t len, char *reply, size_t *got, cons
 	cd.AccessPoint.ActiveFlag = TRUE;
 	if (st == EFI_SUCCESS)
 		st = tcp->Configure(tcp, &cd);
+	if (st == EFI_NO_MAPPING && !c.have_station && !c.dhcp_set)
+		ask_dhcp();
 	if (st != EFI_SUCCESS && !*why) {
-		static char cw[64];
+		static char cw[96];
 		fmt_snprintf(cw, sizeof(cw), "TCP4 Configure: EFI status 0x%lx%s", (unsigned long)st,
 			     st == EFI_NO_MAPPING ? " (no IPv4 address yet)" : "");
 		*why = cw;
@@ -313,6 +347,10 @@ static void on_close(void)
 	}
 	if (deadline)
 		BS->CloseEvent(deadline);
+	if (c.dhcp_set) {
+		UINT32 policy = IP4_CONFIG2_POLICY_STATIC;
+		c.dhcp_set->SetData(c.dhcp_set, IP4_CONFIG2_DATA_POLICY, sizeof(policy), &policy);
+	}
 	rep_line("collector: %u records not delivered (%lu sent to %s, run %s)", (unsigned)(c.seq_next - c.seq_head),
 		 (unsigned long)(c.seq_head), c.url_text, c.run_id);
 	rep_set_sink(NULL, NULL, NULL);
@@ -343,14 +381,17 @@ static EFI_SERVICE_BINDING *find_tcp4(EFI_HANDLE image)
 	EFI_LOADED_IMAGE *li;
 	EFI_SERVICE_BINDING *sb = NULL;
 	if (BS->HandleProtocol(image, &LoadedImageProtocol, (VOID **)&li) == EFI_SUCCESS &&
-	    BS->HandleProtocol(li->DeviceHandle, &tcp4_sb_guid, (VOID **)&sb) == EFI_SUCCESS)
+	    BS->HandleProtocol(li->DeviceHandle, &tcp4_sb_guid, (VOID **)&sb) == EFI_SUCCESS) {
+		c.nic = li->DeviceHandle;
 		return sb;
+	}
 	UINTN n = 0;
 	EFI_HANDLE *h = NULL;
 	if (BS->LocateHandleBuffer(ByProtocol, &tcp4_sb_guid, NULL, &n, &h) != EFI_SUCCESS || !n)
 		return NULL;
 	if (BS->HandleProtocol(h[0], &tcp4_sb_guid, (VOID **)&sb) != EFI_SUCCESS)
 		sb = NULL;
+	c.nic = h[0];
 	FreePool(h);
 	return sb;
 }

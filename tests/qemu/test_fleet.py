@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from efiperf_qemu import REPO, base_efi, console_tail
+from efiperf_qemu import REPO, base_efi, console_tail, image_logs, make_image, read_image_file
 from test_netboot import NETBOOT_SH, SERVER, Lab, qemu_args, sh
 
 sys.path.insert(0, os.path.join(REPO, "tests", "collector"))
@@ -189,8 +189,9 @@ def stored_count(db, serial):
 
 @pytest.mark.x86_64
 def test_fleet_collector_down_and_wrong_token(scratch):
-    """LAB1: the collector is stopped once its run record is stored, for 20 s and until LAB1 has
-    failed to send, then started again on the same database: the records written meanwhile wait and arrive, none lost or twice.
+    """LAB1: the collector is stopped (after it made its database) when LAB1's run begins, stays
+    down until LAB1 has failed to send and 20 s more, then starts again on the same database: the
+    records written meanwhile wait and arrive, none lost or twice.
     LAB2 has a wrong token: the collector answers 401, the console says so, nothing is stored."""
     if os.geteuid() != 0 or not shutil.which("dnsmasq"):
         pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
@@ -205,20 +206,16 @@ def test_fleet_collector_down_and_wrong_token(scratch):
     try:
         start_dnsmasq(lab, d, root)
         coll = start_collector(lab, d, db, "1")
-        machines = boot_machines(lab, d, ["LAB1", "LAB2"])
-        deadline = time.time() + 300
-        while time.time() < deadline and stored_count(db, "LAB1") == 0 and machines["LAB1"][0].poll() is None:
-            time.sleep(0.2)
-        assert stored_count(db, "LAB1") > 0, "LAB1's run record never arrived: %s" % console(machines["LAB1"][1])[-2000:]
-        coll.terminate()
+        coll.terminate()   # stopped before LAB1 runs: up, then down, as a lab server that goes away
         coll.wait(timeout=30)
-        down_at = stored_count(db, "LAB1")
-        # down for 20 s, and on until LAB1 has tried to send (it sends only between measurements,
-        # and one under TCG may take longer than that)
-        up = time.time() + 20
-        deadline = time.time() + 240
-        while time.time() < deadline and (time.time() < up or "records wait in memory" not in console(machines["LAB1"][1])):
+        machines = boot_machines(lab, d, ["LAB1", "LAB2"])
+        # down until LAB1 has failed to send (its run has begun) and 20 s more: records wait
+        deadline = time.time() + 300
+        while time.time() < deadline and "records wait in memory" not in console(machines["LAB1"][1]):
+            assert machines["LAB1"][0].poll() is None, console(machines["LAB1"][1])[-2000:]
             time.sleep(0.5)
+        down_at = stored_count(db, "LAB1")
+        time.sleep(20)
         start_collector(lab, d, db, "2")
         wait_all(machines, 480)
         for serial, (p, log) in machines.items():
@@ -226,7 +223,7 @@ def test_fleet_collector_down_and_wrong_token(scratch):
         text = console(machines["LAB1"][1])
         assert "records wait in memory and are retried" in text, "LAB1 never saw the collector down: %s" % text[-3000:]
         run_id, recs, _ = check_delivered("LAB1", text, db)
-        assert len(recs) > down_at, "no record was written while the collector was down (%d at the stop)" % down_at
+        assert down_at == 0 and len(recs) > 1, (down_at, len(recs))
         bad = console(machines["LAB2"][1])
         assert re.search(r"collector: http://%s:%d/ refused the token \(HTTP 401\): streaming stops" % (
             re.escape(SERVER), PORT), bad), bad[-2000:]
@@ -272,6 +269,61 @@ def test_fleet_aarch64_pxe_streams_to_the_collector(scratch):
         assert "configuration from tftp://%s/efiperf/LABA.cfg" % SERVER in text, text[-2000:]
         _, recs, _ = check_delivered("LABA", text, db)
         assert recs[0][2]["arch"] == "aarch64"
+    finally:
+        lab.close()
+    assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
+
+
+@pytest.mark.x86_64
+def test_fleet_stick_keeps_its_log_and_streams(scratch):
+    """Two x86_64 machines boot efiperf from a stick (FAT image) on the lab network, with
+    `collector` in the stick's config: their IPv4 driver has no address (a static policy with
+    none), so efiperf sets its policy to DHCP for the run. LABS: every record of the stick's
+    .jsonl log is in the database, equal, in the same order, once; the .txt log ends with
+    "collector: 0 records not delivered". LABW has a wrong token: the 401 is in its .txt log and
+    its .jsonl is whole (it ends with the end record)."""
+    if os.geteuid() != 0 or not shutil.which("dnsmasq"):
+        pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    d = scratch()
+    root = lab_root(d, {})
+    db = os.path.join(d, "fleet.sqlite")
+    imgs = {}
+    for serial, tok in (("LABS", TOKEN), ("LABW", "not-the-token")):
+        sd = os.path.join(d, serial)
+        os.makedirs(sd, exist_ok=True)
+        imgs[serial] = make_image("x86_64", sd, cfg=COMMON + "collector = http://%s:%d/\ncollector_token = %s\n"
+                                  "copy_size = 2M\ncopy_passes = 1\n" % (SERVER, PORT, tok))
+    lab = Lab(d, ["tap0", "tap1"])
+    try:
+        start_dnsmasq(lab, d, root)
+        start_collector(lab, d, db, "1")
+        machines = {}
+        for i, serial in enumerate(imgs):
+            args = qemu_args(d, serial, "tap%d" % i, "52:54:00:18:03:%02x" % (i + 1))
+            args[-1] += ",bootindex=9"
+            args += ["-drive", "if=none,id=d0,format=raw,file=%s" % imgs[serial],
+                     "-device", "virtio-blk-pci,drive=d0,bootindex=1"]
+            log = os.path.join(d, "console-%s.log" % serial)
+            machines[serial] = (lab.start(args, log), log)
+        wait_all(machines, 540)
+        logs = {}
+        for serial, (p, log) in machines.items():
+            assert p.poll() == 0, "%s did not power off: %s" % (serial, "\n".join(console_tail(log)))
+            names = image_logs(imgs[serial])
+            stem = [n for n in names if n.endswith(".jsonl")]
+            assert len(stem) == 1, names
+            jsonl = read_image_file(imgs[serial], "::/efiperf/logs/" + stem[0]).decode("utf-8")
+            txt = read_image_file(imgs[serial], "::/efiperf/logs/" + stem[0][:-len(".jsonl")] + ".txt").decode("utf-8")
+            logs[serial] = ([json.loads(line) for line in jsonl.splitlines() if line.strip()], txt.replace("\r", ""))
+        recs, txt = logs["LABS"]
+        run_id, got, _ = check_delivered("LABS", txt, db)
+        assert [r for _, _, r in got] == recs, "the database differs from the stick's log"
+        recs, txt = logs["LABW"]
+        assert "refused the token (HTTP 401): streaming stops; the FAT log continues" in txt, txt[-2000:]
+        assert recs[0]["type"] == "run" and recs[-1]["type"] == "end", [r["type"] for r in recs]
+        m = re.search(r"collector: (\d+) records not delivered \(0 sent", txt)
+        assert m and int(m.group(1)) == len(recs), (m and m.group(0), len(recs))
+        assert stored_count(db, "LABW") == 0
     finally:
         lab.close()
     assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
