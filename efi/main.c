@@ -15,6 +15,7 @@
 #include "efi/discovery.h"
 #include "efi/exceptions.h"
 #include "efi/cleanup.h"
+#include "efi/collector.h"
 #include "efi/hw_efi.h"
 #include "efi/netboot.h"
 #include "efi/measure/measure.h"
@@ -473,6 +474,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		now = (EFI_TIME){ .Year = 1970, .Month = 1, .Day = 1 };
 	if (have_volume)
 		rep_open_logs(disc->serial, &now);
+	collector_start(image, cfg->collector, cfg->collector_token, cfg->collector_wait, disc->serial);
 	run_record();
 	run_state_begin(disc->serial, run_started);   /* an earlier run that never ended: `incomplete` */
 

@@ -64,7 +64,10 @@ def record_error(schema, rec):
     v = L.validators(schema).get(rec["type"])
     if v is None:
         return "record type %r is not in schema %d" % (rec["type"], schema)
-    errs = sorted(v.iter_errors(rec), key=lambda e: list(e.absolute_path))
+    # members any record may carry (cpu_not_in_tables) are checked apart, as efiperf-report does
+    common = {k: rec[k] for k in L.COMMON if k in rec}
+    errs = sorted(L.common_validator(schema).iter_errors(common), key=lambda e: list(e.absolute_path))
+    errs += sorted(v.iter_errors({k: x for k, x in rec.items() if k not in L.COMMON}), key=lambda e: list(e.absolute_path))
     if errs:
         where = "/".join(str(p) for p in errs[0].absolute_path) or "(record)"
         return "%s record, %s: %s" % (rec["type"], where, errs[0].message)

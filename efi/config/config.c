@@ -7,6 +7,7 @@
 #include "efi/config/config_value.h"
 #include "efi/config/cpuset.h"
 #include "efi/config/blockio_target.h"
+#include "efi/config/url.h"
 #include "efi/nvme/nvme_params.h"
 #include "efi/measure/ddio.h"
 #include "arch/kernel.h"
@@ -87,6 +88,24 @@ static int kernel_check(const char *v, size_t n, char *msg, size_t msgsz)
 	fmt_snprintf(msg, msgsz, "'%.*s' is not a kernel variant: auto, an ISA (%s), or KIND_sP[uU][_pfD]_ISA as in copy_s8_%s",
 		     (int)(n > 40 ? 40 : n), v, kernel_isa_name(arch_kernels[0].isa), kernel_isa_name(arch_kernels[0].isa));
 	return -1;
+}
+
+static int collector_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	struct url u;
+	return n == 4 && !memcmp(v, "none", 4) ? 0 : url_parse(v, n, &u, msg, msgsz);
+}
+
+/* An HTTP header value (RFC 9110 section 5.5), restricted to visible ASCII: no spaces. */
+static int token_check(const char *v, size_t n, char *msg, size_t msgsz)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] <= 0x20u || (unsigned char)v[i] >= ASCII_DEL) {
+			fmt_snprintf(msg, msgsz, "byte %u is 0x%02x: a token is visible ASCII without spaces", (unsigned)i,
+				     (unsigned)(unsigned char)v[i]);
+			return -1;
+		}
+	return 0;
 }
 
 #define FIELD(f) offsetof(struct efiperf_config, f), sizeof(((struct efiperf_config *)0)->f)
@@ -275,6 +294,17 @@ static const struct cfg_key cfg_keys[CFG_NKEYS] = {
 	[CFG_AER_CLEAR] = { "aer_clear", CFG_T_ENUM, "off|on", onoff_names,
 			    0, 0, 0, 0, FIELD(aer_clear),
 			    "before each window, write 1 to the RW1C error bits (Device Status, LBMS/LABS, AER status) found on its devices' paths; the record lists them", NULL, NULL },
+	[CFG_COLLECTOR] = { "collector", CFG_T_TEXT, "none|http://A.B.C.D[:PORT]/", NULL,
+			    0, 0, 0, 0, FIELD(collector),
+			    "efiperf-collector every record is also sent to (HTTP/1.1 over the firmware's TCP4)",
+			    "none", collector_check },
+	[CFG_COLLECTOR_TOKEN] = { "collector_token", CFG_T_TEXT, "TOKEN", NULL,
+				  0, 0, 0, 0, FIELD(collector_token),
+				  "the collector's upload token (printable ASCII, no spaces; shown as \"(set)\" in records)",
+				  NULL, token_check },
+	[CFG_COLLECTOR_WAIT] = { "collector_wait", CFG_T_UINT, "SECONDS", NULL,
+				 30, 0, 3600, 0, FIELD(collector_wait),
+				 "at the end, how long undelivered records are retried", NULL, NULL },
 	/* pass/fail checks: parsed by efi/verdict/check.c into checks[], decided by the verdict */
 	[CFG_CHECK] = { "check", CFG_T_CHECK, "PATH OP VALUE", NULL, 0, 0, CHECK_MAX, 0, FIELD(nchecks),
 			"pass/fail condition on a log field (type[selector].field >= <= == != or 'within P% of' VALUE), repeatable",
@@ -750,7 +780,8 @@ void cfg_to_json(const struct efiperf_config *c, struct json *j)
 	for (size_t i = 0; i < CFG_NKEYS; i++) {
 		const struct cfg_key *k = &cfg_keys[i];
 		if (k->type == CFG_T_TEXT) {
-			json_str(j, k->name, (const char *)c + k->offset);
+			const char *v = (const char *)c + k->offset;
+			json_str(j, k->name, i == CFG_COLLECTOR_TOKEN && *v ? "(set)" : v);   /* a secret stays out of logs */
 			continue;
 		}
 		if (k->type == CFG_T_CHECK) {

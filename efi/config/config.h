@@ -84,6 +84,9 @@ enum cfg_key_id {
 	CFG_FAULT_TEST,      /* fault_test = off | ap   TEST HOOK: #UD on an AP (default off)   */
 	CFG_CXL_DECODERS,    /* cxl_decoders = off | commit                  (default off)      */
 	CFG_AER_CLEAR,       /* aer_clear = off | on: clear RW1C error bits  (default off)      */
+	CFG_COLLECTOR,       /* collector = none | http://A.B.C.D[:PORT]/     (default none)     */
+	CFG_COLLECTOR_TOKEN, /* collector_token = text                       (default empty)    */
+	CFG_COLLECTOR_WAIT,  /* collector_wait = 0..3600 s at the end        (default 30)       */
 	/* pass/fail checks (efi/verdict/check.h): each setting appends to checks[] */
 	CFG_CHECK,           /* check = PATH OP VALUE                        (repeatable)       */
 	CFG_EXPECT_LINK,     /* expect_link = BDF GT/s xW                    (repeatable)       */
@@ -152,6 +155,9 @@ struct efiperf_config {
 	uint64_t loaded_size;      /* bytes of the chase and of each bandwidth CPU's buffer */
 	uint32_t cxl_decoders;     /* 1: commit one CFMWS window's decoders, check, put back */
 	uint32_t aer_clear;        /* 1: health clears the AER/status bits it finds before a window */
+	char collector[96];        /* "none" or efi/config/url.h syntax, checked when parsed */
+	char collector_token[128]; /* printable ASCII, no spaces; never written to a record */
+	uint32_t collector_wait;   /* seconds the end waits for undelivered records */
 	char origin[CFG_NKEYS][48];  /* "default", "efiperf.cfg:7", "argument 2" */
 };
 

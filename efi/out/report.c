@@ -37,6 +37,14 @@ static int rec_level;   /* records open */
 static char cpu_note[160];   /* rep_set_cpu_note: every record says it */
 static void (*observer)(void *arg, const char *json, size_t len);
 static void *observer_arg;
+static void (*sink_record)(const char *json, size_t len), (*sink_idle)(void), (*sink_close)(void);
+
+void rep_set_sink(void (*record)(const char *json, size_t len), void (*idle)(void), void (*close)(void))
+{
+	sink_record = record;
+	sink_idle = idle;
+	sink_close = close;
+}
 
 void rep_on_record(void (*fn)(void *arg, const char *json, size_t len), void *arg)
 {
@@ -182,9 +190,12 @@ void rep_end(void)
 	}
 	if (observer)
 		observer(observer_arg, r->sb.buf, r->sb.len);
+	if (sink_record)
+		sink_record(r->sb.buf, r->sb.len);
 	sb_putc(&r->sb, '\n');
 	log_write(LOG_JSONL, r->sb.buf, r->sb.len);
-	rec_level--;
+	if (!--rec_level && sink_idle)
+		sink_idle();   /* no record open: between measurements */
 }
 
 void rep_error(const char *where, const char *fmt, ...)
@@ -206,6 +217,8 @@ int rep_failed(void) { return failed; }
 
 void rep_close(void)
 {
+	if (sink_close)
+		sink_close();
 	for (int i = 0; i < NLOGS; i++) {
 		vol_close(logs[i]);
 		logs[i] = NULL;

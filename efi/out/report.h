@@ -42,6 +42,12 @@ int rep_failed(void);
  * console-only: the verdict keeps the values its checks name (efi/verdict/verdict.h). */
 void rep_on_record(void (*fn)(void *arg, const char *json, size_t len), void *arg);
 
+/* A second sink (efi/collector.h): record(json, len) sees every finished record, in order, as
+ * the .jsonl gets it; idle() is called when no record is open any more (between measurements,
+ * never inside a window); close() by rep_close, before the logs close, so that what it says
+ * lands in the .txt log too. NULLs remove it. */
+void rep_set_sink(void (*record)(const char *json, size_t len), void (*idle)(void), void (*close)(void));
+
 /* Close the log files (after the end record). */
 void rep_close(void);
 

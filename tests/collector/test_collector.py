@@ -146,6 +146,20 @@ def test_bad_uploads_are_refused(collector):
     assert c.request("GET", "/api/v1/runs/fresh")[0] == 404
 
 
+def test_cpu_note_on_any_record(collector):
+    """`cpu_not_in_tables` (efi/out/report.c rep_begin) may ride on any record after the run
+    record, as efiperf-report accepts it (boot/report/logs.py COMMON); not as a number."""
+    c = collector().client
+    recs = records_of(serial="LAB7")
+    note = "GenuineIntel family 6 model 0x86 is in none of efiperf's CPU tables"
+    noted = [recs[0]] + [dict(r, cpu_not_in_tables=note) for r in recs[1:]]
+    st, out = c.post("r7", list(enumerate(noted)))
+    assert st == 200 and out["next_seq"] == len(recs), out
+    assert [r.get("cpu_not_in_tables") for r in stored(c, "r7")[1:]] == [note] * (len(recs) - 1)
+    st, out = c.post("r8", [(0, recs[0]), (1, dict(recs[1], cpu_not_in_tables=19))])
+    assert st == 422 and "cpu_not_in_tables" in out["error"] and "19 is not of type 'string'" in out["error"], out
+
+
 def test_stale_run_is_incomplete(collector):
     srv = collector(stale=4)
     recs = records_of(serial="LAB6")
