@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/dma_window.h"
 #include "efi/measure/cha_run.h"
+#include "efi/measure/box_attach.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/measure/cspmu_run.h"
 #include "efi/out/dma_json.h"
@@ -55,32 +56,53 @@ static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
 	return ns;
 }
 
-/* The CHA-counted window, every slice of it: what the IIO counters run around. */
-struct cha_pass { struct core_ctx c; struct dma_window_result *r; };
+/* The window's attachments: the IIO part of its device around the CHA set (list order: the IIO
+ * counters start first and stop last). Each is optional: without a plan it says why. */
+struct dma_attach {
+	struct attachment a[2];
+	struct iio_attach iio;
+	struct cha_attach cha;
+	int has_iio, has_cha;
+};
 
-static uint64_t cha_pass(void *arg)
+static void attach_of(const struct dma_window *w, struct dma_window_result *r, struct dma_attach *d,
+		      struct attach_list *l)
 {
-	struct cha_pass *x = arg;
-	const struct dma_window *w = x->c.w;
-	x->r->status = cha_run_window(x->c.hw, w->kernel, with_core, &x->c, w->expected, w->no_dma_why, &x->r->sc);
-	return x->c.ns;
+	int n = 0;
+	d->has_iio = iio_window_attach(w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
+	n += d->has_iio;
+	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n], &r->sc);
+	n += d->has_cha;
+	*l = (struct attach_list){ .a = d->a, .n = n };
+}
+
+/* The iio self_check's console line (the record carries it too). */
+static void iio_line(const struct dma_window *w, const struct self_check *s)
+{
+	char ratio[24] = "-";
+	if (s->have_ratio_write || s->have_ratio_read)
+		fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
+	rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
+		 s->why[0] ? ": " : "", s->why);
 }
 
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
-	struct cha_pass x = { { hw, p, w, 0, 0, NULL }, r };
-	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
+	struct dma_attach d;
+	struct attach_list l;
+	struct core_ctx c = { hw, p, w, 0, 0, NULL };
+	attach_of(w, r, &d, &l);
+	l.hw = hw;
+	attach_prepare_all(&l);
+	attach_run_slices(&l, with_core, &c);
+	attach_read_all(&l);
+	attach_restore_all(&l);
+	r->status = d.has_cha ? cha_run_report(w->kernel, &d.cha, &r->sc) : 0;
+	if (d.has_iio && iio_window_report(&d.iio))
 		r->status = -1;
-	if (r->iio.on) {
-		char ratio[24] = "-";
-		const struct self_check *s = &r->iio.sc;
-		if (s->have_ratio_write || s->have_ratio_read)
-			fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
-		rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
-			 s->why[0] ? ": " : "", s->why);
-	}
-	struct core_ctx c = x.c;
+	if (r->iio.on)
+		iio_line(w, &r->iio.sc);
 	if (cspmu_dma_report(hw, c.cs, w->expected, w->no_dma_why, c.ns))
 		r->status = -1;
 	const struct cha_metric_values *total = cha_run_total();

@@ -8,8 +8,9 @@
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
+#include "efi/measure/box_attach.h"
+#include "efi/measure/copy_slices.h"
 #include "efi/measure/iio_window.h"
-#include "efi/pages.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
@@ -20,54 +21,12 @@
 
 #include <string.h>
 
-#define COPY_BLOCK 64u
-
 /* The traffic's bytes, as the self-check compares them (write-allocate counted: the copy's
  * destination lines are read before they are written, as on x86 write-back memory without
  * non-temporal stores). */
 static const char *const convention =
 	"copy of N bytes: DRAM reads 2N (source + destination write-allocate), writes N; "
 	"self_check = dram_bytes / 3N";
-
-struct slice_ctx {
-	const struct hw *hw;
-	const struct platform *p;
-	char *src, *dst;
-	uint64_t bytes;
-	uint32_t cur, n;
-};
-
-static uint64_t slice_kernel(void *arg)
-{
-	struct slice_ctx *c = arg;
-	uint64_t share = c->bytes / c->n / COPY_BLOCK * COPY_BLOCK;
-	if (!share)
-		share = COPY_BLOCK;
-	uint64_t off = (uint64_t)c->cur * share % c->bytes;
-	if (off + share > c->bytes)
-		off = 0;
-	arch_copy(c->dst + off, c->src + off, share);
-	return 0;
-}
-
-/* unc_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
-static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
-{
-	struct slice_ctx *c = arg;
-	c->cur = slice;
-	c->n = nslices ? nslices : 1;
-	struct window_cpu cpu = { .cpu = c->p->mp.bsp, .arg = c };
-	struct window_spec spec = { .kernel = slice_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
-	struct window_result w;
-	window_run(c->hw, &spec, &w);
-	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
-}
-
-/* nv_acpi_window_fn: the whole copy as one slice. */
-static uint64_t whole_window(void *arg)
-{
-	return window(arg, 0, 1);
-}
 
 /* free_why: the uncore_imc record's free_running {why}, or NULL for none. */
 static void status_record_free(const char *pmu, const char *platform, const char *status, const char *why,
@@ -96,13 +55,20 @@ static int request_failed(const char *pmu, const char *platform, const char *why
 	return -1;
 }
 
-/* req's boxes around the copy, counted against what the copy moved (the convention above). */
-static void count_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
+/* req's boxes around the copy (an uncore attachment riding on its slices), counted against
+ * what the copy moved (the convention above). */
+static void count_copy(const struct hw *hw, struct unc_request *req, struct copy_slices *ctx, struct unc_result *res)
 {
 	req->known_read_bytes = 2 * ctx->bytes;
 	req->known_write_bytes = ctx->bytes;
 	req->known_how = convention;
-	unc_measure(hw, req, window, ctx, res);
+	struct unc_attach u = { .req = req, .res = res };
+	struct attachment a = { .ops = &unc_attach_ops, .self = &u };
+	struct attach_list l = { .a = &a, .n = 1, .hw = hw };
+	attach_prepare_all(&l);
+	attach_run_slices(&l, copy_slices_window, ctx);
+	attach_read_all(&l);
+	attach_restore_all(&l);
 }
 
 /* The console line of one box type's window and its errors (the count's, then the restore's
@@ -138,7 +104,7 @@ static int names_box(const struct amd_box_desc *b, const char *events)
 
 static int measure_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		       const struct amd_uncore_family *f, enum amd_box bx, const struct amd_uncore_caps *caps,
-		       struct slice_ctx *ctx, struct unc_request *req, struct unc_result *res)
+		       struct copy_slices *ctx, struct unc_request *req, struct unc_result *res)
 {
 	const struct amd_box_desc *b = &f->box[bx];
 	char why[160] = "", cpuid[96];
@@ -308,7 +274,7 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			     const struct intel_uncore_platform *ip, enum intel_box bx, struct slice_ctx *ctx,
+			     const struct intel_uncore_platform *ip, enum intel_box bx, struct copy_slices *ctx,
 			     struct unc_request *req, struct unc_result *res)
 {
 	const struct intel_box_desc *b = &ip->box[bx];
@@ -377,7 +343,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 }
 
 static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			 const struct intel_uncore_platform *ip, struct slice_ctx *ctx, struct unc_request *req,
+			 const struct intel_uncore_platform *ip, struct copy_slices *ctx, struct unc_request *req,
 			 struct unc_result *res)
 {
 	int rc = 0;
@@ -400,22 +366,18 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	int apmt = p->apmt && p->apmt->nnodes;
 	struct unc_request *req = AllocateZeroPool(sizeof(*req));
 	struct unc_result *res = AllocateZeroPool(sizeof(*res));
-	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
+	struct copy_slices ctx = { .bytes = cfg->copy_size };
 	int rc = 0;
 	uint32_t nv_found = 0;
-	if (req && res) {
-		ctx.src = pages_alloc(ctx.bytes);
-		ctx.dst = pages_alloc(ctx.bytes);
-	}
-	if (!req || !res || !ctx.src || !ctx.dst) {
+	if (!req || !res || copy_slices_alloc(&ctx, hw, p, cfg->copy_size)) {
 		rep_error("uncore", "cannot allocate the uncore request/result (%llu bytes) and 2 x %llu copy bytes",
 			  (unsigned long long)(sizeof(*req) + sizeof(*res)), (unsigned long long)ctx.bytes);
 		rc = -1;
 		goto out;
 	}
 	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
-	rc = nv_acpi_run(hw, p, cfg, whole_window, &ctx, &nv_found);
-	if (apmt && measure_cspmu(hw, p, cfg, window, &ctx, ctx.bytes) < 0)
+	rc = nv_acpi_run(hw, p, cfg, copy_slices_whole, &ctx, &nv_found);
+	if (apmt && measure_cspmu(hw, p, cfg, copy_slices_window, &ctx, ctx.bytes) < 0)
 		rc = -1;
 	if (ip) {
 		if (measure_intel(hw, p, cfg, ip, &ctx, req, res))
@@ -436,10 +398,7 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		status_record("uncore", NULL, "absent", why);
 	}
 out:
-	if (ctx.src)
-		pages_free(ctx.src, ctx.bytes);
-	if (ctx.dst)
-		pages_free(ctx.dst, ctx.bytes);
+	copy_slices_free(&ctx);
 	if (scan) {
 		FreePool(scan);
 		scan = NULL;
