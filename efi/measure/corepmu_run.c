@@ -132,6 +132,11 @@ void corepmu_run_restore(const struct hw *hw, struct corepmu *cp, uint32_t cpu)
 void corepmu_run_report(const struct hw *hw, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
 {
 	corepmu_run_restore(hw, cp, cpu);
+	corepmu_run_records(cp, cpu, kernel, pass);
+}
+
+void corepmu_run_records(struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
+{
 	record("core_counters", cp, cpu, kernel, pass, corepmu_json_counters);
 	if (cp->topdown_on)
 		record("topdown", cp, cpu, kernel, pass, corepmu_json_topdown);
@@ -163,3 +168,30 @@ struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_confi
 	}
 	return cp;
 }
+
+/* The attachment (corepmu_run.h): started before the first slice, stopped after the last. */
+static void cp_start(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (a->slice->k == 0) {
+		corepmu_run_start(hw, c->cp);
+		c->started = 1;
+	}
+}
+
+static void cp_stop(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (c->started && a->slice->k + 1 >= a->slice->n)
+		corepmu_run_stop(hw, c->cp);
+}
+
+static int cp_restore(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (c->started)
+		corepmu_run_restore(hw, c->cp, c->cpu);
+	return 0;   /* a failed restore is its own error record (corepmu_run_restore) */
+}
+
+const struct attachment_ops corepmu_attach_ops = { "core_pmu", NULL, cp_start, cp_stop, NULL, NULL, NULL, cp_restore };

@@ -25,54 +25,33 @@ void dma_window_ranges(const struct discovery *d)
 		ranges[nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
 }
 
-/* The traffic with the boot CPU's core PMU and the CoreSight PCIE PMUs started before the first
- * slice and stopped after the last (the CPU that drives the traffic: firmware drivers and
- * efiperf's queues run on it). */
-struct core_ctx {
-	const struct hw *hw;
-	const struct platform *p;
-	const struct dma_window *w;
-	int started;
-	uint64_t ns;
-	struct cspmu_set *cs;
-};
-
-static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
-{
-	struct core_ctx *c = arg;
-	struct corepmu *cp = c->p->corepmu;
-	if (slice == 0 && !c->cs)
-		c->cs = cspmu_dma_start(c->hw, c->p, c->w->kernel);
-	if (cp && slice == 0) {
-		corepmu_run_start(c->hw, cp);
-		c->started = 1;
-	}
-	uint64_t ns = c->w->fn(c->w->arg, slice, nslices);
-	c->ns += ns;
-	if (cp && slice + 1 >= nslices && c->started)
-		corepmu_run_stop(c->hw, cp);
-	if (slice + 1 >= nslices)
-		cspmu_dma_stop(c->hw, c->cs);
-	return ns;
-}
-
-/* The window's attachments: the IIO part of its device around the CHA set (list order: the IIO
- * counters start first and stop last). Each is optional: without a plan it says why. */
+/* The window's attachments in start order: the IIO part of its device, the CHA set, the
+ * CoreSight PCIE PMUs and the core PMU of the boot CPU (the CPU that drives the traffic:
+ * firmware drivers and efiperf's queues run on it). Each is optional: the IIO and CHA ones say
+ * why in their self_check when they cannot count. */
 struct dma_attach {
-	struct attachment a[2];
+	struct attachment a[4];
 	struct iio_attach iio;
 	struct cha_attach cha;
-	int has_iio, has_cha;
+	struct cspmu_attach cs;
+	struct corepmu_attach core;
+	int has_iio, has_cha, has_core;
 };
 
-static void attach_of(const struct dma_window *w, struct dma_window_result *r, struct dma_attach *d,
-		      struct attach_list *l)
+static void attach_of(const struct platform *p, const struct dma_window *w, struct dma_window_result *r,
+		      struct dma_attach *d, struct attach_list *l)
 {
 	int n = 0;
 	d->has_iio = iio_window_attach(w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
 	n += d->has_iio;
 	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n], &r->sc);
 	n += d->has_cha;
+	d->cs = (struct cspmu_attach){ .p = p, .kernel = w->kernel };
+	d->a[n++] = (struct attachment){ .ops = &cspmu_attach_ops, .self = &d->cs };
+	d->has_core = p->corepmu != NULL;
+	d->core = (struct corepmu_attach){ .cp = p->corepmu, .cpu = p->mp.bsp };
+	if (d->has_core)
+		d->a[n++] = (struct attachment){ .ops = &corepmu_attach_ops, .self = &d->core };
 	*l = (struct attach_list){ .a = d->a, .n = n };
 }
 
@@ -91,11 +70,10 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 {
 	struct dma_attach d;
 	struct attach_list l;
-	struct core_ctx c = { hw, p, w, 0, 0, NULL };
-	attach_of(w, r, &d, &l);
+	attach_of(p, w, r, &d, &l);
 	l.hw = hw;
 	attach_prepare_all(&l);
-	attach_run_slices(&l, with_core, &c);
+	attach_run_slices(&l, w->fn, w->arg);
 	attach_read_all(&l);
 	attach_restore_all(&l);
 	r->status = d.has_cha ? cha_run_report(w->kernel, &d.cha, &r->sc) : 0;
@@ -103,14 +81,14 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 		r->status = -1;
 	if (r->iio.on)
 		iio_line(w, &r->iio.sc);
-	if (cspmu_dma_report(hw, c.cs, w->expected, w->no_dma_why, c.ns))
+	if (cspmu_dma_report(hw, &d.cs, w->expected, w->no_dma_why))
 		r->status = -1;
 	const struct cha_metric_values *total = cha_run_total();
 	r->have_cha = total != NULL;
 	if (total)
 		r->cha = *total;
-	if (p->corepmu && c.started)
-		corepmu_run_report(hw, p->corepmu, p->mp.bsp, w->kernel, 0);
+	if (d.has_core && d.core.started)
+		corepmu_run_records(p->corepmu, p->mp.bsp, w->kernel, 0);
 	dma_window_link(hw, w->dev, w->addr64, &r->ll);
 	return r->status;
 }
