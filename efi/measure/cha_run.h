@@ -41,10 +41,13 @@ struct attachment;
 
 /* The plan's CHA set as an attachment of a window (efi/measure/box_attach.h; c and a the
  * caller's, alive until the window's list is restored): 1 when the plan is ready; 0 when not
- * (cha = off, or a failed plan): then *sc is absent with the plan's why. expected and
- * no_dma_why as for cha_run_window. */
+ * (cha = off, or a failed plan): then cha_run_unattached gives the window's self_check after
+ * it ran. expected and no_dma_why as for cha_run_window. */
 int cha_run_attach(const struct self_check_bytes *expected, const char *no_dma_why, struct cha_attach *c,
-		   struct attachment *a, struct self_check *sc);
+		   struct attachment *a);
+/* *sc absent with the plan's why (cha = off, or why the plan failed), against *expected as the
+ * window left it: call after the window. */
+void cha_run_unattached(const struct self_check_bytes *expected, struct self_check *sc);
 
 /* After the window's list was restored: the window's `cha` record (kernel, counts, metrics,
  * self_check), its console lines and errors; *sc = the attachment's self-check. 0, or -1 after

@@ -44,7 +44,7 @@ static void attach_of(const struct platform *p, const struct dma_window *w, stru
 	int n = 0;
 	d->has_iio = iio_window_attach(w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
 	n += d->has_iio;
-	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n], &r->sc);
+	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n]);
 	n += d->has_cha;
 	d->cs = (struct cspmu_attach){ .p = p, .kernel = w->kernel };
 	d->a[n++] = (struct attachment){ .ops = &cspmu_attach_ops, .self = &d->cs };
@@ -76,7 +76,11 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 	attach_run_slices(&l, w->fn, w->arg);
 	attach_read_all(&l);
 	attach_restore_all(&l);
-	r->status = d.has_cha ? cha_run_report(w->kernel, &d.cha, &r->sc) : 0;
+	r->status = 0;
+	if (d.has_cha)
+		r->status = cha_run_report(w->kernel, &d.cha, &r->sc);
+	else
+		cha_run_unattached(w->expected, &r->sc);
 	if (d.has_iio && iio_window_report(&d.iio))
 		r->status = -1;
 	if (r->iio.on)

@@ -223,12 +223,11 @@ static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platf
 
 /* ---- IMC free-running DDR counters ---- */
 
-static struct imc_free_run free_run;
-
 /* The first read of the IMC free-running counters of the platform (every IMC MMIO block among
  * the scanned functions, sockets as intel_imc_find's, more than nsock: the last). Nothing is
- * written. When there are none, or a read fails, free_run.why says why and the run goes on. */
-static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock)
+ * written. When there are none, or a read fails, fr->why says why and the run goes on. */
+static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock,
+			       struct imc_free_run *fr)
 {
 	const struct imc_free_layout *l = imc_free_layout_for(ip->name);
 	struct intel_imc_block blk[INTEL_IMC_MAX_BLOCKS];
@@ -236,16 +235,16 @@ static void free_running_start(const struct hw *hw, const struct intel_uncore_pl
 	char why[160];
 	if (l && l->bytes_per_count &&
 	    intel_imc_blocks(hw, ip, scan, nscan, blk, INTEL_IMC_MAX_BLOCKS, &n, why, sizeof(why))) {
-		memset(&free_run, 0, sizeof(free_run));
-		fmt_snprintf(free_run.why, sizeof(free_run.why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
+		memset(fr, 0, sizeof(*fr));
+		fmt_snprintf(fr->why, sizeof(fr->why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (blk[i].socket >= nsock)
 			blk[i].socket = (uint16_t)(nsock - 1);
-	imc_free_start(hw, ip->name, l, blk, n, &free_run);
-	if (free_run.faulted)
-		rep_error("uncore", "%s", free_run.why);
+	imc_free_start(hw, ip->name, l, blk, n, fr);
+	if (fr->faulted)
+		rep_error("uncore", "%s", fr->why);
 }
 
 /* The DRAM bytes the programmable counters gave for socket s (0 when they did not count). */
@@ -258,15 +257,16 @@ static uint64_t programmable_bytes(const struct unc_request *req, const struct u
 	return b;
 }
 
-static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s, uint64_t prog)
+static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s, uint64_t prog,
+			      const struct imc_free_run *fr)
 {
-	if (!free_run.valid) {
-		rep_line("uncore:     %s uncore_imc free-running DDR counters: absent (%s)", ip->name, free_run.why);
+	if (!fr->valid) {
+		rep_line("uncore:     %s uncore_imc free-running DDR counters: absent (%s)", ip->name, fr->why);
 		return;
 	}
 	uint64_t rd, wr;
 	char ratio[24];
-	imc_free_socket_bytes(&free_run, s, &rd, &wr);
+	imc_free_socket_bytes(fr, s, &rd, &wr);
 	fmt_milli(ratio, sizeof(ratio), metric_ratio_milli(rd + wr, prog));
 	rep_line("uncore:     %s uncore_imc free-running DDR counters, socket %u: read %llu, write %llu bytes; "
 		 "%s x the programmable counters' %llu", ip->name, s, (unsigned long long)rd,
@@ -275,7 +275,7 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 			     const struct intel_uncore_platform *ip, enum intel_box bx, struct copy_slices *ctx,
-			     struct unc_request *req, struct unc_result *res)
+			     struct unc_request *req, struct unc_result *res, struct imc_free_run *fr)
 {
 	const struct intel_box_desc *b = &ip->box[bx];
 	char why[160] = "";
@@ -292,17 +292,17 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	struct uncore_box_type ty = *b->type;
 	int imc = bx == INTEL_BOX_IMC;
 	if (imc)
-		free_running_start(hw, ip, nsock);
+		free_running_start(hw, ip, nsock, fr);
 	if (ip->discovery) {
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
-			status_record_free(b->pmu, ip->name, "absent", why, imc ? free_run.why : NULL);
+			status_record_free(b->pmu, ip->name, "absent", why, imc ? fr->why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
 				iio_plan_report(hw, ip, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
 		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
-			status_record_free(b->pmu, ip->name, "absent", why, free_run.why);
+			status_record_free(b->pmu, ip->name, "absent", why, fr->why);
 			return 0;
 		}
 		for (uint32_t i = 0; i < n; i++)
@@ -316,8 +316,8 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
 	count_copy(hw, req, ctx, res);
-	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
-		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
+	if (imc && !fr->faulted && imc_free_stop(hw, fr) && fr->faulted)
+		rep_error("uncore", "%s", fr->why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
 		int any = 0;
 		for (uint32_t k = 0; k < req->npkgs; k++)
@@ -328,10 +328,10 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		struct json *j = rep_begin("uncore");
 		uncore_result_json(req, res, s, NULL, j);
 		if (imc)
-			uncore_free_running_json(&free_run, s, prog, req->known_read_bytes + req->known_write_bytes, j);
+			uncore_free_running_json(fr, s, prog, req->known_read_bytes + req->known_write_bytes, j);
 		rep_end();
 		if (imc)
-			free_running_line(ip, s, prog);
+			free_running_line(ip, s, prog, fr);
 	}
 	int rc = box_summary(ip->name, b->pmu, req, res);
 	if (bx == INTEL_BOX_IIO) {
@@ -349,9 +349,17 @@ static int measure_intel(const struct hw *hw, const struct platform *p, const st
 	int rc = 0;
 	if (!scan && uncore_run_plan(hw, p, cfg))
 		return -1;
+	/* the IMC's free-running counters of this pass (pool memory: about 3 KiB) */
+	struct imc_free_run *fr = pool_zalloc(sizeof(*fr));
+	if (!fr) {
+		rep_error("uncore", "cannot allocate the IMC free-running counter state (%llu bytes)",
+			  (unsigned long long)sizeof(*fr));
+		return -1;
+	}
 	for (int b = 0; b < INTEL_NBOX; b++)
-		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res))
+		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res, fr))
 			rc = -1;
+	pool_free(fr);
 	return rc;
 }
 
