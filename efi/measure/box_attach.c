@@ -60,7 +60,7 @@ static int cha_restore_a(struct attachment *a, const struct hw *hw)
 }
 
 const struct attachment_ops cha_attach_ops = { "cha", cha_prepare_a, cha_start_a, cha_stop_a, NULL, NULL,
-					       cha_read_a, cha_restore_a };
+						       cha_read_a, cha_restore_a };
 
 /* ---- one box type (and the IIO part's request) --------------------------------------------- */
 
@@ -120,7 +120,7 @@ static int unc_restore_a(struct attachment *a, const struct hw *hw)
 }
 
 const struct attachment_ops unc_attach_ops = { "uncore", unc_prepare_a, unc_start_a, unc_stop_a, NULL, NULL,
-					       unc_read_a, unc_restore_a };
+						       unc_read_a, unc_restore_a };
 
 /* ---- the IIO part of a DMA device --------------------------------------------------------- */
 
@@ -167,4 +167,4 @@ static int iio_restore_a(struct attachment *a, const struct hw *hw)
 
 /* start, stop and read: the uncore attachment's (struct iio_attach begins with its unc_attach) */
 const struct attachment_ops iio_attach_ops = { "iio", iio_prepare_a, unc_start_a, unc_stop_a, NULL, NULL,
-					       unc_read_a, iio_restore_a };
+						       unc_read_a, iio_restore_a };

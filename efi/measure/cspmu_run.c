@@ -532,7 +532,7 @@ static int set_restore(struct attachment *a, const struct hw *hw)
 }
 
 const struct attachment_ops cspmu_attach_ops = { "cspmu", set_prepare, set_start, set_stop, NULL, NULL, NULL,
-						 set_restore };
+						       set_restore };
 
 int cspmu_dma_report(const struct hw *hw, const struct cspmu_attach *x, const struct self_check_bytes *expected,
 		     const char *absent_why)

@@ -70,6 +70,7 @@ int window_run(const struct hw *hw, const struct window_spec *s, struct window_r
 {
 	struct efi_mp e = { .pend = NULL };
 	mp_init(&e.mi);
+	/* positional: the stack check resolves mp->...() by tests/tools/stack_budget.py's window_mp rule */
 	const struct window_mp mp = { &e, efi_begin, efi_end, efi_bsp, efi_start, efi_wait, efi_stalled,
 				      arch_cpu_relax, efi_mask_boot, efi_unmask_boot, arch_irq_disable,
 				      arch_irq_restore, arch_timer_read, arch_smi_count, pool_zalloc, pool_free };
