@@ -168,3 +168,49 @@ static int iio_restore_a(struct attachment *a, const struct hw *hw)
 /* start, stop and read: the uncore attachment's (struct iio_attach begins with its unc_attach) */
 const struct attachment_ops iio_attach_ops = { "iio", iio_prepare_a, unc_start_a, unc_stop_a, NULL, NULL,
 						       unc_read_a, iio_restore_a };
+
+/* ---- an NVIDIA ACPI-namespace PMU ------------------------------------------------------------ */
+
+static int nv_prepare_a(struct attachment *a, const struct hw *hw)
+{
+	struct nv_apmu_attach *x = a->self;
+	x->running = 0;
+	if (!nv_apmu_begin(hw, x->d, x->res))
+		return 0;
+	a->st = HW_ERROR;
+	a->why = x->res->why;
+	return -1;
+}
+
+static void nv_start_a(struct attachment *a, const struct hw *hw)
+{
+	struct nv_apmu_attach *x = a->self;
+	x->running = !nv_apmu_start(hw, x->d, x->res);
+}
+
+static void nv_stop_a(struct attachment *a, const struct hw *hw)
+{
+	struct nv_apmu_attach *x = a->self;
+	if (x->running)
+		nv_apmu_stop(hw, x->d, x->res, a->slice->ns);
+	x->running = 0;
+}
+
+static int nv_read_a(struct attachment *a, const struct hw *hw)
+{
+	struct nv_apmu_attach *x = a->self;
+	if (!nv_apmu_read(hw, x->d, x->res))
+		return 0;
+	a->why = x->res->why;
+	return -1;
+}
+
+static int nv_restore_a(struct attachment *a, const struct hw *hw)
+{
+	struct nv_apmu_attach *x = a->self;
+	nv_apmu_restore(hw, x->d, x->res);
+	return x->res->restore_why[0] ? -1 : 0;
+}
+
+const struct attachment_ops nv_apmu_attach_ops = { "nv_apmu", nv_prepare_a, nv_start_a, nv_stop_a, NULL, NULL,
+						   nv_read_a, nv_restore_a };

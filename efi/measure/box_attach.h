@@ -22,6 +22,7 @@
 #include "pmu/uncore/intel_cha.h"
 #include "pmu/uncore/uncore.h"
 #include "pmu/uncore/iio_attrib.h"
+#include "pmu/uncore/nv_acpi_pmu.h"
 
 /* kind "cha": req and res are the caller's (large: pool memory). After restore, sc is the
  * self-check of res's PCIe bytes against *expected (NULL or zero bytes: no_dma_why says why
@@ -72,5 +73,15 @@ struct iio_attach {
 	int requested;
 };
 extern const struct attachment_ops iio_attach_ops;
+
+/* kind "nv_apmu": an NVIDIA ACPI-namespace PMU (pmu/uncore/nv_acpi_pmu.h) around the window:
+ * prepare = nv_apmu_begin, start / stop = enable / disable (stop records the slice's ns), read =
+ * the counts, restore = every saved register back and the latencies. d and res the caller's. */
+struct nv_apmu_attach {
+	const struct nv_apmu_dev *d;
+	struct nv_apmu_result *res;
+	int running;
+};
+extern const struct attachment_ops nv_apmu_attach_ops;
 
 #endif

@@ -116,7 +116,7 @@ INDIRECT = [
     ("cha_window_fn (efi/measure/cha_run.c, cspmu_run.c): the window functions and dma_window's kernels",
      r"\bwindow\(arg, ", ["copy_slices_window", "field:kernel"]),
     ("attach_run_slices' traffic (efi/measure/attach.c): dma_window's fn, cha_run_window's window, the copy",
-     r"\btraffic\(arg, k, n\)", ["field:fn#dma_window", "copy_slices_window"]),
+     r"\btraffic\(arg, k, n\)", ["field:fn#dma_window", "copy_slices_window", "nv_whole"]),
     # The fatal path is budgeted on its own (FATAL_ENTRIES), not inside every path: see there.
     ("exceptions_on_fatal's callback (efi/main.c passes on_fatal): FATAL_ENTRIES", r"^\s*fatal_fn\(", ["firmware"]),
     ("cleanup_push's functions (efi/mp.c, nvme_measure.c, vec_run.c)", r"^\s*fn\(slots\[i\]\.arg\);",
@@ -141,15 +141,15 @@ INDIRECT = [
     # every other ".start =" or ".stop ="). No kind has per-CPU hooks yet: ATTACH_NO_CPU_HOOK.
     ("attachment_ops per-CPU hooks (efi/measure/attach.c)", r"ops->cpu_(start|stop)\(", ["attach_no_cpu_hook"]),
     ("attachment_ops.prepare (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->prepare\(",
-     ["re:^((cha|unc|iio)_prepare_a|cp_prepare|set_prepare)$"]),
+     ["re:^((cha|unc|iio|nv)_prepare_a|cp_prepare|set_prepare)$"]),
     ("attachment_ops.start (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->start\(",
-     ["re:^((cha|unc|iio)_start_a|cp_start|set_start)$"]),
+     ["re:^((cha|unc|iio|nv)_start_a|cp_start|set_start)$"]),
     ("attachment_ops.stop (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->stop\(",
-     ["re:^((cha|unc|iio)_stop_a|cp_stop|set_stop)$"]),
+     ["re:^((cha|unc|iio|nv)_stop_a|cp_stop|set_stop)$"]),
     ("attachment_ops.read (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->read\(",
-     ["re:^((cha|unc|iio)_read_a|cp_read|set_read)$"]),
+     ["re:^((cha|unc|iio|nv)_read_a|cp_read|set_read)$"]),
     ("attachment_ops.restore (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->restore\(",
-     ["re:^((cha|unc|iio)_restore_a|cp_restore|set_restore)$"]),
+     ["re:^((cha|unc|iio|nv)_restore_a|cp_restore|set_restore)$"]),
     # Reached once DMA windows run their traffic through attach_run_slices (dma_engine.c passes
     # arch_timer_read as the copy's clock).
     ("dma_engine copy's clock (efi/measure/dma_edu.c)", r"\bnow\(\)", ["arch_timer_read"]),
