@@ -21,6 +21,8 @@ int attach_prepare_all(struct attach_list *l)
 	for (int i = 0; i < l->n; i++) {
 		struct attachment *a = &l->a[i];
 		a->prepared = 0;
+		a->nslices = 0;
+		a->slice = &l->slice;
 		if (!a->ops) {
 			a->st = HW_UNSUPPORTED;
 			a->why = "no attachment kind";
@@ -111,6 +113,23 @@ int attach_restore_all(struct attach_list *l)
 		a->prepared = 0;
 	}
 	return rc;
+}
+
+uint64_t attach_run_slices(struct attach_list *l, attach_traffic_fn traffic, void *arg)
+{
+	uint32_t n = 1;
+	for (int i = 0; i < l->n; i++)
+		if (ready(&l->a[i]) && l->a[i].nslices > n)
+			n = l->a[i].nslices;
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		l->slice = (struct attach_slice){ k, n, 0 };
+		each_start(l);
+		l->slice.ns = traffic(arg, k, n);
+		total += l->slice.ns;
+		each_stop(l);
+	}
+	return total;
 }
 
 struct attachment *attach_find(const struct attach_list *l, const char *kind)

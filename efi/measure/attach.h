@@ -28,6 +28,13 @@
 
 struct attachment;
 
+/* The slice a window driver is in (attach_run_slices): slice k of n, and once the traffic of
+ * that slice ended, its duration in ns (what stop() reads: multiplexed counters scale by it). */
+struct attach_slice {
+	uint32_t k, n;
+	uint64_t ns;
+};
+
 struct attachment_ops {
 	const char *kind;   /* the record's name for it: "core_pmu", "cha", "iio", "aer", "mca", ... */
 	/* 0 ready; -1 not usable (a->st and a->why set). May allocate through its own state. */
@@ -49,6 +56,10 @@ struct attachment {
 	hw_status st;          /* HW_OK, or why it is not counting */
 	const char *why;       /* static text when st != HW_OK; NULL otherwise */
 	int prepared;          /* prepare returned 0 */
+	/* Set by prepare: the windows it needs to count everything (multiplexed groups x rounds);
+	 * 0 or 1: one. attach_run_slices runs the traffic as many times as the largest asks. */
+	uint32_t nslices;
+	const struct attach_slice *slice;   /* the list's, set by attach_prepare_all */
 };
 
 /* A window's attachments: n entries of a, all riding on the same windows. */
@@ -57,6 +68,7 @@ struct attach_list {
 	int n;
 	const struct hw *hw;
 	struct window_counters wc;   /* what window_spec.counters points to (attach_counters) */
+	struct attach_slice slice;   /* attach_run_slices' current slice */
 };
 
 /* prepare every attachment; returns how many are ready (an unusable one is no failure of the
@@ -73,6 +85,15 @@ int attach_read_all(struct attach_list *l);
 /* restore every attachment that was prepared (also half-prepared ones), in reverse order;
  * returns 0 when every one put its registers back, -1 when any could not. */
 int attach_restore_all(struct attach_list *l);
+
+/* One slice of a window's traffic (cha_window_fn's shape): slice k of n; returns its ns. */
+typedef uint64_t (*attach_traffic_fn)(void *arg, uint32_t slice, uint32_t nslices);
+
+/* Run traffic in slices under the prepared list: n = the largest nslices of a ready attachment
+ * (at least 1); for each slice every ready attachment starts (list order), the traffic runs, its
+ * ns goes to l->slice.ns, every one stops (reverse order). The traffic runs all n slices even
+ * when an attachment failed midway (that one says why). Returns the sum of the slices' ns. */
+uint64_t attach_run_slices(struct attach_list *l, attach_traffic_fn traffic, void *arg);
 
 /* The attachment of kind `kind` in l, NULL when absent. */
 struct attachment *attach_find(const struct attach_list *l, const char *kind);

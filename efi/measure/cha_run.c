@@ -7,6 +7,8 @@
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "efi/measure/window.h"
+#include "efi/measure/box_attach.h"
+#include "efi/measure/copy_slices.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "pmu/metrics.h"
@@ -14,7 +16,6 @@
 #include <string.h>
 
 #define WHY_BYTES 160
-#define COPY_BLOCK 64u
 #define ROUNDS 1u
 
 /* The plan: pool memory (the request and result are large and gnu-efi's .bss is in the file). */
@@ -100,12 +101,7 @@ int cha_run_plan(const struct hw *hw, const struct platform *p, const struct dis
 	return 0;
 }
 
-/* The counted bytes of a finished measurement: the PCIe read/write formulas of the total. */
-static void counted_of(const struct cha_result *res, struct self_check_bytes *c)
-{
-	*c = (struct self_check_bytes){ res->total.read_bytes, res->total.write_bytes, res->total.have_read,
-					 res->total.have_write };
-}
+static const struct self_check_bytes no_bytes;
 
 /* The TOR latency classes beside the bandwidth line: ns, or "-" and the first class's why.
  * scope: "" for the classes over every socket, " (socket N)" for one socket's CHAs alone. */
@@ -126,29 +122,26 @@ static void latency_line(const char *kernel, const char *scope, const struct cha
 		rep_once(NULL, "cha:        %s: TOR latency%s %s%s%s", kernel, scope, buf, why ? "; null: " : "", why ? why : "");
 }
 
-int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
-		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc)
+int cha_run_attach(const struct self_check_bytes *expected, const char *no_dma_why, struct cha_attach *c,
+		   struct attachment *a)
 {
-	static const struct self_check_bytes none;
 	plan.last_counted = 0;
-	if (!plan.ready) {
-		window(arg, 0, 1);
-		self_check_compute(expected ? expected : &none, NULL, 0, plan.on ? plan.why : "cha = off", sc);
+	if (!plan.ready)
 		return 0;
-	}
-	struct cha_request *req = plan.req;
-	struct cha_result *res = plan.res;
-	cha_measure(hw, req, window, arg, res);
-	plan.last_counted = !res->status;
-	struct self_check_bytes counted;
-	counted_of(res, &counted);
-	self_check_compute(expected ? expected : &none, res->status ? NULL : &counted, 0,
-			   res->status ? res->why : no_dma_why, sc);
-	struct json *j = rep_begin("cha");
-	json_str(j, "kernel", kernel);
-	cha_result_json(req, res, j);
-	self_check_json(j, "self_check", sc);
-	rep_end();
+	*c = (struct cha_attach){ .req = plan.req, .res = plan.res, .expected = expected, .no_dma_why = no_dma_why };
+	*a = (struct attachment){ .ops = &cha_attach_ops, .self = c };
+	return 1;
+}
+
+void cha_run_unattached(const struct self_check_bytes *expected, struct self_check *sc)
+{
+	self_check_compute(expected ? expected : &no_bytes, NULL, 0, plan.on ? plan.why : "cha = off", sc);
+}
+
+/* The console line of a finished window, its TOR latency lines, and its errors. */
+static int cha_lines(const char *kernel, const struct cha_request *req, const struct cha_result *res,
+		     const struct self_check *sc)
+{
 	char ratio[24] = "-";
 	if (sc->have_ratio_write || sc->have_ratio_read)
 		fmt_milli(ratio, sizeof(ratio), sc->have_ratio_write ? sc->ratio_write_milli : sc->ratio_read_milli);
@@ -175,63 +168,54 @@ int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window
 	return rc;
 }
 
+int cha_run_report(const char *kernel, const struct cha_attach *c, struct self_check *sc)
+{
+	const struct cha_request *req = c->req;
+	const struct cha_result *res = c->res;
+	plan.last_counted = !res->status;
+	*sc = c->sc;
+	struct json *j = rep_begin("cha");
+	json_str(j, "kernel", kernel);
+	cha_result_json(req, res, j);
+	self_check_json(j, "self_check", sc);
+	rep_end();
+	return cha_lines(kernel, req, res, sc);
+}
+
+int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
+		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc)
+{
+	struct cha_attach c;
+	struct attachment a;
+	if (!cha_run_attach(expected, no_dma_why, &c, &a)) {
+		window(arg, 0, 1);
+		cha_run_unattached(expected, sc);   /* the bytes are read after the window ran */
+		return 0;
+	}
+	struct attach_list l = { .a = &a, .n = 1, .hw = hw };
+	attach_prepare_all(&l);
+	attach_run_slices(&l, window, arg);
+	attach_read_all(&l);
+	attach_restore_all(&l);
+	return cha_run_report(kernel, &c, sc);
+}
+
 const struct cha_metric_values *cha_run_total(void)
 {
 	return plan.last_counted ? &plan.res->total : NULL;
-}
-
-/* ---- the copy window ------------------------------------------------------------------------ */
-
-struct slice_ctx {
-	const struct hw *hw;
-	const struct platform *p;
-	uint64_t *src, *dst;
-	uint64_t bytes;          /* whole buffer; each slice copies its share */
-	uint32_t cur_slice, nslices;
-};
-
-static uint64_t slice_kernel(void *arg)
-{
-	struct slice_ctx *c = arg;
-	uint64_t share = c->bytes / c->nslices / COPY_BLOCK * COPY_BLOCK;
-	if (!share)
-		share = COPY_BLOCK;
-	uint64_t off = (uint64_t)c->cur_slice * share % c->bytes;
-	if (off + share > c->bytes)
-		off = 0;
-	arch_copy((char *)c->dst + off, (const char *)c->src + off, share);
-	return 0;
-}
-
-/* cha_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
-static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
-{
-	struct slice_ctx *c = arg;
-	c->cur_slice = slice;
-	c->nslices = nslices ? nslices : 1;
-	struct window_cpu cpu = { .cpu = c->p->mp.bsp, .arg = c };
-	struct window_spec spec = { .kernel = slice_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
-	struct window_result w;
-	window_run(c->hw, &spec, &w);
-	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
 }
 
 int measure_cha(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
 {
 	if (!cfg->cha || !plan.ready)
 		return 0;   /* off, or the plan's failure is already reported */
-	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
-	ctx.src = pages_alloc(ctx.bytes);
-	ctx.dst = pages_alloc(ctx.bytes);
-	if (!ctx.src || !ctx.dst) {
-		pages_free(ctx.src, ctx.bytes);
-		pages_free(ctx.dst, ctx.bytes);
+	struct copy_slices ctx;
+	if (copy_slices_alloc(&ctx, hw, p, cfg->copy_size)) {
 		rep_error("cha", "cannot allocate 2 x %llu bytes for the copy (copy_size)", (unsigned long long)ctx.bytes);
 		return -1;
 	}
 	struct self_check sc;
-	int rc = cha_run_window(hw, "copy", window, &ctx, NULL, "a memory copy moves no PCIe bytes", &sc);
-	pages_free(ctx.src, ctx.bytes);
-	pages_free(ctx.dst, ctx.bytes);
+	int rc = cha_run_window(hw, "copy", copy_slices_window, &ctx, NULL, "a memory copy moves no PCIe bytes", &sc);
+	copy_slices_free(&ctx);
 	return rc;
 }

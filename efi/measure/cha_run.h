@@ -31,10 +31,28 @@ int cha_run_plan(const struct hw *hw, const struct platform *p, const struct dis
  * (cha = off, or a failed plan) it runs once as slice 0 of 1. With counters, writes the window's
  * `cha` record (kernel, ..., self_check). expected: the bytes the window moved (read after it
  * ran; NULL or zero: no_dma_why says why nothing is compared). *sc: the self-check (state
- * absent without counters). Returns 0, or -1 after reporting an error (the window ran anyway
- * unless the counters failed before it). */
+ * absent without counters). Returns 0, or -1 after reporting an error (the window runs
+ * all its slices also when the counters failed). */
 int cha_run_window(const struct hw *hw, const char *kernel, cha_window_fn window, void *arg,
 		   const struct self_check_bytes *expected, const char *no_dma_why, struct self_check *sc);
+
+struct cha_attach;
+struct attachment;
+
+/* The plan's CHA set as an attachment of a window (efi/measure/box_attach.h; c and a the
+ * caller's, alive until the window's list is restored): 1 when the plan is ready; 0 when not
+ * (cha = off, or a failed plan): then cha_run_unattached gives the window's self_check after
+ * it ran. expected and no_dma_why as for cha_run_window. */
+int cha_run_attach(const struct self_check_bytes *expected, const char *no_dma_why, struct cha_attach *c,
+		   struct attachment *a);
+/* *sc absent with the plan's why (cha = off, or why the plan failed), against *expected as the
+ * window left it: call after the window. */
+void cha_run_unattached(const struct self_check_bytes *expected, struct self_check *sc);
+
+/* After the window's list was restored: the window's `cha` record (kernel, counts, metrics,
+ * self_check), its console lines and errors; *sc = the attachment's self-check. 0, or -1 after
+ * reporting the counters' error. */
+int cha_run_report(const char *kernel, const struct cha_attach *c, struct self_check *sc);
 
 /* The CHA totals (all sockets: PCIe bytes, IO LLC hits, misses and hit ratio) of the last
  * window cha_run_window ran under the counters without error; NULL when it ran without them or

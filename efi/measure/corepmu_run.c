@@ -22,20 +22,37 @@ static struct corepmu_config config_of(const struct efiperf_config *cfg)
 	};
 }
 
+static const char no_memory[] = "cannot allocate the core PMU state";
+
+/* The boot CPU's core PMU state, probed (pool memory); NULL with *why (no_memory, or no x86 core
+ * PMU on this CPU). */
+static struct corepmu *probed(const struct hw *hw, uint64_t timer_hz, const char **why)
+{
+	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	if (!cp) {
+		*why = no_memory;
+		return NULL;
+	}
+	if (corepmu_probe(hw, cp) != 0) {
+		*why = "no x86 core PMU on this CPU";
+		FreePool(cp);
+		return NULL;
+	}
+	cp->timer_hz = timer_hz;
+	return cp;
+}
+
 struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,
 			      int *config_error)
 {
 	*config_error = 0;
-	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	const char *why;
+	struct corepmu *cp = probed(hw, timer_hz, &why);
 	if (!cp) {
-		rep_error("corepmu", "cannot allocate the core PMU state");
-		return NULL;
+		if (why == no_memory)
+			rep_error("corepmu", "%s", why);
+		return NULL;   /* not x86: the Arm PMUv3 unit covers this CPU */
 	}
-	if (corepmu_probe(hw, cp) != 0) {
-		FreePool(cp);   /* not x86: the Arm PMUv3 unit covers this CPU */
-		return NULL;
-	}
-	cp->timer_hz = timer_hz;
 	struct json *j = rep_begin("corepmu");
 	corepmu_json_probe(j, cp);
 	rep_end();
@@ -56,17 +73,12 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 
 struct corepmu *corepmu_setup_events(const struct hw *hw, uint64_t timer_hz, const char *events, char *why, size_t n)
 {
-	struct corepmu *cp = AllocateZeroPool(sizeof(*cp));
+	const char *no;
+	struct corepmu *cp = probed(hw, timer_hz, &no);
 	if (!cp) {
-		fmt_snprintf(why, n, "cannot allocate the core PMU state");
+		fmt_snprintf(why, n, "%s", no);
 		return NULL;
 	}
-	if (corepmu_probe(hw, cp) != 0) {
-		fmt_snprintf(why, n, "no x86 core PMU on this CPU");
-		FreePool(cp);
-		return NULL;
-	}
-	cp->timer_hz = timer_hz;
 	/* one window of a table whose ratios need every event at once, without ticks: no groups */
 	struct corepmu_config cc = { .core_events = events, .multiplex = 0 };
 	if (corepmu_configure(cp, &cc, why, n) != 0) {
@@ -120,6 +132,11 @@ void corepmu_run_restore(const struct hw *hw, struct corepmu *cp, uint32_t cpu)
 void corepmu_run_report(const struct hw *hw, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
 {
 	corepmu_run_restore(hw, cp, cpu);
+	corepmu_run_records(cp, cpu, kernel, pass);
+}
+
+void corepmu_run_records(struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
+{
 	record("core_counters", cp, cpu, kernel, pass, corepmu_json_counters);
 	if (cp->topdown_on)
 		record("topdown", cp, cpu, kernel, pass, corepmu_json_topdown);
@@ -151,3 +168,31 @@ struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_confi
 	}
 	return cp;
 }
+
+/* The attachment (corepmu_run.h): started before the first slice, stopped after the last. */
+static void cp_start(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (a->slice->k == 0) {
+		corepmu_run_start(hw, c->cp);
+		c->started = 1;
+	}
+}
+
+static void cp_stop(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (c->started && a->slice->k + 1 >= a->slice->n)
+		corepmu_run_stop(hw, c->cp);
+}
+
+static int cp_restore(struct attachment *a, const struct hw *hw)
+{
+	struct corepmu_attach *c = a->self;
+	if (c->started)
+		corepmu_run_restore(hw, c->cp, c->cpu);
+	return 0;   /* a failed restore is its own error record (corepmu_run_restore) */
+}
+
+const struct attachment_ops corepmu_attach_ops = { "core_pmu", NULL, cp_start, cp_stop, NULL, NULL, NULL,
+						       cp_restore };

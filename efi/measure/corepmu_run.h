@@ -13,6 +13,7 @@
 #include "arch/hw.h"
 #include "efi/config/config.h"
 #include "pmu/core/x86_corepmu.h"
+#include "efi/measure/attach.h"
 
 /* NULL on a CPU without CPUID (aarch64) or when nothing was asked and nothing probed usable;
  * otherwise pool memory owned by the caller. A configuration error (core_events, topdown, ibs
@@ -40,5 +41,17 @@ void corepmu_run_stop(const struct hw *hw, struct corepmu *cp);
 void corepmu_run_report(const struct hw *hw, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass);
 /* Restore only (error paths). */
 void corepmu_run_restore(const struct hw *hw, struct corepmu *cp, uint32_t cpu);
+/* The records only (after the restore): core_counters, topdown, ibs. */
+void corepmu_run_records(struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass);
+
+/* The core PMU of the CPU that drives a window's traffic as its attachment (kind "core_pmu",
+ * efi/measure/attach.h): started before the first slice, stopped after the last (a sliced window
+ * counts once over all of it), restored on `cpu`; records with corepmu_run_records after. */
+struct corepmu_attach {
+	struct corepmu *cp;
+	uint32_t cpu;
+	int started;
+};
+extern const struct attachment_ops corepmu_attach_ops;
 
 #endif

@@ -55,6 +55,7 @@ struct cspmu_pmu {
 	char rc_src[160], filt_why[200];
 	struct saveset slot_save;
 	struct saved_reg slot_saved[5 * NV_TGT_SLOTS];
+	int restored;
 };
 
 /* The PMUs of one DMA window (cspmu_dma_start .. cspmu_dma_report). */
@@ -221,31 +222,21 @@ static void page_field(const struct cspmu_node *n, uint64_t at, char *buf, size_
 	fmt_snprintf(buf, len, "node %u Base Address %d", n->id, page1);
 }
 
-/* Probe and build the request of node an of t. 1 ready to run; 0 left out (a record says why,
- * unless quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE =
- * any: the copy window, the first use of every node, which alone writes the records of nodes
- * left out for their addresses (a refusal by efi/fw/fwaddr.h, a fault, pages another node has). */
-static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt *t,
-		   const struct acpi_apmt_node *an, const struct rp_sel *rp, uint8_t want, const char *window,
-		   struct cspmu_pmu *pm)
+/* Whether node an's register pages may be used: 1 yes; 0 left out (first: the record says why:
+ * pages another node has, or an address efi/fw/fwaddr.h refuses). */
+static int pages_usable(const struct acpi_apmt *t, const struct acpi_apmt_node *an, int first, struct cspmu_pmu *pm)
 {
-	memset(pm, 0, sizeof(*pm));
-	pm->n = node_of(an);
-	struct cspmu_record *r = &pm->r;
-	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
-	socket_of(&pm->n, &r->socket, &r->socket_source);
-	int first = want == NVC_NONE;
 	char field[48];
 	const struct acpi_apmt_node *twin = shares_pages(t, an);
 	if (twin) {
 		if (!first)
 			return 0;
-		r->status = "off";
+		pm->r.status = "off";
 		fmt_snprintf(pm->why, sizeof(pm->why), "registers at 0x%llx are APMT node %u's too: measured once, as that node",
 			     (unsigned long long)an->base0, twin->id);
 		page_field(&pm->n, an->base0, field, sizeof(field));
 		fw_addr_defect("APMT", field, an->base0, CSPMU_PAGE_SIZE, "duplicate", pm->why);
-		emit(r);
+		emit(&pm->r);
 		return 0;
 	}
 	for (int pg = 0; pg < 1 + !!(pm->n.flags & CSPMU_APMT_DUAL_PAGE); pg++) {
@@ -256,24 +247,39 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 				return 0;
 			fmt_snprintf(pm->why, sizeof(pm->why), "APMT %s 0x%llx refused: not a register address (firmware_defect record)",
 				     field, (unsigned long long)base);
-			emit(r);
+			emit(&pm->r);
 			return 0;
 		}
 	}
-	if (cspmu_probe(hw, &pm->n, &pm->info, pm->why, sizeof(pm->why))) {
-		if (!first)
-			return 0;          /* the copy window's record named it already */
-		page_field(&pm->n, pm->info.read_at, field, sizeof(field));
-		fw_addr_fault("APMT", field, pm->info.read_at, pm->info.read_status);
+	return 1;
+}
+
+/* pcie_pmu_rp on a PMU with a root-port filter: 1 set (or nothing to set); 0 the root port is
+ * another socket's or RC's (record: off). */
+static int rp_filter(const struct rp_sel *rp, struct cspmu_pmu *pm)
+{
+	struct cspmu_record *r = &pm->r;
+	if (!rp->on || !pm->d->rp_reg)
+		return 1;
+	if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
+		r->status = "off";
+		fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket, rp->m.rc);
 		emit(r);
-		rep_error("uncore", "%s", pm->why);
-		return -1;
-	}
-	r->info = &pm->info;
-	pm->d = nv_cspmu_match(pm->info.pmiidr);
-	if (want != NVC_NONE && pm->d->check != want)
 		return 0;
-	const struct apmt_companion *c = pm->n.type == APMT_NODE_ACPI ? companion_of(pm->n.id) : NULL;
+	}
+	nv_cspmu_set_rp(&pm->req, rp->m.rp);
+	r->rp_bdf = rp->bdf;
+	r->rp_socket = rp->m.socket;
+	r->rp_rc = rp->m.rc;
+	r->rp = rp->m.rp;
+	return 1;
+}
+
+/* The PMU's name and event request (uncore_events). 1 built; 0 off (names none of its events:
+ * record); -1 error (reported). */
+static int request_of(const struct efiperf_config *cfg, struct cspmu_pmu *pm, const struct apmt_companion *c)
+{
+	struct cspmu_record *r = &pm->r;
 	r->companion = c;
 	if (pm->d->per_rc)
 		rc_of(pm, c);
@@ -292,22 +298,45 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		return -1;
 	}
 	r->req = &pm->req;
-	filter_of(pm, c, first);
-	if (rp->on && pm->d->rp_reg) {
-		if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
-			r->status = "off";
-			fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket,
-				     rp->m.rc);
-			emit(r);
-			return 0;
-		}
-		nv_cspmu_set_rp(&pm->req, rp->m.rp);
-		r->rp_bdf = rp->bdf;
-		r->rp_socket = rp->m.socket;
-		r->rp_rc = rp->m.rc;
-		r->rp = rp->m.rp;
-	}
 	return 1;
+}
+
+/* Probe and build the request of node an of t. 1 ready to run; 0 left out (a record says why,
+ * unless quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE =
+ * any: the copy window, the first use of every node, which alone writes the records of nodes
+ * left out for their addresses (a refusal by efi/fw/fwaddr.h, a fault, pages another node has). */
+static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt *t,
+		   const struct acpi_apmt_node *an, const struct rp_sel *rp, uint8_t want, const char *window,
+		   struct cspmu_pmu *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->n = node_of(an);
+	struct cspmu_record *r = &pm->r;
+	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
+	socket_of(&pm->n, &r->socket, &r->socket_source);
+	int first = want == NVC_NONE;
+	if (!pages_usable(t, an, first, pm))
+		return 0;
+	if (cspmu_probe(hw, &pm->n, &pm->info, pm->why, sizeof(pm->why))) {
+		if (!first)
+			return 0;          /* the copy window's record named it already */
+		char field[48];
+		page_field(&pm->n, pm->info.read_at, field, sizeof(field));
+		fw_addr_fault("APMT", field, pm->info.read_at, pm->info.read_status);
+		emit(r);
+		rep_error("uncore", "%s", pm->why);
+		return -1;
+	}
+	r->info = &pm->info;
+	pm->d = nv_cspmu_match(pm->info.pmiidr);
+	if (want != NVC_NONE && pm->d->check != want)
+		return 0;
+	const struct apmt_companion *c = pm->n.type == APMT_NODE_ACPI ? companion_of(pm->n.id) : NULL;
+	int k = request_of(cfg, pm, c);
+	if (k != 1)
+		return k;
+	filter_of(pm, c, first);
+	return rp_filter(rp, pm);
 }
 
 static void start(const struct hw *hw, struct cspmu_pmu *pm)
@@ -332,14 +361,23 @@ static void stop(const struct hw *hw, struct cspmu_pmu *pm)
 		cspmu_stop(hw, &pm->info, pm->req.ev, pm->req.nev, &pm->run);
 }
 
+/* Every register the PMU's start wrote back (also after a start that failed midway); once. */
+static void restore_regs(const struct hw *hw, struct cspmu_pmu *pm)
+{
+	if (pm->restored)
+		return;
+	cspmu_restore(hw, &pm->info, &pm->run);
+	saveset_restore(hw, &pm->slot_save);
+	pm->restored = 1;
+}
+
 /* Restore, metrics, self-check, record. dma: the DMA window's known bytes, or NULL (the copy of
  * copy_bytes). 1 measured, 0 busy, -1 error (reported). */
 static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const struct self_check_bytes *dma,
 		  uint64_t copy_bytes)
 {
 	struct cspmu_record *r = &pm->r;
-	cspmu_restore(hw, &pm->info, &pm->run);     /* also after a start that failed midway */
-	saveset_restore(hw, &pm->slot_save);
+	restore_regs(hw, pm);
 	r->run = &pm->run;
 	r->window_ns = ns;
 	struct saveset_report rep = { 0 };
@@ -421,7 +459,8 @@ int measure_cspmu(const struct hw *hw, const struct platform *p, const struct ef
 	return rc ? -1 : measured;
 }
 
-struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel)
+/* The DMA-counting PMUs of the APMT, probed and built (NULL when none, or uncore = off). */
+static struct cspmu_set *dma_set(const struct hw *hw, const struct platform *p, const char *kernel)
 {
 	const struct acpi_apmt *t = p->apmt;
 	if (!plan_cfg || !t || !t->nnodes)
@@ -440,30 +479,72 @@ struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p,
 		FreePool(s);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < s->n; i++)
-		start(hw, &s->pmu[i]);
 	return s;
 }
 
-void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s)
+static int set_prepare(struct attachment *a, const struct hw *hw)
 {
-	for (uint32_t i = 0; s && !s->stopped && i < s->n; i++)
-		stop(hw, &s->pmu[s->n - 1 - i]);
-	if (s)
-		s->stopped = 1;
+	struct cspmu_attach *x = a->self;
+	x->s = dma_set(hw, x->p, x->kernel);
+	x->ns = 0;
+	if (x->s)
+		return 0;
+	a->st = HW_UNSUPPORTED;
+	a->why = "no CoreSight PMU counts this window's PCIe bytes";
+	return -1;
 }
 
-int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
-		     const char *absent_why, uint64_t ns)
+static void set_start(struct attachment *a, const struct hw *hw)
 {
+	struct cspmu_attach *x = a->self;
+	for (uint32_t i = 0; a->slice->k == 0 && i < x->s->n; i++)
+		start(hw, &x->s->pmu[i]);
+}
+
+static void set_stop(struct attachment *a, const struct hw *hw)
+{
+	struct cspmu_attach *x = a->self;
+	x->ns += a->slice->ns;
+	for (uint32_t i = 0; a->slice->k + 1 >= a->slice->n && !x->s->stopped && i < x->s->n; i++)
+		stop(hw, &x->s->pmu[x->s->n - 1 - i]);
+	if (a->slice->k + 1 >= a->slice->n)
+		x->s->stopped = 1;
+}
+
+static int set_restore(struct attachment *a, const struct hw *hw)
+{
+	struct cspmu_attach *x = a->self;
+	int rc = 0;
+	/* a window cut short: stopped here, before the restore */
+	for (uint32_t i = 0; x->s && !x->s->stopped && i < x->s->n; i++)
+		stop(hw, &x->s->pmu[x->s->n - 1 - i]);
+	for (uint32_t i = 0; x->s && i < x->s->n; i++) {
+		struct cspmu_pmu *pm = &x->s->pmu[i];
+		restore_regs(hw, pm);
+		struct saveset_report rep = { 0 };
+		saveset_report_add(&pm->run.save, &rep);
+		saveset_report_add(&pm->slot_save, &rep);
+		rc |= rep.nfailed || rep.dropped ? -1 : 0;
+	}
+	if (x->s)
+		x->s->stopped = 1;
+	return rc;
+}
+
+const struct attachment_ops cspmu_attach_ops = { "cspmu", set_prepare, set_start, set_stop, NULL, NULL, NULL,
+						       set_restore };
+
+int cspmu_dma_report(const struct hw *hw, const struct cspmu_attach *x, const struct self_check_bytes *expected,
+		     const char *absent_why)
+{
+	struct cspmu_set *s = x->s;
 	if (!s)
 		return 0;
 	static const struct self_check_bytes none;
 	int rc = 0;
-	cspmu_dma_stop(hw, s);      /* a window cut short: stopped here, before the restore */
 	for (uint32_t i = 0; i < s->n; i++) {
 		s->pmu[i].absent_why = absent_why;
-		if (finish(hw, &s->pmu[i], ns, expected ? expected : &none, 0) < 0)
+		if (finish(hw, &s->pmu[i], x->ns, expected ? expected : &none, 0) < 0)
 			rc = -1;
 	}
 	FreePool(s);

@@ -11,6 +11,8 @@
 #ifndef EFIPERF_CSPMU_RUN_H
 #define EFIPERF_CSPMU_RUN_H
 
+#include "efi/measure/attach.h"
+
 #include "arch/hw.h"
 #include "efi/config/config.h"
 #include "efi/platform.h"
@@ -35,18 +37,25 @@ void cspmu_companions(const struct platform *p, const struct aml_info *aml);
 int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		  unc_window_fn window, void *arg, uint64_t copy_bytes);
 
-/* A DMA window under the PMUs that count PCIe bytes (Tegra410 / Grace PCIE; pcie_pmu_rp applies):
- * probe, program and start them (NULL when uncore = off, no APMT or no such PMU); stop them after
- * the traffic; then restore them and write one `uncore` record each whose `window` is the
- * kernel and whose self_check compares rd_bytes / wr_bytes (rd_bytes_* / wr_bytes_* on Grace)
- * with the bytes the window moved (pmu/self_check.h: read = the device read memory;
- * absent_why: why a window moves none). report stops the PMUs if the window was cut short, and
+/* A DMA window under the PMUs that count PCIe bytes (Tegra410 / Grace PCIE; pcie_pmu_rp applies),
+ * as the window's attachment (kind "cspmu", efi/measure/attach.h; p and kernel set by the
+ * caller): prepare probes and builds them (not usable when uncore = off, no APMT or no such
+ * PMU), they start before the first slice and stop after the last, restore writes every
+ * register back (stopping them first if the window was cut short). Then cspmu_dma_report
+ * writes one `uncore` record each whose `window` is the kernel and whose self_check compares
+ * rd_bytes / wr_bytes (rd_bytes_* / wr_bytes_* on Grace) with the bytes the window moved
+ * (pmu/self_check.h: read = the device read memory; absent_why: why a window moves none), and
  * frees the set; 0 or -1 after reporting an error. */
 struct cspmu_set;
 struct self_check_bytes;
-struct cspmu_set *cspmu_dma_start(const struct hw *hw, const struct platform *p, const char *kernel);
-void cspmu_dma_stop(const struct hw *hw, struct cspmu_set *s);
-int cspmu_dma_report(const struct hw *hw, struct cspmu_set *s, const struct self_check_bytes *expected,
-		     const char *absent_why, uint64_t ns);
+struct cspmu_attach {
+	const struct platform *p;
+	const char *kernel;
+	struct cspmu_set *s;     /* prepare's */
+	uint64_t ns;             /* the window's, summed over its slices */
+};
+extern const struct attachment_ops cspmu_attach_ops;
+int cspmu_dma_report(const struct hw *hw, const struct cspmu_attach *x, const struct self_check_bytes *expected,
+		     const char *absent_why);
 
 #endif

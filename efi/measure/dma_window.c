@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/dma_window.h"
 #include "efi/measure/cha_run.h"
+#include "efi/measure/box_attach.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/measure/cspmu_run.h"
 #include "efi/out/dma_json.h"
@@ -24,71 +25,74 @@ void dma_window_ranges(const struct discovery *d)
 		ranges[nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
 }
 
-/* The traffic with the boot CPU's core PMU and the CoreSight PCIE PMUs started before the first
- * slice and stopped after the last (the CPU that drives the traffic: firmware drivers and
- * efiperf's queues run on it). */
-struct core_ctx {
-	const struct hw *hw;
-	const struct platform *p;
-	const struct dma_window *w;
-	int started;
-	uint64_t ns;
-	struct cspmu_set *cs;
+/* The window's attachments in start order: the IIO part of its device, the CHA set, the
+ * CoreSight PCIE PMUs and the core PMU of the boot CPU (the CPU that drives the traffic:
+ * firmware drivers and efiperf's queues run on it). Each is optional: the IIO and CHA ones say
+ * why in their self_check when they cannot count. */
+struct dma_attach {
+	struct attachment a[4];
+	struct iio_attach iio;
+	struct cha_attach cha;
+	struct cspmu_attach cs;
+	struct corepmu_attach core;
+	int has_iio, has_cha, has_core;
 };
 
-static uint64_t with_core(void *arg, uint32_t slice, uint32_t nslices)
+static void attach_of(const struct platform *p, const struct dma_window *w, struct dma_window_result *r,
+		      struct dma_attach *d, struct attach_list *l)
 {
-	struct core_ctx *c = arg;
-	struct corepmu *cp = c->p->corepmu;
-	if (slice == 0 && !c->cs)
-		c->cs = cspmu_dma_start(c->hw, c->p, c->w->kernel);
-	if (cp && slice == 0) {
-		corepmu_run_start(c->hw, cp);
-		c->started = 1;
-	}
-	uint64_t ns = c->w->fn(c->w->arg, slice, nslices);
-	c->ns += ns;
-	if (cp && slice + 1 >= nslices && c->started)
-		corepmu_run_stop(c->hw, cp);
-	if (slice + 1 >= nslices)
-		cspmu_dma_stop(c->hw, c->cs);
-	return ns;
+	int n = 0;
+	d->has_iio = iio_window_attach(w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
+	n += d->has_iio;
+	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n]);
+	n += d->has_cha;
+	d->cs = (struct cspmu_attach){ .p = p, .kernel = w->kernel };
+	d->a[n++] = (struct attachment){ .ops = &cspmu_attach_ops, .self = &d->cs };
+	d->has_core = p->corepmu != NULL;
+	d->core = (struct corepmu_attach){ .cp = p->corepmu, .cpu = p->mp.bsp };
+	if (d->has_core)
+		d->a[n++] = (struct attachment){ .ops = &corepmu_attach_ops, .self = &d->core };
+	*l = (struct attach_list){ .a = d->a, .n = n };
 }
 
-/* The CHA-counted window, every slice of it: what the IIO counters run around. */
-struct cha_pass { struct core_ctx c; struct dma_window_result *r; };
-
-static uint64_t cha_pass(void *arg)
+/* The iio self_check's console line (the record carries it too). */
+static void iio_line(const struct dma_window *w, const struct self_check *s)
 {
-	struct cha_pass *x = arg;
-	const struct dma_window *w = x->c.w;
-	x->r->status = cha_run_window(x->c.hw, w->kernel, with_core, &x->c, w->expected, w->no_dma_why, &x->r->sc);
-	return x->c.ns;
+	char ratio[24] = "-";
+	if (s->have_ratio_write || s->have_ratio_read)
+		fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
+	rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
+		 s->why[0] ? ": " : "", s->why);
 }
 
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
-	struct cha_pass x = { { hw, p, w, 0, 0, NULL }, r };
-	if (iio_window_run(hw, w->dev, cha_pass, &x, w->expected, w->iio_skip_why, &r->iio))
+	struct dma_attach d;
+	struct attach_list l;
+	attach_of(p, w, r, &d, &l);
+	l.hw = hw;
+	attach_prepare_all(&l);
+	attach_run_slices(&l, w->fn, w->arg);
+	attach_read_all(&l);
+	attach_restore_all(&l);
+	r->status = 0;
+	if (d.has_cha)
+		r->status = cha_run_report(w->kernel, &d.cha, &r->sc);
+	else
+		cha_run_unattached(w->expected, &r->sc);
+	if (d.has_iio && iio_window_report(&d.iio))
 		r->status = -1;
-	if (r->iio.on) {
-		char ratio[24] = "-";
-		const struct self_check *s = &r->iio.sc;
-		if (s->have_ratio_write || s->have_ratio_read)
-			fmt_milli(ratio, sizeof(ratio), s->have_ratio_write ? s->ratio_write_milli : s->ratio_read_milli);
-		rep_line("            iio self_check (%s): %s (ratio %s)%s%s", w->kernel, self_check_state_name(s->state), ratio,
-			 s->why[0] ? ": " : "", s->why);
-	}
-	struct core_ctx c = x.c;
-	if (cspmu_dma_report(hw, c.cs, w->expected, w->no_dma_why, c.ns))
+	if (r->iio.on)
+		iio_line(w, &r->iio.sc);
+	if (cspmu_dma_report(hw, &d.cs, w->expected, w->no_dma_why))
 		r->status = -1;
 	const struct cha_metric_values *total = cha_run_total();
 	r->have_cha = total != NULL;
 	if (total)
 		r->cha = *total;
-	if (p->corepmu && c.started)
-		corepmu_run_report(hw, p->corepmu, p->mp.bsp, w->kernel, 0);
+	if (d.has_core && d.core.started)
+		corepmu_run_records(p->corepmu, p->mp.bsp, w->kernel, 0);
 	dma_window_link(hw, w->dev, w->addr64, &r->ll);
 	return r->status;
 }

@@ -2,21 +2,23 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/iio_window.h"
+#include "efi/measure/box_attach.h"
 #include "efi/out/report.h"
 #include "arch/lib/fmt.h"
 
 #include <string.h>
 
-/* The plan: pool memory (the request and result are large and gnu-efi's .bss is in the file). */
-static struct {
-	const struct intel_uncore_platform *ip;
-	struct iio_units *units;
-	struct iio_map *maps;
-	uint32_t nsock;
-	uint32_t cpu[UNC_MAX_PKGS];
-	struct unc_request *req;
-	struct unc_result *res;
-} plan;
+/* The plan (iio_window_plan) and the request and result a window's IIO attachment uses: pool
+ * memory, kept from the uncore pass to the last DMA window (they are large and gnu-efi's .bss
+ * is in the file). One pointer stays module state: iio_window_plan's callers hand it over
+ * without a run plan to put it in. */
+static struct iio_state {
+	struct iio_plan plan;
+	struct unc_request req;
+	struct unc_result res;
+	struct iio_units units;
+	struct iio_map maps[UNC_MAX_PKGS];
+} *st;
 
 void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore_box_type *type,
 		     const struct intel_unit *units, uint32_t nunits, const struct iio_map *maps, uint32_t nsock,
@@ -26,77 +28,46 @@ void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore
 		nsock = UNC_MAX_PKGS;
 	if (nunits > UNC_MAX_PKGS)
 		nunits = UNC_MAX_PKGS;
-	if (!plan.maps)
-		plan.maps = AllocatePool(UNC_MAX_PKGS * sizeof(*plan.maps));
-	if (!plan.units)
-		plan.units = AllocateZeroPool(sizeof(*plan.units));
-	if (!plan.req)
-		plan.req = AllocateZeroPool(sizeof(*plan.req));
-	if (!plan.res)
-		plan.res = AllocateZeroPool(sizeof(*plan.res));
-	if (!plan.maps || !plan.units || !plan.req || !plan.res) {
+	if (!st)
+		st = AllocateZeroPool(sizeof(*st));
+	if (!st) {
 		rep_error("uncore", "cannot allocate the IIO self-check plan (%llu bytes): DMA windows get none",
-			  (unsigned long long)(UNC_MAX_PKGS * sizeof(*plan.maps) + sizeof(*plan.units) + sizeof(*plan.req) +
-					       sizeof(*plan.res)));
-		plan.ip = NULL;
+			  (unsigned long long)sizeof(*st));
 		return;
 	}
-	plan.units->type = *type;
-	memcpy(plan.units->unit, units, nunits * sizeof(*units));
-	plan.units->n = nunits;
-	memcpy(plan.maps, maps, nsock * sizeof(*maps));
-	memcpy(plan.cpu, cpu, nsock * sizeof(*cpu));
-	plan.nsock = nsock;
-	plan.ip = ip;
+	st->units.type = *type;
+	memcpy(st->units.unit, units, nunits * sizeof(*units));
+	st->units.n = nunits;
+	memcpy(st->maps, maps, nsock * sizeof(*maps));
+	st->plan = (struct iio_plan){ ip, &st->units, st->maps, nsock, { 0 } };
+	memcpy(st->plan.cpu, cpu, nsock * sizeof(*cpu));
 }
 
-struct once { iio_traffic_fn fn; void *arg; int ran; };
-
-/* unc_window_fn: the request has one group, so one slice: the whole traffic. */
-static uint64_t whole(void *arg, uint32_t slice, uint32_t nslices)
+int iio_window_attach(struct hw_pci_addr dev, const struct self_check_bytes *expected, const char *skip_why,
+		      struct iio_window_result *r, struct iio_attach *x, struct attachment *a)
 {
-	(void)slice;
-	(void)nslices;
-	struct once *o = arg;
-	o->ran = 1;
-	return o->fn(o->arg);
-}
-
-int iio_window_run(const struct hw *hw, struct hw_pci_addr dev, iio_traffic_fn traffic, void *arg,
-		   const struct self_check_bytes *expected, const char *skip_why, struct iio_window_result *r)
-{
-	static const struct self_check_bytes none;
 	memset(r, 0, sizeof(*r));
-	r->on = plan.ip != NULL;
-	if (!r->on) {
-		traffic(arg);
+	r->on = st && st->plan.ip;
+	if (!r->on)
 		return 0;
-	}
-	char why[200] = "";
-	if (skip_why) {
-		traffic(arg);
-		self_check_compute(expected ? expected : &none, NULL, 0, skip_why, &r->sc);
+	*x = (struct iio_attach){ .box = { .res = &st->res }, .req = &st->req, .plan = &st->plan, .dev = dev,
+				  .expected = expected, .skip_why = skip_why, .out = r };
+	*a = (struct attachment){ .ops = &iio_attach_ops, .self = x };
+	return 1;
+}
+
+int iio_window_report(const struct iio_attach *x)
+{
+	const struct unc_result *res = x->box.res;
+	if (!x->requested)
 		return 0;
-	}
-	iio_place_device(plan.maps, plan.nsock, dev, &r->place);
-	if (!r->place.placed ||
-	    iio_device_request(plan.ip, plan.units, &r->place, plan.cpu[r->place.socket], plan.req, why, sizeof(why))) {
-		traffic(arg);
-		self_check_compute(expected ? expected : &none, NULL, 0, r->place.placed ? why : r->place.why, &r->sc);
-		return 0;
-	}
-	struct once o = { traffic, arg, 0 };
-	unc_measure(hw, plan.req, whole, &o, plan.res);
-	if (!o.ran)
-		traffic(arg);     /* the counters failed before the window: the traffic still runs */
-	iio_device_self_check(plan.req, plan.res, &r->place, expected, &r->sc);
 	int rc = 0;
-	if (plan.res->status) {
-		rep_error("uncore", "IIO self-check of %04x:%02x:%02x.%u: %s", dev.segment, dev.bus, dev.dev, dev.func,
-			  plan.res->why);
+	if (res->status) {
+		rep_error("uncore", "IIO self-check of %04x:%02x:%02x.%u: %s", x->dev.segment, x->dev.bus, x->dev.dev,
+			  x->dev.func, res->why);
 		rc = -1;
 	}
-	if (plan.res->restore_why[0] && strcmp(plan.res->restore_why, plan.res->why))
-		rep_error("uncore", "%s", plan.res->restore_why);
+	if (res->restore_why[0] && strcmp(res->restore_why, res->why))
+		rep_error("uncore", "%s", res->restore_why);
 	return rc;
 }

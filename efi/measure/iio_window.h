@@ -24,20 +24,25 @@ void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore
 		     const struct intel_unit *units, uint32_t nunits, const struct iio_map *maps, uint32_t nsock,
 		     const uint32_t *cpu);
 
-/* The traffic, run once under the device's part counters; returns its ns. */
-typedef uint64_t (*iio_traffic_fn)(void *arg);
-
 struct iio_window_result {
 	uint8_t on;                  /* planned: the record carries iio_self_check */
 	struct iio_place place;
 	struct self_check sc;
 };
 
-/* Run traffic(arg) under dev's IIO part counters (or bare when not planned or the device is not
- * placed), then compare with *expected (read after the traffic ran). skip_why: the window is
- * not one device's (several NVMe controllers): absent with that why. 0, or -1 after reporting
- * a counter or restore error. */
-int iio_window_run(const struct hw *hw, struct hw_pci_addr dev, iio_traffic_fn traffic, void *arg,
-		   const struct self_check_bytes *expected, const char *skip_why, struct iio_window_result *r);
+struct iio_attach;
+struct attachment;
+
+/* The IIO attachment of a DMA window on dev (efi/measure/box_attach.h; x and a the caller's,
+ * alive until the window's list is restored): 1 when a rides on the window, 0 when there is no
+ * IIO plan (r->on 0: the record has no iio_self_check). After the list's restore r->sc is the
+ * self-check against *expected (absent with why when dev is not placed, skip_why is given or
+ * the counters failed). */
+int iio_window_attach(struct hw_pci_addr dev, const struct self_check_bytes *expected, const char *skip_why,
+		      struct iio_window_result *r, struct iio_attach *x, struct attachment *a);
+
+/* After the restore: the counters' error and the restore's (when it says something else) as
+ * `uncore` error records. 0, or -1 when the counters failed. */
+int iio_window_report(const struct iio_attach *x);
 
 #endif

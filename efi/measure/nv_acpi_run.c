@@ -2,6 +2,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/nv_acpi_run.h"
+#include "efi/measure/box_attach.h"
 #include "efi/measure/cspmu_run.h"
 #include "efi/fw/aml.h"
 #include "efi/fw/firmware_tables.h"
@@ -96,6 +97,19 @@ static void status_record(const struct nv_apmu_dev *d, const struct aml_device *
 	rep_line("uncore:     %s %s: %s (%s)", d->name, ad->path, status, why);
 }
 
+/* The window as the attachment list runs it: the whole of it in one slice. */
+struct whole { nv_acpi_window_fn window; void *arg; };
+
+static uint64_t nv_whole(void *p, uint32_t slice, uint32_t nslices)
+{
+	(void)slice;
+	(void)nslices;
+	const struct whole *w = p;
+	nv_acpi_window_fn window = w->window;
+	void *arg = w->arg;
+	return window(arg);
+}
+
 static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, const struct aml_device *ad,
 		       const struct nv_apmu_type *t, nv_acpi_window_fn window, void *arg, struct nv_apmu_result *res)
 {
@@ -136,7 +150,14 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 		rep_error("config", "%s: uncore_events: %s", cfg->origin[CFG_UNCORE_EVENTS], why);
 		return -1;
 	}
-	nv_apmu_measure(hw, &d, window, arg, res);
+	struct nv_apmu_attach na = { .d = &d, .res = res };
+	struct attachment a = { .ops = &nv_apmu_attach_ops, .self = &na };
+	struct attach_list l = { .a = &a, .n = 1, .hw = hw };
+	struct whole w = { window, arg };
+	attach_prepare_all(&l);
+	attach_run_slices(&l, nv_whole, &w);
+	attach_read_all(&l);
+	attach_restore_all(&l);
 	for (uint32_t i = 0; res->status && res->fault != HW_OK && i < ad->nranges && i < AML_MAX_RANGES; i++)
 		if (res->fault_at - ad->range[i].base < ad->range[i].length) {
 			fmt_snprintf(field, sizeof(field), "%s _CRS memory resource %u", ad->path, i);

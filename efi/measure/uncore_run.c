@@ -8,8 +8,9 @@
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
+#include "efi/measure/box_attach.h"
+#include "efi/measure/copy_slices.h"
 #include "efi/measure/iio_window.h"
-#include "efi/pages.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
 #include "arch/lib/fmt.h"
@@ -22,54 +23,12 @@
 
 #include <string.h>
 
-#define COPY_BLOCK 64u
-
 /* The traffic's bytes, as the self-check compares them (write-allocate counted: the copy's
  * destination lines are read before they are written, as on x86 write-back memory without
  * non-temporal stores). */
 static const char *const convention =
 	"copy of N bytes: DRAM reads 2N (source + destination write-allocate), writes N; "
 	"self_check = dram_bytes / 3N";
-
-struct slice_ctx {
-	const struct hw *hw;
-	const struct platform *p;
-	char *src, *dst;
-	uint64_t bytes;
-	uint32_t cur, n;
-};
-
-static uint64_t slice_kernel(void *arg)
-{
-	struct slice_ctx *c = arg;
-	uint64_t share = c->bytes / c->n / COPY_BLOCK * COPY_BLOCK;
-	if (!share)
-		share = COPY_BLOCK;
-	uint64_t off = (uint64_t)c->cur * share % c->bytes;
-	if (off + share > c->bytes)
-		off = 0;
-	arch_copy(c->dst + off, c->src + off, share);
-	return 0;
-}
-
-/* unc_window_fn: one slice of the copy on the boot CPU, interrupts masked. Returns ns. */
-static uint64_t window(void *arg, uint32_t slice, uint32_t nslices)
-{
-	struct slice_ctx *c = arg;
-	c->cur = slice;
-	c->n = nslices ? nslices : 1;
-	struct window_cpu cpu = { .cpu = c->p->mp.bsp, .arg = c };
-	struct window_spec spec = { .kernel = slice_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1 };
-	struct window_result w;
-	window_run(c->hw, &spec, &w);
-	return metric_ticks_to_ns(w.span_ticks, c->p->timer_hz);
-}
-
-/* nv_acpi_window_fn: the whole copy as one slice. */
-static uint64_t whole_window(void *arg)
-{
-	return window(arg, 0, 1);
-}
 
 /* free_why: the uncore_imc record's free_running {why}, or NULL for none. */
 static void status_record_free(const char *pmu, const char *platform, const char *status, const char *why,
@@ -98,13 +57,20 @@ static int request_failed(const char *pmu, const char *platform, const char *why
 	return -1;
 }
 
-/* req's boxes around the copy, counted against what the copy moved (the convention above). */
-static void count_copy(const struct hw *hw, struct unc_request *req, struct slice_ctx *ctx, struct unc_result *res)
+/* req's boxes around the copy (an uncore attachment riding on its slices), counted against
+ * what the copy moved (the convention above). */
+static void count_copy(const struct hw *hw, struct unc_request *req, struct copy_slices *ctx, struct unc_result *res)
 {
 	req->known_read_bytes = 2 * ctx->bytes;
 	req->known_write_bytes = ctx->bytes;
 	req->known_how = convention;
-	unc_measure(hw, req, window, ctx, res);
+	struct unc_attach u = { .req = req, .res = res };
+	struct attachment a = { .ops = &unc_attach_ops, .self = &u };
+	struct attach_list l = { .a = &a, .n = 1, .hw = hw };
+	attach_prepare_all(&l);
+	attach_run_slices(&l, copy_slices_window, ctx);
+	attach_read_all(&l);
+	attach_restore_all(&l);
 }
 
 /* The console line of one box type's window and its errors (the count's, then the restore's
@@ -140,7 +106,7 @@ static int names_box(const struct amd_box_desc *b, const char *events)
 
 static int measure_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		       const struct amd_uncore_family *f, enum amd_box bx, const struct amd_uncore_caps *caps,
-		       struct slice_ctx *ctx, struct unc_request *req, struct unc_result *res)
+		       struct copy_slices *ctx, struct unc_request *req, struct unc_result *res)
 {
 	const struct amd_box_desc *b = &f->box[bx];
 	char why[160] = "", cpuid[96];
@@ -266,12 +232,11 @@ static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platf
 
 /* ---- IMC free-running DDR counters ---- */
 
-static struct imc_free_run free_run;
-
 /* The first read of the IMC free-running counters of the platform (every IMC MMIO block among
  * the scanned functions, sockets as intel_imc_find's, more than nsock: the last). Nothing is
- * written. When there are none, or a read fails, free_run.why says why and the run goes on. */
-static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock)
+ * written. When there are none, or a read fails, fr->why says why and the run goes on. */
+static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock,
+			       struct imc_free_run *fr)
 {
 	const struct imc_free_layout *l = imc_free_layout_for(ip->name);
 	struct intel_imc_block blk[INTEL_IMC_MAX_BLOCKS];
@@ -279,16 +244,16 @@ static void free_running_start(const struct hw *hw, const struct intel_uncore_pl
 	char why[160];
 	if (l && l->bytes_per_count &&
 	    intel_imc_blocks(hw, ip, scan, nscan, blk, INTEL_IMC_MAX_BLOCKS, &n, why, sizeof(why))) {
-		memset(&free_run, 0, sizeof(free_run));
-		fmt_snprintf(free_run.why, sizeof(free_run.why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
+		memset(fr, 0, sizeof(*fr));
+		fmt_snprintf(fr->why, sizeof(fr->why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (blk[i].socket >= nsock)
 			blk[i].socket = (uint16_t)(nsock - 1);
-	imc_free_start(hw, ip->name, l, blk, n, &free_run);
-	if (free_run.faulted)
-		rep_error("uncore", "%s", free_run.why);
+	imc_free_start(hw, ip->name, l, blk, n, fr);
+	if (fr->faulted)
+		rep_error("uncore", "%s", fr->why);
 }
 
 /* The DRAM bytes the programmable counters gave for socket s (0 when they did not count). */
@@ -301,15 +266,16 @@ static uint64_t programmable_bytes(const struct unc_request *req, const struct u
 	return b;
 }
 
-static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s, uint64_t prog)
+static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s, uint64_t prog,
+			      const struct imc_free_run *fr)
 {
-	if (!free_run.valid) {
-		rep_line("uncore:     %s uncore_imc free-running DDR counters: absent (%s)", ip->name, free_run.why);
+	if (!fr->valid) {
+		rep_line("uncore:     %s uncore_imc free-running DDR counters: absent (%s)", ip->name, fr->why);
 		return;
 	}
 	uint64_t rd, wr;
 	char ratio[24];
-	imc_free_socket_bytes(&free_run, s, &rd, &wr);
+	imc_free_socket_bytes(fr, s, &rd, &wr);
 	fmt_milli(ratio, sizeof(ratio), metric_ratio_milli(rd + wr, prog));
 	rep_line("uncore:     %s uncore_imc free-running DDR counters, socket %u: read %llu, write %llu bytes; "
 		 "%s x the programmable counters' %llu", ip->name, s, (unsigned long long)rd,
@@ -317,8 +283,8 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			     const struct intel_uncore_platform *ip, enum intel_box bx, struct slice_ctx *ctx,
-			     struct unc_request *req, struct unc_result *res)
+			     const struct intel_uncore_platform *ip, enum intel_box bx, struct copy_slices *ctx,
+			     struct unc_request *req, struct unc_result *res, struct imc_free_run *fr)
 {
 	const struct intel_box_desc *b = &ip->box[bx];
 	char why[160] = "";
@@ -335,17 +301,17 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	struct uncore_box_type ty = *b->type;
 	int imc = bx == INTEL_BOX_IMC;
 	if (imc)
-		free_running_start(hw, ip, nsock);
+		free_running_start(hw, ip, nsock, fr);
 	if (ip->discovery) {
 		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
-			status_record_free(b->pmu, ip->name, "absent", why, imc ? free_run.why : NULL);
+			status_record_free(b->pmu, ip->name, "absent", why, imc ? fr->why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
 				iio_plan_report(hw, ip, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
 		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
-			status_record_free(b->pmu, ip->name, "absent", why, free_run.why);
+			status_record_free(b->pmu, ip->name, "absent", why, fr->why);
 			return 0;
 		}
 		for (uint32_t i = 0; i < n; i++)
@@ -359,8 +325,8 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (intel_uncore_request_as(ip, bx, &ty, units, n, cpu, cfg->uncore_events, req, why, sizeof(why)))
 		return request_failed(b->pmu, ip->name, why);
 	count_copy(hw, req, ctx, res);
-	if (imc && !free_run.faulted && imc_free_stop(hw, &free_run) && free_run.faulted)
-		rep_error("uncore", "%s", free_run.why);  /* read only: nothing to restore either way */
+	if (imc && !fr->faulted && imc_free_stop(hw, fr) && fr->faulted)
+		rep_error("uncore", "%s", fr->why);  /* read only: nothing to restore either way */
 	for (uint32_t s = 0; s < nsock; s++) {
 		int any = 0;
 		for (uint32_t k = 0; k < req->npkgs; k++)
@@ -371,10 +337,10 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		struct json *j = rep_begin("uncore");
 		uncore_result_json(req, res, s, NULL, j);
 		if (imc)
-			uncore_free_running_json(&free_run, s, prog, req->known_read_bytes + req->known_write_bytes, j);
+			uncore_free_running_json(fr, s, prog, req->known_read_bytes + req->known_write_bytes, j);
 		rep_end();
 		if (imc)
-			free_running_line(ip, s, prog);
+			free_running_line(ip, s, prog, fr);
 	}
 	int rc = box_summary(ip->name, b->pmu, req, res);
 	if (bx == INTEL_BOX_IIO) {
@@ -386,15 +352,23 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 }
 
 static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			 const struct intel_uncore_platform *ip, struct slice_ctx *ctx, struct unc_request *req,
+			 const struct intel_uncore_platform *ip, struct copy_slices *ctx, struct unc_request *req,
 			 struct unc_result *res)
 {
 	int rc = 0;
 	if (!scan && uncore_run_plan(hw, p, cfg))
 		return -1;
+	/* the IMC's free-running counters of this pass (pool memory: about 3 KiB) */
+	struct imc_free_run *fr = pool_zalloc(sizeof(*fr));
+	if (!fr) {
+		rep_error("uncore", "cannot allocate the IMC free-running counter state (%llu bytes)",
+			  (unsigned long long)sizeof(*fr));
+		return -1;
+	}
 	for (int b = 0; b < INTEL_NBOX; b++)
-		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res))
+		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res, fr))
 			rc = -1;
+	pool_free(fr);
 	return rc;
 }
 
@@ -409,22 +383,18 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	int apmt = p->apmt && p->apmt->nnodes;
 	struct unc_request *req = AllocateZeroPool(sizeof(*req));
 	struct unc_result *res = AllocateZeroPool(sizeof(*res));
-	struct slice_ctx ctx = { hw, p, NULL, NULL, cfg->copy_size, 0, 1 };
+	struct copy_slices ctx = { .bytes = cfg->copy_size };
 	int rc = 0;
 	uint32_t nv_found = 0;
-	if (req && res) {
-		ctx.src = pages_alloc(ctx.bytes);
-		ctx.dst = pages_alloc(ctx.bytes);
-	}
-	if (!req || !res || !ctx.src || !ctx.dst) {
+	if (!req || !res || copy_slices_alloc(&ctx, hw, p, cfg->copy_size)) {
 		rep_error("uncore", "cannot allocate the uncore request/result (%llu bytes) and 2 x %llu copy bytes",
 			  (unsigned long long)(sizeof(*req) + sizeof(*res)), (unsigned long long)ctx.bytes);
 		rc = -1;
 		goto out;
 	}
 	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
-	rc = nv_acpi_run(hw, p, cfg, whole_window, &ctx, &nv_found);
-	if (apmt && measure_cspmu(hw, p, cfg, window, &ctx, ctx.bytes) < 0)
+	rc = nv_acpi_run(hw, p, cfg, copy_slices_whole, &ctx, &nv_found);
+	if (apmt && measure_cspmu(hw, p, cfg, copy_slices_window, &ctx, ctx.bytes) < 0)
 		rc = -1;
 	if (ip) {
 		if (measure_intel(hw, p, cfg, ip, &ctx, req, res))
@@ -445,10 +415,7 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		status_record("uncore", NULL, "absent", why);
 	}
 out:
-	if (ctx.src)
-		pages_free(ctx.src, ctx.bytes);
-	if (ctx.dst)
-		pages_free(ctx.dst, ctx.bytes);
+	copy_slices_free(&ctx);
 	if (scan) {
 		FreePool(scan);
 		scan = NULL;

@@ -189,6 +189,28 @@ typedef uint64_t (*cha_window_fn)(void *arg, uint32_t slice, uint32_t nslices);
 int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_fn window, void *arg,
 		struct cha_result *res);
 
+/* cha_measure in its phases, for a window driven from outside (a window attachment,
+ * efi/measure/cha_attach.h); cha_measure is exactly: cha_begin; for slice k = 0 ..
+ * res->nslices - 1 while cha_slice_start(k) is 0: the window, cha_slice_stop(k, its ns);
+ * cha_restore; cha_finish.
+ *   cha_begin        res reset; every register to be written saved, the boxes frozen and group 0
+ *                    programmed (BOX_SETUP). -1 when there is nothing to measure (no register
+ *                    touched, no restore needed); 0 otherwise, also when the setup failed
+ *                    (res->status -1: the restore still runs).
+ *   cha_slice_start  group k mod ngroups switched in when it changes, the boxes run. 0, or -1
+ *                    (res->status): the slice's window does not run under the counters.
+ *   cha_slice_stop   frozen, counters read (deltas), ns added to the window and the group.
+ *   cha_restore      every socket's registers written back, the restore report (a register not
+ *                    put back fails the measurement, restore_why names it).
+ *   cha_finish       counts scaled by window / group time, metrics and TOR latency. 0, or -1
+ *                    when res->status says an earlier phase failed. */
+int cha_begin(const struct hw *hw, const struct cha_request *req, struct cha_result *res);
+int cha_slice_start(const struct hw *hw, const struct cha_request *req, struct cha_result *res, uint32_t k);
+void cha_slice_stop(const struct hw *hw, const struct cha_request *req, struct cha_result *res, uint32_t k,
+		    uint64_t ns);
+void cha_restore(const struct hw *hw, const struct cha_request *req, struct cha_result *res);
+int cha_finish(const struct cha_request *req, struct cha_result *res);
+
 /* ---- metrics (pmu/intel_cha_metrics.c) --------------------------------------------------- */
 /* Formulas over the scaled counts of one socket (or the sum of all): PCM src/pcm-pcie.h. The
  * self-check against the bytes a window moved is pmu/self_check.h, over read/write_bytes. */

@@ -289,8 +289,7 @@ static void restore_report(struct cha_result *res)
 	res->status = -1;
 }
 
-int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_fn window, void *arg,
-		struct cha_result *res)
+int cha_begin(const struct hw *hw, const struct cha_request *req, struct cha_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->plat = req->plat;
@@ -308,22 +307,37 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		return -1;
 	}
 	all_sockets(hw, req, res, BOX_SETUP, 0, 0);
-	uint32_t prev = 0;
-	for (uint32_t k = 0; k < res->nslices && !res->status; k++) {
-		uint32_t g = k % req->ngroups;
-		if (g != prev)
-			all_sockets(hw, req, res, BOX_SWITCH, g, prev);
-		all_sockets(hw, req, res, BOX_RUN, g, prev);
-		if (res->status)
-			break;
-		uint64_t ns = window(arg, k, res->nslices);
-		all_sockets(hw, req, res, BOX_PAUSE, g, prev);
-		res->group_ns[g] += ns;
-		res->window_ns += ns;
-		prev = g;
-	}
+	return 0;
+}
+
+int cha_slice_start(const struct hw *hw, const struct cha_request *req, struct cha_result *res, uint32_t k)
+{
+	uint32_t g = k % req->ngroups, prev = k ? (k - 1) % req->ngroups : 0;
+	if (res->status)
+		return -1;
+	if (g != prev)
+		all_sockets(hw, req, res, BOX_SWITCH, g, prev);
+	all_sockets(hw, req, res, BOX_RUN, g, prev);
+	return res->status ? -1 : 0;
+}
+
+void cha_slice_stop(const struct hw *hw, const struct cha_request *req, struct cha_result *res, uint32_t k,
+		    uint64_t ns)
+{
+	uint32_t g = k % req->ngroups, prev = k ? (k - 1) % req->ngroups : 0;
+	all_sockets(hw, req, res, BOX_PAUSE, g, prev);
+	res->group_ns[g] += ns;
+	res->window_ns += ns;
+}
+
+void cha_restore(const struct hw *hw, const struct cha_request *req, struct cha_result *res)
+{
 	all_sockets(hw, req, res, BOX_RESTORE, 0, 0);
 	restore_report(res);
+}
+
+int cha_finish(const struct cha_request *req, struct cha_result *res)
+{
 	if (res->status)
 		return -1;
 	uint64_t total[CHA_MAX_EVENTS] = { 0 };
@@ -342,4 +356,15 @@ int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_f
 		ncha += req->topo.ncha[s];
 	cha_tor_latency(req->plat, req, total, res->window_ns, ncha, &res->latency);
 	return 0;
+}
+
+int cha_measure(const struct hw *hw, const struct cha_request *req, cha_window_fn window, void *arg,
+		struct cha_result *res)
+{
+	if (cha_begin(hw, req, res))
+		return -1;   /* nothing to measure: no register touched */
+	for (uint32_t k = 0; k < res->nslices && !cha_slice_start(hw, req, res, k); k++)
+		cha_slice_stop(hw, req, res, k, window(arg, k, res->nslices));
+	cha_restore(hw, req, res);
+	return cha_finish(req, res);
 }

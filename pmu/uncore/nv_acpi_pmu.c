@@ -221,8 +221,7 @@ static void latencies(const struct nv_apmu_dev *d, struct nv_apmu_result *r)
 	r->state = cycles ? NV_APMU_COUNTING : NV_APMU_NOT_ADVANCING;
 }
 
-int nv_apmu_measure(const struct hw *hw, const struct nv_apmu_dev *d, nv_apmu_window_fn window, void *arg,
-		    struct nv_apmu_result *res)
+int nv_apmu_begin(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res)
 {
 	const struct nv_apmu_type *t = d->type;
 	memset(res, 0, sizeof(*res));
@@ -233,16 +232,40 @@ int nv_apmu_measure(const struct hw *hw, const struct nv_apmu_dev *d, nv_apmu_wi
 		rc = control(&s, t->cg_ctrl, t->cg_enable, "CG_CTRL");
 	if (!rc && t->has_clear)
 		rc = control(&s, t->ctrl, t->ctrl_clear, "CTRL");
-	if (!rc)
-		rc = control(&s, t->ctrl, t->ctrl_enable, "CTRL");
-	if (!rc) {
-		res->window_ns = window(arg);
-		rc = control(&s, t->ctrl, t->ctrl_disable, "CTRL");
-	}
+	res->status = rc;
+	return rc;
+}
+
+int nv_apmu_start(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res)
+{
+	struct seq s = { hw, d, res };
+	if (!res->status)
+		res->status = control(&s, d->type->ctrl, d->type->ctrl_enable, "CTRL");
+	return res->status;
+}
+
+void nv_apmu_stop(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res, uint64_t ns)
+{
+	struct seq s = { hw, d, res };
+	res->window_ns = ns;
+	res->status = control(&s, d->type->ctrl, d->type->ctrl_disable, "CTRL");
+}
+
+int nv_apmu_read(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res)
+{
+	struct seq s = { hw, d, res };
+	int rc = res->status;
 	if (!rc)
 		rc = read_counts(&s);
-	if (!rc && t->has_clear)
-		rc = control(&s, t->ctrl, t->ctrl_clear, "CTRL");
+	if (!rc && d->type->has_clear)
+		rc = control(&s, d->type->ctrl, d->type->ctrl_clear, "CTRL");
+	res->status = rc;
+	return rc;
+}
+
+int nv_apmu_restore(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res)
+{
+	int rc = res->status;
 	hw_status st = saveset_restore(hw, &res->save);
 	saveset_report_add(&res->save, &res->restore);
 	if (st != HW_OK) {
@@ -262,4 +285,13 @@ int nv_apmu_measure(const struct hw *hw, const struct nv_apmu_dev *d, nv_apmu_wi
 	if (!rc)
 		latencies(d, res);
 	return rc;
+}
+
+int nv_apmu_measure(const struct hw *hw, const struct nv_apmu_dev *d, nv_apmu_window_fn window, void *arg,
+		    struct nv_apmu_result *res)
+{
+	if (!nv_apmu_begin(hw, d, res) && !nv_apmu_start(hw, d, res))
+		nv_apmu_stop(hw, d, res, window(arg));
+	nv_apmu_read(hw, d, res);
+	return nv_apmu_restore(hw, d, res);
 }

@@ -163,5 +163,16 @@ typedef uint64_t (*nv_apmu_window_fn)(void *arg);
  * every register written is restored on every path, failures named in res->restore. */
 int nv_apmu_measure(const struct hw *hw, const struct nv_apmu_dev *d, nv_apmu_window_fn window, void *arg,
 		    struct nv_apmu_result *res);
+/* nv_apmu_measure in its phases, for a window driven from outside (a window attachment,
+ * efi/measure/box_attach.h); nv_apmu_measure is exactly: nv_apmu_begin (saves, clock gate on,
+ * counters cleared), nv_apmu_start (enabled), the window, nv_apmu_stop (disabled, the window's
+ * ns), nv_apmu_read (counts read, cleared), nv_apmu_restore (every saved register back, the
+ * restore report, latencies). begin / start / read / restore return res->status (0, or -1
+ * with res->why); an error skips the phases after it but the restore. */
+int nv_apmu_begin(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res);
+int nv_apmu_start(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res);
+void nv_apmu_stop(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res, uint64_t ns);
+int nv_apmu_read(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res);
+int nv_apmu_restore(const struct hw *hw, const struct nv_apmu_dev *d, struct nv_apmu_result *res);
 
 #endif

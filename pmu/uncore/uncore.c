@@ -94,8 +94,7 @@ static void restore_report(const struct unc_request *req, struct unc_result *res
 	res->status = -1;
 }
 
-int unc_measure(const struct hw *hw, const struct unc_request *req, unc_window_fn window, void *arg,
-		struct unc_result *res)
+int unc_begin(const struct hw *hw, const struct unc_request *req, struct unc_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->npkgs = req->npkgs;
@@ -117,22 +116,37 @@ int unc_measure(const struct hw *hw, const struct unc_request *req, unc_window_f
 		}
 	plan_init(req, res);
 	step_all(hw, req, res, BOX_SETUP, 0, 0);
-	uint32_t prev = 0;
-	for (uint32_t k = 0; k < res->nslices && !res->status; k++) {
-		uint32_t g = k % req->ngroups;
-		if (g != prev)
-			step_all(hw, req, res, BOX_SWITCH, g, prev);
-		step_all(hw, req, res, BOX_RUN, g, prev);
-		if (res->status)
-			break;
-		uint64_t ns = window(arg, k, res->nslices);
-		step_all(hw, req, res, BOX_PAUSE, g, prev);
-		res->group_ns[g] += ns;
-		res->window_ns += ns;
-		prev = g;
-	}
+	return 0;
+}
+
+int unc_slice_start(const struct hw *hw, const struct unc_request *req, struct unc_result *res, uint32_t k)
+{
+	uint32_t g = k % req->ngroups, prev = k ? (k - 1) % req->ngroups : 0;
+	if (res->status)
+		return -1;
+	if (g != prev)
+		step_all(hw, req, res, BOX_SWITCH, g, prev);
+	step_all(hw, req, res, BOX_RUN, g, prev);
+	return res->status ? -1 : 0;
+}
+
+void unc_slice_stop(const struct hw *hw, const struct unc_request *req, struct unc_result *res, uint32_t k,
+		    uint64_t ns)
+{
+	uint32_t g = k % req->ngroups, prev = k ? (k - 1) % req->ngroups : 0;
+	step_all(hw, req, res, BOX_PAUSE, g, prev);
+	res->group_ns[g] += ns;
+	res->window_ns += ns;
+}
+
+void unc_restore(const struct hw *hw, const struct unc_request *req, struct unc_result *res)
+{
 	step_all(hw, req, res, BOX_RESTORE, 0, 0);
 	restore_report(req, res);
+}
+
+int unc_finish(const struct unc_request *req, struct unc_result *res)
+{
 	if (res->status)
 		return -1;
 	uint64_t total[UNC_MAX_EVENTS] = { 0 }, moved = 0;
@@ -154,6 +168,17 @@ int unc_measure(const struct hw *hw, const struct unc_request *req, unc_window_f
 			     "no counter advanced in the window: counts are not traffic");
 	}
 	return 0;
+}
+
+int unc_measure(const struct hw *hw, const struct unc_request *req, unc_window_fn window, void *arg,
+		struct unc_result *res)
+{
+	if (unc_begin(hw, req, res))
+		return -1;   /* nothing to measure: no register touched */
+	for (uint32_t k = 0; k < res->nslices && !unc_slice_start(hw, req, res, k); k++)
+		unc_slice_stop(hw, req, res, k, window(arg, k, res->nslices));
+	unc_restore(hw, req, res);
+	return unc_finish(req, res);
 }
 
 static uint64_t milli_ratio(uint64_t a, uint64_t b)

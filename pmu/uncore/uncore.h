@@ -125,6 +125,14 @@ int unc_form_groups(struct unc_request *req, char *why, size_t n);
 /* Program, run, read, restore (see the header comment). 0, or -1 with res->why. */
 int unc_measure(const struct hw *hw, const struct unc_request *req, unc_window_fn window, void *arg,
 		struct unc_result *res);
+/* unc_measure in its phases, for a window driven from outside (a window attachment): the same
+ * contract as cha_begin .. cha_finish (pmu/uncore/intel_cha.h), over the request's packages. */
+int unc_begin(const struct hw *hw, const struct unc_request *req, struct unc_result *res);
+int unc_slice_start(const struct hw *hw, const struct unc_request *req, struct unc_result *res, uint32_t k);
+void unc_slice_stop(const struct hw *hw, const struct unc_request *req, struct unc_result *res, uint32_t k,
+		    uint64_t ns);
+void unc_restore(const struct hw *hw, const struct unc_request *req, struct unc_result *res);
+int unc_finish(const struct unc_request *req, struct unc_result *res);
 /* Formulas over counts[nevents] (scaled) of a window of window_ns: DRAM / IO bytes and GB/s,
  * LLC hit ratio (hits / accesses, or 1 - misses / accesses), per-channel bytes, and the
  * self-check (DRAM bytes counted / bytes the kernel moved) when known bytes are given. */

@@ -62,7 +62,7 @@ AP_ENTRIES = [
     ("ap_trampoline", "efi/mp.c: the EFI_AP_PROCEDURE StartupThisAP runs for mp_run_on_cpu"),
     ("pending_trampoline", "efi/mp.c: the EFI_AP_PROCEDURE of mp_start_on_cpu (windows)"),
     ("arm_ap_main", "arch/aarch64/psci.c: C entry of a PSCI CPU_ON AP (ap_entry.S calls it) [aarch64]"),
-    ("run_one", "efi/measure/window.c: every window CPU's job (mp_start_on_cpu)"),
+    ("run_one", "efi/measure/window_seq.c: every window CPU's job (window.c's start: mp_start_on_cpu)"),
     ("class_entry", "efi/measure/stream_measure.c: hw_run_on_cpu per CPU"),
     ("arm_restore_here", "efi/measure/measure.c: hw_run_on_cpu per CPU"),
     ("loop_on_cpu", "efi/measure/loop_run.c: hw_run_on_cpu per CPU"),
@@ -110,13 +110,13 @@ INDIRECT = [
     ("hw_ops (arch/hw.h HW_CALL)", r"HW_CALL\(\s*\w+\s*,\s*(?P<field>\w+)", ["field:*"]),
     ("hw_cpu_fn (efi/mp.c, psci.c)", r"\b(c|p|ap)->fn\((c|p|ap)->arg\)|^\s*fn\(arg\);", ["hw_cpu_fn"]),
     ("kernel_fn (arch/kernel.c, kernel_tune.c)", r"->fn\(|\bfn\(r->a|\bref\(", ["re:" + KERNEL_FN_RE]),
-    ("window_kernel (efi/measure/window.c)", r"->kernel\(",
+    ("window_kernel (efi/measure/window_seq.c)", r"->kernel\(",
      ["field:kernel", "field:fn#mmio_kernel"]),
     ("efi/main.c run_table", r"run_table\[i\]\.run\(", ["re:^(run_measure_\\w+|run_uncore_run_plan)$"]),
     ("cha_window_fn (efi/measure/cha_run.c, cspmu_run.c): the window functions and dma_window's kernels",
-     r"\bwindow\(arg, ", ["window", "field:kernel"]),
-    ("iio_window_run's traffic (efi/measure/dma_window.c, uncore_run.c)", r"^\s*traffic\(arg\);",
-     ["cha_pass", "whole_window"]),
+     r"\bwindow\(arg, ", ["copy_slices_window", "field:kernel"]),
+    ("attach_run_slices' traffic (efi/measure/attach.c): dma_window's fn, cha_run_window's window, the copy",
+     r"\btraffic\(arg, k, n\)", ["field:fn#dma_window", "copy_slices_window", "nv_whole"]),
     # The fatal path is budgeted on its own (FATAL_ENTRIES), not inside every path: see there.
     ("exceptions_on_fatal's callback (efi/main.c passes on_fatal): FATAL_ENTRIES", r"^\s*fatal_fn\(", ["firmware"]),
     ("cleanup_push's functions (efi/mp.c, nvme_measure.c, vec_run.c)", r"^\s*fn\(slots\[i\]\.arg\);",
@@ -130,17 +130,39 @@ INDIRECT = [
     ("efi/config/config.c key checks (cfg_key.check)", r"k->check\(", ["re:^[a-z_]+_check$"]),
     ("efi/out/report.c observer (rep_on_record: efi/verdict/run_verdict.c passes offer)", r"^\s*observer\(",
      ["offer"]),
-    ("nv_apmu_window_fn (efi/measure/nv_acpi_run.c)", r"\bwindow\(arg\)", ["window", "whole_window"]),
+    ("nv_apmu_window_fn (efi/measure/nv_acpi_run.c)", r"\bwindow\(arg\)", ["copy_slices_whole"]),
     # An op no attachment kind sets yet has no target in this image: the call cannot happen
     # (attach.c skips a NULL op), so the rule resolves it to nothing (EMPTY_OK).
     ("attachment_ops (efi/measure/attach.c): every attachment kind's ops", r"\bops->(?P<field>\w+)\(&l->a\[i\]",
      ["field:*#attachment_ops"]),
     ("rec_target_json's writer (efi/out/window_json.c; efi/measure/measure.c registers measure_target_json)",
      r"^\s*target_writer\(j, buf\);", ["measure_target_json"]),
-    ("window_counters.cpu_start / cpu_stop (efi/measure/window.c)", r"wc->cpu_(start|stop)\(",
-     ["field:cpu_start", "field:cpu_stop"]),
+    ("window_counters.cpu_start / cpu_stop (efi/measure/window_seq.c)", r"wc->cpu_(start|stop)\(",
+     # named: a positional window_counters lists its boot-CPU start/stop too, which never run here
+     ["cpu_counters_start", "cpu_counters_stop", "ev_start", "ev_stop", "each_cpu_start", "each_cpu_stop"]),
     ("arch/aarch64/cpu_ops.c system-register accessors (sysreg_acc.S)", r"\ba->(rd|wr)\(val\)",
      ["arm_sysreg_rd_any", "arm_sysreg_wr_any"]),
+    # The attachments (efi/measure/attach.h) through attach.c's list: each kind's own functions
+    # (their ops tables are positional, so the generic field rule below does not join them to
+    # every other ".start =" or ".stop ="). No kind has per-CPU hooks yet: ATTACH_NO_CPU_HOOK.
+    ("attachment_ops per-CPU hooks (efi/measure/attach.c)", r"ops->cpu_(start|stop)\(", ["attach_no_cpu_hook"]),
+    ("attachment_ops.prepare (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->prepare\(",
+     ["re:^((cha|unc|iio|nv)_prepare_a|cp_prepare|set_prepare)$"]),
+    ("attachment_ops.start (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->start\(",
+     ["re:^((cha|unc|iio|nv)_start_a|cp_start|set_start)$"]),
+    ("attachment_ops.stop (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->stop\(",
+     ["re:^((cha|unc|iio|nv)_stop_a|cp_stop|set_stop)$"]),
+    ("attachment_ops.read (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->read\(",
+     ["re:^((cha|unc|iio|nv)_read_a|cp_read|set_read)$"]),
+    ("attachment_ops.restore (efi/measure/attach.c): box_attach.c, corepmu_run.c, cspmu_run.c", r"ops->restore\(",
+     ["re:^((cha|unc|iio|nv)_restore_a|cp_restore|set_restore)$"]),
+    # Reached once DMA windows run their traffic through attach_run_slices (dma_engine.c passes
+    # arch_timer_read as the copy's clock).
+    ("dma_engine copy's clock (efi/measure/dma_edu.c)", r"\bnow\(\)", ["arch_timer_read"]),
+    # A window's firmware side (efi/measure/window.c's positional struct window_mp).
+    ("window_mp (efi/measure/window_seq.c)", r"\bmp->[a-z_]+\(",
+     ["re:^efi_(begin|end|bsp|start|wait|stalled|mask_boot|unmask_boot)$", "arch_cpu_relax", "arch_irq_disable",
+      "arch_irq_restore", "arch_timer_read", "arch_smi_count", "pool_zalloc", "pool_free"]),
     # UEFI protocol members are CamelCase (UEFI 2.10), efiperf's own fields lower_case.
     ("UEFI services (BS/RT, protocols)", r"(->|\.)\s*[A-Z][A-Za-z0-9]*\s*\(", ["firmware"]),
     ("struct field call", r"(?:(?P<obj>\w+)\s*(?:\[[^\]]*\])?\s*)?(->|\.)\s*(?P<field>\w+)\s*\(", ["field:*"]),
@@ -171,6 +193,9 @@ EXTERNAL = [
     (r"^(memset|memcpy|memmove|memcmp|strlen|strcmp|strncmp|strchr|strlena|strcmpa)$", 64,
      "a leaf string/memory routine (gnu-efi or picolibc)"),
     (r"^__(u?(div|mod|divmod)ti[34]|popcountdi2)$", 64, "a libgcc arithmetic leaf"),
+    (r"^attach_no_cpu_hook$", 0,
+     "no attachment kind (efi/measure/attach.h) has cpu_start / cpu_stop yet: one that does adds its "
+     "functions to INDIRECT's per-CPU hook rule"),
     (r"^(InitializeLib|AllocatePool|AllocateZeroPool|FreePool|CompareGuid|CompareMem|DevicePathSize|"
      r"DevicePathFromHandle|LibFileInfo)$", 512, "a gnu-efi helper over boot services"),
     (r"^(arm_sysreg_(rd|wr)_\w+|arm_psci_(smc|hvc)|arm_ap_self|arm_mmio_(rd|wr)\d+|arm_clean_to_poc|x86_\w+_safe|arch_copy|"
