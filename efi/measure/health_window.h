@@ -1,30 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The health attachments (efi/measure/health_run.h) for a measurement's window, in three
- * calls, so that any measurement adds a `health` object to its record with a few lines:
- *
- *   struct health_run *h = health_window_begin(hw, p, cfg, devs, ndev);   (before snapshots)
- *   spec.counters = health_counters(h);            optional: per-CPU APERF/MPERF
- *   ... the window ...
- *   health_window_end(h);                           (after snapshots, deltas)
- *   health_json(j, h, why);                         in the record (efi/out/health_json.h)
- *   health_window_free(h);
- *
- * devs: the window's PCIe devices; each one's path up to its Root Port (dma_window_link) is
- * followed. The state comes from the pool (NULL without memory: every call takes NULL and the
- * record says why).
+ * The firmware's part of a window's health attachments (efi/measure/health_run.h): what a run
+ * cannot know over struct hw alone. A measurement's run then begins and ends them around its
+ * window (health_begin, health_counters, health_end) into its result, and its record writer
+ * adds the `health` object (efi/out/health_json.h).
  */
 #ifndef EFIPERF_HEALTH_WINDOW_H
 #define EFIPERF_HEALTH_WINDOW_H
 
 #include "arch/hw.h"
-#include "efi/config/config.h"
 #include "efi/platform.h"
 #include "efi/measure/health_run.h"
 
-struct health_run *health_window_begin(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-				       const struct hw_pci_addr *devs, int ndev);
-void health_window_end(struct health_run *h);
-void health_window_free(struct health_run *h);
+/* o for a window over devs[0..ndev) (its PCIe devices, none for a CPU window): each device's
+ * path up to its Root Port (dma_window_link), aer_clear, the timer (arch_timer_read at
+ * p->timer_hz) and the run's baselines (pool memory on first use; without it every window is
+ * against its own start). o is zeroed first. */
+void health_window_opts(const struct hw *hw, const struct platform *p, int aer_clear, const struct hw_pci_addr *devs,
+			int ndev, struct health_opts *o);
 
 #endif

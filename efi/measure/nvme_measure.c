@@ -18,6 +18,7 @@
 #include "efi/measure/blockio_measure.h"
 #include "efi/measure/dma_pattern.h"
 #include "efi/measure/measure.h"
+#include "efi/measure/health_window.h"
 #include "efi/pages.h"
 #include "efi/nvme/nvme_regs.h"
 #include "efi/config/blockio_target.h"
@@ -271,7 +272,7 @@ int nvme_plan(const struct hw *hw, const struct platform *p, const struct efiper
 {
 	struct plan pl = { .cfg = cfg, .hw = hw, .image = image, .q = q };
 	struct nvme_ctrl_list l;
-	*q = (struct nvme_request){ .cpu = p->mp.bsp };
+	*q = (struct nvme_request){ .cpu = p->mp.bsp, .aer_clear = cfg->aer_clear };
 	int s = parse_settings(&pl, &l);
 	if (s)
 		return s > 0 ? 0 : pl.errs;
@@ -418,10 +419,22 @@ static const char *fw_after(void *arg, int ctrl)
 	return st == EFI_SUCCESS ? "ok" : "Block IO ReadBlocks of LBA 0 failed";
 }
 
-static void fw_window(void *arg, const struct dma_window *w, struct dma_window_result *r)
+static void fw_window(void *arg, const struct dma_window *w, uint32_t ctrls, struct health_run *h,
+		      struct dma_window_result *r)
 {
 	struct glue *g = arg;
+	struct hw_pci_addr devs[NVME_MAX_CTRLS];
+	int n = 0;
+	for (int i = 0; i < g->q->n; i++)
+		if (ctrls >> i & 1)
+			devs[n++] = pci_addr(g->q->ctrl[i].bdf);
+	if (h) {
+		health_window_opts(g->hw, g->p, g->q->aer_clear, devs, n, &h->o);
+		health_begin(h, g->hw);
+	}
 	dma_window_run(g->hw, g->p, w, r);
+	if (h)
+		health_end(h);
 }
 
 static void fw_link(void *arg, int ctrl, uint64_t rd, uint64_t wr, uint64_t ns, struct dma_window_result *r)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "efi/measure/nvme_run.h"
 #include "efi/measure/dma_pattern.h"
+#include "efi/measure/health_run.h"
 #include "efi/nvme/nvme_regs.h"
 #include "pmu/metrics.h"
 #include "arch/lib/fmt.h"
@@ -342,11 +343,19 @@ static int own_point(struct nrun *r, const char *window, uint32_t nctl)
 					    "with one controller per window" : NULL };
 	struct dma_window_result wr;
 	memset(&wr, 0, sizeof(wr));
-	r->fw->window(r->fw->arg, &dw, &wr);
+	uint32_t ctrls = 0, npt = r->res->npt;
+	for (int i = 0; i < r->q->n; i++)
+		ctrls |= (uint32_t)in_window(&r->x[i]) << i;
+	struct health_run *h = r->ctx->alloc(sizeof(*h));
+	r->fw->window(r->fw->arg, &dw, ctrls, h, &wr);
 	int rc = 0;
 	for (int i = 0; i < r->q->n; i++)
 		if (in_window(&r->x[i]) && lane_out(r, i, &o, &wr, i == first, window, nctl))
 			rc = -1;
+	for (uint32_t k = npt; k < r->res->npt; k++)
+		r->res->pt[k].health = h;
+	if (npt == r->res->npt)
+		r->ctx->free(h);
 	return rc;
 }
 
@@ -509,6 +518,9 @@ int nvme_run(const struct measure_ctx *ctx, const struct nvme_fw *fw, const stru
 
 void nvme_result_free(const struct measure_ctx *ctx, struct nvme_result *res)
 {
+	for (uint32_t k = 0; k < res->npt; k++)
+		if (!k || res->pt[k].health != res->pt[k - 1].health)
+			ctx->free(res->pt[k].health);   /* a window's records are side by side */
 	ctx->free(res->pt);
 	res->pt = NULL;
 }

@@ -30,6 +30,8 @@
 
 #define NVME_POINT_TIMEOUT_S 5u   /* without a completion: the controller is hung */
 
+struct health_run;
+
 /* One controller of the request, as the plan resolved it before anything was taken. */
 struct nvme_target {
 	uint64_t bdf;                 /* CFG_BDF() packing */
@@ -50,6 +52,7 @@ struct nvme_request {
 	enum cfg_rw rw;
 	uint64_t write_first, write_last;   /* nvme_write_lba's blocks (rw write), inclusive */
 	uint32_t cpu;                 /* the CPU that drives the traffic (the boot CPU) */
+	int aer_clear;                /* config aer_clear: the health attachments clear RW1C bits */
 	const char *where_bs, *where_write_lba;   /* where those keys were set (file:line) */
 };
 
@@ -86,6 +89,9 @@ struct nvme_point_out {
 	char status[96];              /* "ok", or what failed */
 	int with_why;                 /* blockio: the record carries the controller's why */
 	enum nvme_point_err err;
+	/* own queues: the window's health (efi/measure/health_run.h), one for the records of a
+	 * shared window; ctx memory that nvme_result_free frees. NULL: none (Block IO, no memory) */
+	struct health_run *health;
 };
 
 enum nvme_take {
@@ -139,8 +145,11 @@ struct nvme_fw {
 	 * dw, status, err, skipped); 0 or -1. */
 	int (*blockio_point)(void *arg, int ctrl, const struct nvme_request *q, uint32_t bs, uint32_t depth,
 			     struct nvme_point_out *o);
-	/* The DMA window around the traffic (efi/measure/dma_window.h dma_window_run). */
-	void (*window)(void *arg, const struct dma_window *w, struct dma_window_result *r);
+	/* The DMA window around the traffic (efi/measure/dma_window.h dma_window_run) of the
+	 * controllers in ctrls (bit i: controller i), with the health attachments on their paths
+	 * in h (zeroed ctx memory; NULL: none) begun before it and ended after. */
+	void (*window)(void *arg, const struct dma_window *w, uint32_t ctrls, struct health_run *h,
+		       struct dma_window_result *r);
 	/* The rate the point reached over its controller's link limit; ctrl >= 0: read that
 	 * controller's own limit first (a shared window's other controllers), -1: r has it. */
 	void (*link)(void *arg, int ctrl, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns,

@@ -10,6 +10,7 @@
 #include "efi/measure/measure.h"
 #include "efi/measure/tune_run.h"
 #include "efi/measure/vec_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/out/stream_out.h"
 #include "efi/pages.h"
 #include "arch/arch.h"
@@ -35,6 +36,7 @@ struct stream_work {
 	struct stream_request req;
 	struct stream_result res;
 	struct vec_attach vec;
+	struct health_opts health;
 	struct attachment a;
 	struct attach_list list;
 	struct window_cpu cpus[WINDOW_MAX_CPUS];
@@ -69,6 +71,9 @@ static void stream_request_build(const struct hw *hw, const struct platform *p, 
 	wk->a = (struct attachment){ .ops = &vec_attach_ops, .self = &wk->vec };
 	wk->list = (struct attach_list){ .a = &wk->a, .n = 1, .hw = hw };
 	req->vec = &wk->list;
+	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	req->health = &wk->health;
+	req->smbios = p->smbios;
 }
 
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)

@@ -191,7 +191,14 @@ static int run_kind(const struct measure_ctx *ctx, const struct stream_request *
 	empty.kernel = NULL;
 	ctx->win.run(ctx->win.ctx, &empty, &ko->floor);
 	ko->floor_ns = metric_ticks_to_ns(ko->floor.span_ticks, ctx->timer_hz);
+	if (req->health) {
+		ko->health.o = *req->health;
+		health_begin(&ko->health, ctx->hw);
+		spec.counters = health_counters(&ko->health);
+	}
 	int ran_all = ctx->win.run(ctx->win.ctx, &spec, &ko->w) == 0;
+	if (req->health)
+		health_end(&ko->health);
 	rates(ctx, req, wk, s, ran_all, ko);
 	return ko->verified ? 0 : -1;
 }

@@ -26,7 +26,10 @@
 #include "arch/kernel_tune.h"
 #include "efi/measure/attach.h"
 #include "efi/measure/cpu_arrays.h"
+#include "efi/measure/health_run.h"
 #include "efi/measure/shape.h"
+
+struct smbios_info;
 
 #define STREAM_NKINDS 6
 #define STREAM_MAX_CLASSES 8
@@ -60,6 +63,8 @@ struct stream_request {
 	uint64_t llc;                        /* last-level cache bytes, 0 unknown */
 	const struct stream_ops *ops;
 	struct attach_list *vec;             /* optional: the vector state, on for the whole run */
+	const struct health_opts *health;    /* optional: the health attachments on each window */
+	const struct smbios_info *smbios;    /* the record's dram_peak claim (SMBIOS type 17), NULL none */
 };
 
 struct stream_cpu_out {
@@ -84,6 +89,7 @@ struct stream_kind_out {
 	struct window_result w, floor;
 	uint64_t floor_ns;
 	struct stream_cpu_out cpu[WINDOW_MAX_CPUS];
+	struct health_run health;            /* the window's, when the request has health */
 };
 
 struct stream_result {

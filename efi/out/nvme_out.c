@@ -3,6 +3,7 @@
 #include <efi.h>
 #include "efi/out/nvme_out.h"
 #include "efi/out/report.h"
+#include "efi/out/health_json.h"
 #include "arch/lib/fmt.h"
 
 static const char *rw_name(const struct nvme_request *q)
@@ -80,6 +81,8 @@ static void point_record(const struct nvme_request *q, const struct nvme_result 
 	if (o->with_why)
 		json_str(j, "why", r->ctrl[o->ctrl].why);
 	dma_window_json(j, &o->dw);
+	health_json(j, o->health, o->with_why ? "the firmware's Block IO path runs outside efiperf's windows"
+					      : "no memory for its state");
 	rep_end();
 	rep_line("nvme:       %s %s %s bs %u iodepth %u (%s, %u ctrl): %llu bytes, %llu B/s, %llu IOPS, clat p50 %llu p99 %llu "
 		 "max %llu ns, %s%s, %s", res->bdf, res->path, rw_name(q), res->bs, res->iodepth, res->window,

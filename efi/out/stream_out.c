@@ -3,6 +3,7 @@
 #include <efi.h>
 #include "efi/out/stream_out.h"
 #include "efi/out/report.h"
+#include "efi/out/health_json.h"
 #include "efi/out/tune_json.h"
 #include "efi/out/window_json.h"
 
@@ -70,6 +71,8 @@ static void kind_record(const struct stream_request *req, const struct stream_re
 	json_u64(j, "median_cpu_mbps", ko->median_mbps);
 	json_u64(j, "outliers", (uint64_t)ko->outliers);
 	json_bool(j, "verified", ko->verified);
+	health_json(j, req->health ? &ko->health : NULL, "no health attachments on the run");
+	dram_peak_json(j, req->smbios, ko->mbps10 / 10);
 	rep_end();
 	rep_line("            %-10s %12llu.%llu %10llu ns %10llu ns %10llu ns  (%s)", fn, (unsigned long long)(ko->mbps10 / 10),
 		 (unsigned long long)(ko->mbps10 % 10), (unsigned long long)ko->avg_ns, (unsigned long long)ko->min_ns,

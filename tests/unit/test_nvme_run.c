@@ -124,9 +124,18 @@ static int f_blockio(void *arg, int i, const struct nvme_request *q, uint32_t bs
 	return -1;
 }
 
-static void f_window(void *arg, const struct dma_window *w, struct dma_window_result *r)
+static uint32_t win_ctrls[4];
+static struct health_run *win_health[4];
+static int nwins;
+
+static void f_window(void *arg, const struct dma_window *w, uint32_t ctrls, struct health_run *h,
+		     struct dma_window_result *r)
 {
 	(void)arg; (void)r;
+	if (nwins < 4) {
+		win_ctrls[nwins] = ctrls;
+		win_health[nwins++] = h;
+	}
 	w->fn(w->arg, 0, 1);
 }
 
@@ -149,7 +158,7 @@ static const struct nvme_fw fw = { NULL, f_acquire, f_alloc, f_release, f_after,
 static int setup(void **state)
 {
 	(void)state;
-	nblocks = nlinks = guard_on = guard_calls = 0;
+	nblocks = nlinks = guard_on = guard_calls = nwins = 0;
 	memset(acquired, 0, sizeof(acquired));
 	memset(released, 0, sizeof(released));
 	for (int i = 0; i < 2; i++) {
@@ -249,6 +258,18 @@ static void test_alone_and_shared_hand_worked(void **state)
 	}
 	assert_int_equal(guard_calls, 2);
 	assert_false(guard_on);
+	/* three windows: A alone, B alone, both shared; each window's health (memory for it)
+	 * rides on its records, the shared window's on both of its records */
+	assert_int_equal(nwins, 3);
+	assert_int_equal(win_ctrls[0], 0x1);
+	assert_int_equal(win_ctrls[1], 0x2);
+	assert_int_equal(win_ctrls[2], 0x3);
+	for (int k = 0; k < 3; k++)
+		assert_non_null(win_health[k]);
+	assert_ptr_equal(res.pt[0].health, win_health[0]);
+	assert_ptr_equal(res.pt[1].health, win_health[1]);
+	assert_ptr_equal(res.pt[2].health, win_health[2]);
+	assert_ptr_equal(res.pt[3].health, win_health[2]);
 	nvme_result_free(&ctx, &res);
 }
 
@@ -271,6 +292,9 @@ static void test_skipped_and_failed_controller(void **state)
 	assert_int_equal(b->ctrl, 1);
 	assert_string_equal(b->res.path, "blockio");
 	assert_int_equal(b->err, NVME_PT_NO_BLOCKIO);
+	assert_null(a->health);   /* no window ran: neither record has health */
+	assert_null(b->health);
+	assert_int_equal(nwins, 0);
 	assert_int_equal(res.ctrl[0].take, NVME_TAKEN);
 	assert_int_equal(res.ctrl[1].take, NVME_FALLBACK);
 	assert_non_null(strstr(res.ctrl[1].why, "Create I/O SQ"));

@@ -133,7 +133,7 @@ static const struct stream_ops ops = { isa_fake, class_fake, tune_fake };
 /* the windows */
 static const uint32_t streams[] = { [KERNEL_LOAD] = 1, [KERNEL_STORE] = 1, [KERNEL_NTSTORE] = 1,
 				    [KERNEL_COPY] = 2, [KERNEL_NTCOPY] = 2, [KERNEL_TRIAD] = 3 };
-static int nwin, fail_cpu6_in_kind = -1, break_copy_of_cpu5;
+static int nwin_counted, nwin, fail_cpu6_in_kind = -1, break_copy_of_cpu5;
 static const struct kernel_desc *expect_k[8];   /* per kind: what every CPU must run (NULL: unchecked) */
 
 static void check_arrays(const struct kernel_run *r)
@@ -153,8 +153,11 @@ static int model_run(void *ctx, const struct window_spec *s, struct window_resul
 	assert_int_equal(s->ncpus, 3);
 	assert_int_equal(s->mask_interrupts, 1);
 	*r = (struct window_result){ .span_ticks = 50, .masked = 1, .ran = 3, .smi_status = HW_OK, .smi_delta = 1 };
-	if (!s->kernel)
-		return 0;   /* the noise floor */
+	if (!s->kernel) {
+		assert_null(s->counters);   /* nothing rides on the noise floor */
+		return 0;
+	}
+	nwin_counted += s->counters != NULL;
 	assert_ptr_equal(s->kernel, stream_kernel);
 	static const uint64_t tmin[3] = { 16384, 16384, 32768 }, tmax[3] = { 20000, 20000, 40000 };
 	int ran = 1;
@@ -216,7 +219,7 @@ static void request(uint32_t budget_ms)
 	vec_att = (struct attachment){ .ops = &vec_ops };
 	vec_list = (struct attach_list){ .a = &vec_att, .n = 1 };
 	req.vec = &vec_list;
-	nwin = ncalls = ntcalls = taken = given = allocs = frees = 0;
+	nwin_counted = nwin = ncalls = ntcalls = taken = given = allocs = frees = 0;
 	fail_alloc = fail_in_node = restore_fails = break_copy_of_cpu5 = 0;
 	fail_anywhere_after = tune_fail_cpu = fail_cpu6_in_kind = -1;
 	isa_now = ISA_WIDE;
@@ -369,6 +372,32 @@ static void test_no_memory(void **state)
 	assert_int_equal(taken, 0);
 }
 
+/* With the request's health options the health attachments ride on each function's window,
+ * not on its noise floor; a machine with none of their sources (every hw op missing) and no
+ * PCIe device: each source of each window says why it is absent. */
+static void test_health_on_each_window(void **state)
+{
+	(void)state;
+	static const struct hw_ops none_ops = { .name = "none" };
+	static const struct hw none = { &none_ops, NULL };
+	struct measure_ctx c = ctx;
+	struct health_opts o = { 0 };
+	c.hw = &none;
+	request(0);
+	req.health = &o;
+	assert_int_equal(stream_measure(&c, &req, &res), 0);
+	assert_int_equal(nwin, 12);
+	assert_int_equal(nwin_counted, 6);
+	for (unsigned s = 0; s < STREAM_NKINDS; s++) {
+		const struct attachment *aer = health_kind(&res.kind[s].health, "aer");
+		assert_non_null(aer);
+		assert_int_not_equal(aer->st, HW_OK);
+		assert_string_equal(aer->why, "the window has no PCIe device");
+		for (int k = 0; k < 4; k++)
+			assert_false(res.kind[s].health.a[k].prepared && res.kind[s].health.a[k].st == HW_OK);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_pinned_and_refused),
 		cmocka_unit_test(test_cpu_did_not_run_broken_copy_and_restore),
 		cmocka_unit_test(test_no_memory),
+		cmocka_unit_test(test_health_on_each_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
