@@ -59,8 +59,8 @@ static int cha_restore_a(struct attachment *a, const struct hw *hw)
 	return c->begun && res->restore_why[0] ? -1 : 0;
 }
 
-const struct attachment_ops cha_attach_ops = { "cha", cha_prepare_a, cha_start_a, cha_stop_a, NULL, NULL,
-						       cha_read_a, cha_restore_a };
+const struct attachment_ops cha_attach_ops = { .kind = "cha", .prepare = cha_prepare_a,
+	.start = cha_start_a, .stop = cha_stop_a, .read = cha_read_a, .restore = cha_restore_a };
 
 /* ---- one box type (and the IIO part's request) --------------------------------------------- */
 
@@ -119,8 +119,8 @@ static int unc_restore_a(struct attachment *a, const struct hw *hw)
 	return u->res->restore_why[0] ? -1 : 0;
 }
 
-const struct attachment_ops unc_attach_ops = { "uncore", unc_prepare_a, unc_start_a, unc_stop_a, NULL, NULL,
-						       unc_read_a, unc_restore_a };
+const struct attachment_ops unc_attach_ops = { .kind = "uncore", .prepare = unc_prepare_a,
+	.start = unc_start_a, .stop = unc_stop_a, .read = unc_read_a, .restore = unc_restore_a };
 
 /* ---- the IIO part of a DMA device --------------------------------------------------------- */
 
@@ -166,8 +166,8 @@ static int iio_restore_a(struct attachment *a, const struct hw *hw)
 }
 
 /* start, stop and read: the uncore attachment's (struct iio_attach begins with its unc_attach) */
-const struct attachment_ops iio_attach_ops = { "iio", iio_prepare_a, unc_start_a, unc_stop_a, NULL, NULL,
-						       unc_read_a, iio_restore_a };
+const struct attachment_ops iio_attach_ops = { .kind = "iio", .prepare = iio_prepare_a,
+	.start = unc_start_a, .stop = unc_stop_a, .read = unc_read_a, .restore = iio_restore_a };
 
 /* ---- an NVIDIA ACPI-namespace PMU ------------------------------------------------------------ */
 
@@ -212,5 +212,5 @@ static int nv_restore_a(struct attachment *a, const struct hw *hw)
 	return x->res->restore_why[0] ? -1 : 0;
 }
 
-const struct attachment_ops nv_apmu_attach_ops = { "nv_apmu", nv_prepare_a, nv_start_a, nv_stop_a, NULL, NULL,
-						   nv_read_a, nv_restore_a };
+const struct attachment_ops nv_apmu_attach_ops = { .kind = "nv_apmu", .prepare = nv_prepare_a,
+	.start = nv_start_a, .stop = nv_stop_a, .read = nv_read_a, .restore = nv_restore_a };

@@ -194,5 +194,5 @@ static int cp_restore(struct attachment *a, const struct hw *hw)
 	return 0;   /* a failed restore is its own error record (corepmu_run_restore) */
 }
 
-const struct attachment_ops corepmu_attach_ops = { "core_pmu", NULL, cp_start, cp_stop, NULL, NULL, NULL,
-						       cp_restore };
+const struct attachment_ops corepmu_attach_ops = { .kind = "core_pmu", .start = cp_start,
+	.stop = cp_stop, .restore = cp_restore };

@@ -531,8 +531,8 @@ static int set_restore(struct attachment *a, const struct hw *hw)
 	return rc;
 }
 
-const struct attachment_ops cspmu_attach_ops = { "cspmu", set_prepare, set_start, set_stop, NULL, NULL, NULL,
-						       set_restore };
+const struct attachment_ops cspmu_attach_ops = { .kind = "cspmu", .prepare = set_prepare,
+	.start = set_start, .stop = set_stop, .restore = set_restore };
 
 int cspmu_dma_report(const struct hw *hw, const struct cspmu_attach *x, const struct self_check_bytes *expected,
 		     const char *absent_why)

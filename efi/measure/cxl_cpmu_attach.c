@@ -25,7 +25,7 @@ static int not_ready(struct attachment *a, const char *why)
 	return -1;
 }
 
-static int prepare(struct attachment *a, const struct hw *hw)
+static int cpmu_prepare(struct attachment *a, const struct hw *hw)
 {
 	struct cxl_cpmu_attach *c = a->self;
 	saveset_init(&c->ss, c->store, CXL_CPMU_ATTACH_SAVES);
@@ -42,19 +42,19 @@ static int prepare(struct attachment *a, const struct hw *hw)
 	return 0;
 }
 
-static void start(struct attachment *a, const struct hw *hw)
+static void cpmu_start(struct attachment *a, const struct hw *hw)
 {
 	struct cxl_cpmu_attach *c = a->self;
 	cxl_cpmu_start(hw, &c->set, &c->ss);
 }
 
-static void stop(struct attachment *a, const struct hw *hw)
+static void cpmu_stop(struct attachment *a, const struct hw *hw)
 {
 	struct cxl_cpmu_attach *c = a->self;
 	cxl_cpmu_stop(hw, &c->set, &c->ss);
 }
 
-static int rd(struct attachment *a, const struct hw *hw)
+static int cpmu_rd(struct attachment *a, const struct hw *hw)
 {
 	struct cxl_cpmu_attach *c = a->self;
 	/* a failed start or stop left its why in the set: the counts would not be the window's */
@@ -66,7 +66,7 @@ static int rd(struct attachment *a, const struct hw *hw)
 	return 0;
 }
 
-static int restore(struct attachment *a, const struct hw *hw)
+static int cpmu_restore(struct attachment *a, const struct hw *hw)
 {
 	struct cxl_cpmu_attach *c = a->self;
 	/* our counters frozen first (a stop that failed left them running): a counter is written
@@ -80,4 +80,5 @@ static int restore(struct attachment *a, const struct hw *hw)
 	return st == HW_OK ? 0 : -1;
 }
 
-const struct attachment_ops cxl_cpmu_attach_ops = { "cxl_cpmu", prepare, start, stop, NULL, NULL, rd, restore };
+const struct attachment_ops cxl_cpmu_attach_ops = { .kind = "cxl_cpmu", .prepare = cpmu_prepare,
+	.start = cpmu_start, .stop = cpmu_stop, .read = cpmu_rd, .restore = cpmu_restore };

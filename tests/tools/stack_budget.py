@@ -120,7 +120,7 @@ INDIRECT = [
     # The fatal path is budgeted on its own (FATAL_ENTRIES), not inside every path: see there.
     ("exceptions_on_fatal's callback (efi/main.c passes on_fatal): FATAL_ENTRIES", r"^\s*fatal_fn\(", ["firmware"]),
     ("cleanup_push's functions (efi/mp.c, nvme_measure.c, vec_run.c)", r"^\s*fn\(slots\[i\]\.arg\);",
-     ["psci_cleanup", "give_back_all", "cleanup"]),
+     ["psci_cleanup", "nvme_run_abort", "cleanup", "undo"]),
     ("hw_trace_drain's callback (efi/main.c passes trace_line)", r"^\s*fn\(arg, e\);", ["trace_line"]),
     ("verdict_banner's callback (efi/verdict/run_verdict.c passes banner_line)", r"^\s*line\(arg, buf\);",
      ["banner_line"]),
@@ -138,8 +138,14 @@ INDIRECT = [
     ("rec_target_json's writer (efi/out/window_json.c; efi/measure/measure.c registers measure_target_json)",
      r"^\s*target_writer\(j, buf\);", ["measure_target_json"]),
     ("window_counters.cpu_start / cpu_stop (efi/measure/window_seq.c)", r"wc->cpu_(start|stop)\(",
-     # named: a positional window_counters lists its boot-CPU start/stop too, which never run here
-     ["cpu_counters_start", "cpu_counters_stop", "ev_start", "ev_stop", "each_cpu_start", "each_cpu_stop"]),
+     # named: the one window_counters (efi/measure/attach.c attach_counters) is positional and
+     # lists its boot-CPU start/stop too, which never run here
+     ["each_cpu_start", "each_cpu_stop"]),
+    ("the report's sink (efi/out/report.c; efi/collector.c passes on_record, on_idle, on_close)",
+     r"^\s*sink_(record|idle|close)\(", ["on_record", "on_idle", "on_close"]),
+    ("loaded latency's shared clock (efi/measure/loaded_latency_run.c: the ctx's clock)", r"\bsh->clock\(\)",
+     ["field:clock#measure_ctx"]),
+    ("plan_build's between-steps callback (efi/main.c passes trace_drain)", r"^\s*between\(\);", ["trace_drain"]),
     ("arch/aarch64/cpu_ops.c system-register accessors (sysreg_acc.S)", r"\ba->(rd|wr)\(val\)",
      ["arm_sysreg_rd_any", "arm_sysreg_wr_any"]),
     # The attachments (efi/measure/attach.h) through attach.c's list: each kind's own functions
@@ -322,11 +328,7 @@ class Sources:
         for rel, t in texts:
             fptypes |= set(re.findall(r"typedef[^;{}]*\(\s*\*\s*(\w+)\s*\)\s*\(", t))
             fptypes |= set(re.findall(r"typedef\s+[\w\s\*]+?\b(\w+)\s*\([^;{}]*\)\s*;", t))
-        for rel, t in texts:
-            for ty, name in re.findall(r"struct\s+(\w+)\s*(?:const\s*)?\*?\s*(?:const\s*)?\*?\s*(\w+)\s*[;,)=\[]", t):
-                self._decl.setdefault(name, set()).add(ty)
-            for m in re.finditer(r"(?:\.|->)\s*(\w+)\s*=\s*&?\s*([A-Za-z_]\w*)\s*[,;})]", t):
-                self._assign.append((rel, m.group(1), m.group(2)))
+        for rel, t in texts:   # every struct's function-pointer fields first: the initializers need them
             for m in re.finditer(r"struct\s+(\w+)\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", t):
                 body = m.group(2)
                 fields = set(re.findall(r"\(\s*\*\s*(\w+)\s*\)\s*\(", body))
@@ -335,6 +337,11 @@ class Sources:
                         fields.add(fld)
                 if fields:
                     self._types.setdefault(m.group(1), set()).update(fields)
+        for rel, t in texts:
+            for ty, name in re.findall(r"struct\s+(\w+)\s*(?:const\s*)?\*?\s*(?:const\s*)?\*?\s*(\w+)\s*[;,)=\[]", t):
+                self._decl.setdefault(name, set()).add(ty)
+            for m in re.finditer(r"(?:\.|->)\s*(\w+)\s*=\s*&?\s*([A-Za-z_]\w*)\s*[,;})]", t):
+                self._assign.append((rel, m.group(1), m.group(2)))
             for m in re.finditer(r"(?:struct\s+(\w+)\s+\w+(?:\s*\[[^\]]*\])?\s*=|\(\s*struct\s+(\w+)\s*\))\s*\{", t):
                 depth, i = 1, m.end()
                 while i < len(t) and depth:
@@ -344,8 +351,12 @@ class Sources:
                 positional = re.sub(r"\.\s*\w+\s*=\s*&?\s*[A-Za-z_]\w*", " ", body)   # designated: _assign
                 self._pos.append((rel, m.group(1) or m.group(2), set(re.findall(r"[A-Za-z_]\w*", positional))))
                 # designated members of a typed initializer: that type's field only (_assign_type)
+                # (a nested member, `.win = { .run = f }` inside a measure_ctx, is left untyped: it
+                # is the inner struct's, whose type the initializer does not name)
+                ty = m.group(1) or m.group(2)
                 for d in re.finditer(r"\.\s*(\w+)\s*=\s*&?\s*([A-Za-z_]\w*)\s*[,;})]", body):
-                    self._assign_type.setdefault((rel, d.group(1), d.group(2)), set()).add(m.group(1) or m.group(2))
+                    if d.group(1) in self._types.get(ty, ()):
+                        self._assign_type.setdefault((rel, d.group(1), d.group(2)), set()).add(ty)
 
     def assigned(self, field, only_file=None, obj=None, only_type=None):
         """Identifiers that may be stored in a field named `field`: assigned by name, or in a
