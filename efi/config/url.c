@@ -55,8 +55,9 @@ int url_parse(const char *v, size_t n, struct url *u, char *msg, size_t msgsz)
 	if (v[i] != '/')
 		return fail(msg, msgsz, "the address is not followed by ':PORT' or '/'");
 	size_t pn = n - i;
-	if (pn + 2 > sizeof(u->path))
-		return fail(msg, msgsz, "the path is longer than 62 bytes");
+	/* kept with a closing '/' and a NUL: "/a" and "/a/" are one path and fit alike */
+	if (pn + (v[n - 1] == '/' ? 1u : 2u) > sizeof(u->path))
+		return fail(msg, msgsz, "the path is longer than 62 bytes and its closing '/'");
 	for (size_t k = i; k < n; k++)
 		if (v[k] <= ' ' || v[k] == '?' || v[k] == '#' || v[k] == '@' || v[k] == '%' || v[k] >= 0x7f)
 			return fail(msg, msgsz, "the path has a space, control byte, '?', '#', '@' or '%'");

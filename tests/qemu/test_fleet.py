@@ -45,13 +45,13 @@ def lab_root(d, configs):
     return root
 
 
-def start_collector(lab, d, db, tag):
+def start_collector(lab, d, db, tag, extra=()):
     tok = os.path.join(d, "token")
     with open(tok, "w") as f:
         f.write(TOKEN + "\n")
     log = os.path.join(d, "collector-%s.log" % tag)
     p = lab.start(["/usr/bin/python3", COLLECTOR, "--listen", "%s:%d" % (SERVER, PORT), "--db", db,
-                   "--token-file", tok], log)
+                   "--token-file", tok] + list(extra), log)
     deadline = time.time() + 60
     while time.time() < deadline and "listening on" not in open(log).read():
         assert p.poll() is None, "collector exited: %s" % open(log).read()
@@ -324,6 +324,153 @@ def test_fleet_stick_keeps_its_log_and_streams(scratch):
         m = re.search(r"collector: (\d+) records not delivered \(0 sent", txt)
         assert m and int(m.group(1)) == len(recs), (m and m.group(0), len(recs))
         assert stored_count(db, "LABW") == 0
+    finally:
+        lab.close()
+    assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0
+
+
+def get(lab, path):
+    """The collector's answer to GET path, fetched inside the namespace."""
+    return lab.run_ns("/usr/bin/python3", "-c", "import urllib.request,sys; sys.stdout.write(urllib.request."
+                      "urlopen('http://%s:%d%s', timeout=30).read().decode())" % (SERVER, PORT, path)).stdout
+
+
+def row_of(page, run_id):
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*%s(?:(?!</tr>).)*</tr>" % re.escape(run_id), page, re.S)
+    return row.group(0) if row else ""
+
+
+# Runs first in <head>: keeps every error event (a script's, or an element's that failed to load,
+# caught in the capture phase) and every console.error/warn call for the probe.
+EARLY = """<script>window.__errs = [];
+window.addEventListener("error", function (e) { __errs.push(e.message || ((e.target && e.target.tagName) + " failed to load")); }, true);
+["error", "warn"].forEach(function (k) { var f = console[k]; console[k] = function () {
+  __errs.push(k + ": " + Array.prototype.join.call(arguments, " ")); f.apply(console, arguments); }; });
+</script>"""
+# Runs after the load event: every <img> with its natural size, inline SVGs and canvases.
+PROBE = """<script>window.addEventListener("load", function () {
+  var out = {images: [], svg: document.querySelectorAll("svg").length, canvas: [], errors: window.__errs};
+  for (var im of document.images) out.images.push({alt: im.alt, complete: im.complete, w: im.naturalWidth, h: im.naturalHeight});
+  for (var c of document.querySelectorAll("canvas")) out.canvas.push([c.width, c.height]);
+  out.rows = document.querySelectorAll("tr").length;
+  var d = document.createElement("pre"); d.id = "efiperf-probe"; d.textContent = JSON.stringify(out); document.body.appendChild(d);
+});</script></body>"""
+
+
+def page_console(stderr):
+    """The console lines chromium logged (--enable-logging=stderr) but those of its own chrome://
+    pages (the headless shell's UI, e.g. its font fallback notice)."""
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line and "source: chrome://" not in line]
+
+
+def browse(lab, d, path, name):
+    """Open the collector's page `path` in Debian's chromium, headless, inside the namespace: a copy
+    of the served HTML with a probe (its <base> the collector, so links resolve there) for the DOM
+    after the load event, then the live URL itself for a screenshot (build/qemu-fleet/NAME.png).
+    Returns (served HTML, probe JSON, console lines chromium logged)."""
+    from html import unescape
+    sys.path.insert(0, os.path.join(REPO, "tests", "report"))
+    from pagecheck import FLAGS, chromium, png_size
+    page = get(lab, path)
+    url = "http://%s:%d%s" % (SERVER, PORT, path)
+    probe = os.path.join(d, "probe-%s.html" % name)
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(page.replace("<head>", '<head><base href="%s">%s' % (url, EARLY), 1).replace("</body>", PROBE, 1))
+    base = ["ip", "netns", "exec", lab.ns, chromium()] + FLAGS + [
+        "--user-data-dir=%s" % os.path.join(d, "chromium-profile"), "--enable-logging=stderr", "--v=0"]
+    c = subprocess.run(base + ["--window-size=1280,2000", "--dump-dom", "file://" + probe],
+                       capture_output=True, text=True, timeout=240)
+    assert c.returncode == 0, c.stderr[-2000:]
+    m = re.search(r'<pre id="efiperf-probe">(.*?)</pre>', c.stdout, re.S)
+    assert m, "%s: no probe output in the DOM chromium dumped: %s" % (name, c.stdout[-500:])
+    info = json.loads(unescape(m.group(1)))
+    consoles = page_console(c.stderr)
+    shots = os.path.join(REPO, "build", "qemu-fleet")
+    os.makedirs(shots, exist_ok=True)
+    shot = os.path.join(shots, name + ".png")
+    if os.path.exists(shot):
+        os.unlink(shot)
+    c = subprocess.run(base + ["--window-size=1280,2400", "--screenshot=%s" % shot, url],
+                       capture_output=True, text=True, timeout=240)
+    assert c.returncode == 0 and os.path.exists(shot), c.stderr[-2000:]
+    assert png_size(shot) == (1280, 2400)
+    consoles += page_console(c.stderr)
+    return page, info, consoles
+
+
+def check_drawn(name, page, info, consoles):
+    """Every <img> of the served HTML loaded with a non-zero natural size, every canvas has a size,
+    and the page wrote nothing to the console and raised no error."""
+    assert len(info["images"]) == len(re.findall(r"<img\b", page)), (name, len(info["images"]))
+    bad = [i for i in info["images"] if not i["complete"] or i["w"] <= 0 or i["h"] <= 0]
+    assert not bad, "%s: images not drawn: %s" % (name, bad)
+    assert all(w > 0 and h > 0 for w, h in info["canvas"]), (name, info["canvas"])
+    assert not info["errors"], "%s: errors in the page: %s" % (name, info["errors"])
+    assert not consoles, "%s: console messages: %s" % (name, consoles)
+
+
+@pytest.mark.x86_64
+def test_fleet_killed_machine_is_incomplete_and_pages_load_in_chromium(scratch):
+    """LAB1 runs to its end; LAB2 is killed (SIGKILL to its QEMU) once its first records are
+    stored. The collector runs with --stale 15: LAB2's run is RUNNING right after the kill, and
+    INCOMPLETE on the fleet page (not under runs in progress) and in the JSON API (the run, and
+    the runs filtered by result) once 15 s passed with no record; LAB1's stays its verdict.
+    Then the fleet page and both runs' HTML reports load in headless chromium with every image
+    drawn and no console message or error (screenshots under build/qemu-fleet/)."""
+    if os.geteuid() != 0 or not shutil.which("dnsmasq"):
+        pytest.fail("needs root and dnsmasq (boot/deps.sh --check test installs dnsmasq-base)")
+    d = scratch()
+    url = "collector = http://%s:%d/\ncollector_token = %s\n" % (SERVER, PORT, TOKEN)
+    lat = COMMON.replace("latency = off", "latency = on\nlatency_max = %s")   # a latency plot in the report
+    root = lab_root(d, {"LAB1": lat % "1M" + url + "copy_size = 2M\ncopy_passes = 1\n",
+                        "LAB2": lat % "64M" + url + "copy_size = 16M\ncopy_passes = 4\n"})
+    db = os.path.join(d, "fleet.sqlite")
+    stale = 15
+    lab = Lab(d, ["tap0", "tap1"])
+    try:
+        start_dnsmasq(lab, d, root)
+        start_collector(lab, d, db, "1", ["--stale", str(stale)])
+        machines = boot_machines(lab, d, ["LAB1", "LAB2"])
+        victim, vlog = machines["LAB2"]
+        deadline = time.time() + 300
+        while time.time() < deadline and stored_count(db, "LAB2") < 3:
+            assert victim.poll() is None, "LAB2 ended before it was killed: %s" % console(vlog)[-2000:]
+            time.sleep(0.2)
+        assert stored_count(db, "LAB2") >= 3, console(vlog)[-2000:]
+        victim.kill()   # SIGKILL: no end record, no goodbye
+        victim.wait()
+        killed_at = time.time()
+        m = re.search(r"collector: records go to http://%s:%d/ as run (\S+) " % (re.escape(SERVER), PORT), console(vlog))
+        assert m, console(vlog)[-2000:]
+        lost = m.group(1)
+        run = json.loads(get(lab, "/api/v1/runs/" + lost))
+        assert time.time() - killed_at < stale - 5, "too slow to see the run before its timeout"
+        assert run["state"] == "RUNNING" and not run["ended"], run
+        wait_all({"LAB1": machines["LAB1"]}, 480)
+        p, log = machines["LAB1"]
+        assert p.poll() == 0, "LAB1 did not power off: %s" % "\n".join(console_tail(log))
+        text = console(log)
+        done, _, _ = check_delivered("LAB1", text, db)
+        verdict = re.search(r"EFIPERF RESULT: (\w+) serial=LAB1", text).group(1)
+        time.sleep(max(0.0, killed_at + stale + 2 - time.time()))
+        recs, row = stored(db, lost)
+        assert row == ("LAB2", 0, None) and "end" not in [t for _, t, _ in recs] and len(recs) >= 3, (row, len(recs))
+        run = json.loads(get(lab, "/api/v1/runs/" + lost))
+        assert run["state"] == "INCOMPLETE" and run["next_seq"] == len(recs), run
+        listed = json.loads(get(lab, "/api/v1/runs?result=INCOMPLETE"))
+        assert [r["run_id"] for r in listed] == [lost], listed
+        assert json.loads(get(lab, "/api/v1/runs/" + done))["state"] == verdict
+        page = get(lab, "/")
+        assert 'class="INCOMPLETE">INCOMPLETE<' in row_of(page, lost) and "LAB2" in row_of(page, lost), page[:3000]
+        assert verdict in row_of(page, done)
+        running = page[page.index('<ul id="running">'):]
+        assert lost not in running[:running.index("</ul>")], "the killed run is still listed in progress"
+
+        for name, path in (("fleet", "/"), ("LAB1-report", "/runs/" + done), ("LAB2-report", "/runs/" + lost)):
+            page, info, consoles = browse(lab, d, path, name)
+            check_drawn(name, page, info, consoles)
+            if name == "LAB1-report":
+                assert info["images"], "LAB1's report has no plot"
     finally:
         lab.close()
     assert sh("ip", "netns", "list").stdout.find(lab.ns) < 0

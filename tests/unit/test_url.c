@@ -67,6 +67,19 @@ static void test_bad(void **state)
 	bad("http://10.0.0.1/a?b", "'?'");
 	bad("http://10.0.0.1/a b", "space");
 	bad("http://10.0.0.1/0123456789012345678901234567890123456789012345678901234567890123", "longer than 62");
+	/* 64 bytes with the closing '/', written or added: no room for the NUL */
+	bad("http://10.0.0.1/01234567890123456789012345678901234567890123456789012345678901/", "longer than 62");
+	bad("http://10.0.0.1/01234567890123456789012345678901234567890123456789012345678901", "longer than 62");
+}
+
+static void test_path_limit(void **state)
+{
+	/* 63 bytes with the closing '/' and the NUL fill the 64: accepted whether or not the '/' is written */
+	(void)state;
+	good("http://10.0.0.1/0123456789012345678901234567890123456789012345678901234567890/", 10, 0, 0, 1, 80,
+	     "/0123456789012345678901234567890123456789012345678901234567890/");
+	good("http://10.0.0.1/0123456789012345678901234567890123456789012345678901234567890", 10, 0, 0, 1, 80,
+	     "/0123456789012345678901234567890123456789012345678901234567890/");
 }
 
 static void test_config_key(void **state)
@@ -97,6 +110,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_path_limit),
 		cmocka_unit_test(test_config_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
