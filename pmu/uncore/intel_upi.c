@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define EN22 (1ull << 22)            /* SNBEP_PMON_CTL_EN */
+#define INTEL_PCI_VENDOR 0x8086      /* Intel's PCI vendor ID */
 #define CTL_BASE 0xFF84FFFFull       /* event, umask, edge 18, inv 23, thresh 31:24 */
 #define UMASK_EXT_SHIFT 32           /* umask_ext / umask_ext3/4: config:32- */
 /* SNBEP_PMON_BOX_CTL_RST_CTRL bit 0, RST_CTRS bit 1, FRZ bit 8, FRZ_EN bit 16 */
@@ -86,4 +87,64 @@ uint64_t upi_flits_bytes(uint64_t flits)
 uint64_t upi_milli_gbps(uint64_t flits, uint64_t ns)
 {
 	return ns ? upi_flits_bytes(flits) * 1000 / ns : 0;
+}
+
+int upi_find_links(const struct upi_platform *p, const struct intel_pci_fn *fns, uint32_t nfns,
+		   struct intel_unit *u, uint32_t max, uint32_t *n, char *why, size_t wn)
+{
+	*n = 0;
+	if (!p->links) {
+		fmt_snprintf(why, wn, "%s UPI: links come from the uncore discovery table (box type %u)", p->name,
+			     p->disc_box_type);
+		return -1;
+	}
+	int prev_bus = -1;
+	uint16_t socket = 0;
+	for (uint32_t i = 0; i < nfns; i++) {       /* scan order: ascending bus */
+		for (uint8_t l = 0; l < p->nlinks; l++) {
+			const struct upi_link_pci *k = &p->links[l];
+			if (fns[i].vendor != INTEL_PCI_VENDOR || fns[i].device != k->device || fns[i].a.dev != k->dev ||
+			    fns[i].a.func != k->func)
+				continue;
+			if (prev_bus >= 0 && fns[i].a.bus != prev_bus)
+				socket++;
+			prev_bus = fns[i].a.bus;
+			if (*n < max)
+				u[(*n)++] = (struct intel_unit){ .socket = socket, .unit = l, .site = { .pci = fns[i].a } };
+		}
+	}
+	if (!*n) {
+		fmt_snprintf(why, wn, "%s UPI: no link function 8086:%04x at device %u.%u (or the others of its table)",
+			     p->name, p->links[0].device, p->links[0].dev, p->links[0].func);
+		return -1;
+	}
+	return 0;
+}
+
+int upi_request(const struct upi_platform *p, const struct intel_unit *links, uint32_t nlinks, const uint32_t *cpu,
+		struct unc_request *req, char *why, size_t n)
+{
+	memset(req, 0, sizeof(*req));
+	req->type = *p->type;
+	req->pmu = "uncore_upi";
+	req->platform = p->name;
+	req->scope = "link";
+	req->rounds = 1;
+	req->sited = 1;
+	static const uint8_t ev[2] = { UPI_EV_TXL_FLITS, UPI_EV_RXL_FLITS };
+	for (int i = 0; i < 2; i++) {
+		struct unc_event *e = &req->ev[req->nevents++];
+		e->ctl = ev[i] | (uint64_t)UPI_UMASK_ALL_DATA << 8 | EN22;
+		fmt_snprintf(e->spec, sizeof(e->spec), "uncore_upi/event=0x%x,umask=0x%x/", ev[i], UPI_UMASK_ALL_DATA);
+	}
+	if (intel_units_to_pkgs(req, links, nlinks, cpu, -1, why, n))
+		return -1;
+	return unc_form_groups(req, why, n);
+}
+
+void upi_link_bw(const struct unc_result *res, uint32_t k, struct upi_link_bw *bw)
+{
+	uint64_t tx = res->scaled[k][0], rx = res->scaled[k][1];
+	*bw = (struct upi_link_bw){ upi_flits_bytes(tx), upi_flits_bytes(rx), upi_milli_gbps(tx, res->window_ns),
+				    upi_milli_gbps(rx, res->window_ns) };
 }

@@ -32,6 +32,8 @@
 #include <stdint.h>
 #include "pmu/uncore/box.h"
 #include "pmu/events/gen_events.h"
+#include "pmu/uncore/uncore.h"
+#include "pmu/uncore/intel_uncore.h"
 
 #define UPI_EV_TXL_FLITS 0x02
 #define UPI_EV_RXL_FLITS 0x03
@@ -68,3 +70,24 @@ uint64_t upi_flits_bytes(uint64_t flits);
 uint64_t upi_milli_gbps(uint64_t flits, uint64_t ns);
 
 #endif
+
+/* ---- UPI link layer on the uncore box sequence (pmu/uncore/uncore.h) ---- */
+#define UPI_MAX_LINKS 24             /* sockets x links */
+
+/* SKX/ICX: the UPI link functions of platform p among the scanned functions (Device ID and
+ * device.function of p->links); socket = rank of the function's bus among the buses that have
+ * one, link = its position in p->links. Up to max into u, *n of them. 0, or -1 with why
+ * (none found; SPR and later: the discovery table's box type, not scanned here). */
+int upi_find_links(const struct upi_platform *p, const struct intel_pci_fn *fns, uint32_t nfns,
+		   struct intel_unit *u, uint32_t max, uint32_t *n, char *why, size_t wn);
+
+/* The request that counts every link's UNC_UPI_TxL_FLITS.ALL_DATA (ev[0]) and
+ * RxL_FLITS.ALL_DATA (ev[1]) on p's box type, one package per link (cpu[socket] does its
+ * register work). 0, or -1 with why. */
+int upi_request(const struct upi_platform *p, const struct intel_unit *links, uint32_t nlinks, const uint32_t *cpu,
+		struct unc_request *req, char *why, size_t n);
+
+/* Package k's transmit / receive data bytes and rates (thousandths of GB/s) of a finished
+ * unc_measure of upi_request's request. */
+struct upi_link_bw { uint64_t tx_bytes, rx_bytes, tx_gbps_milli, rx_gbps_milli; };
+void upi_link_bw(const struct unc_result *res, uint32_t k, struct upi_link_bw *bw);
