@@ -69,7 +69,6 @@ int upi_encode(const struct upi_platform *p, const char *unit, const struct gen_
 uint64_t upi_flits_bytes(uint64_t flits);
 uint64_t upi_milli_gbps(uint64_t flits, uint64_t ns);
 
-#endif
 
 /* ---- UPI link layer on the uncore box sequence (pmu/uncore/uncore.h) ---- */
 #define UPI_MAX_LINKS 24             /* sockets x links */
@@ -91,3 +90,5 @@ int upi_request(const struct upi_platform *p, const struct intel_unit *links, ui
  * unc_measure of upi_request's request. */
 struct upi_link_bw { uint64_t tx_bytes, rx_bytes, tx_gbps_milli, rx_gbps_milli; };
 void upi_link_bw(const struct unc_result *res, uint32_t k, struct upi_link_bw *bw);
+
+#endif

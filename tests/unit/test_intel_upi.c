@@ -5,7 +5,8 @@
  * arch/x86/events/intel/uncore_snbep.c skx_uncore_pci_ids "UPI0 Link 0/1") count data flits
  * from the model's cross-socket bytes, found by the PCI scan, programmed through the one box
  * sequence, and turned into per-link GB/s as worked by hand below; every register restored (or
- * named) under fault injection at each access. Register offsets written here from Linux
+ * named) under fault injection at each access; as a window attachment, a remote-node STREAM's
+ * link bytes against the bytes it moved across nodes (ok, and off when the links count double). Register offsets written here from Linux
  * (SKX_UPI_PCI_PMON_BOX_CTL 0x378, _CTL0 0x350, _CTR0 0x318, CTL/CTR step 8 by
  * UNCORE_BOX_FLAG_CTL_OFFS8; box frozen by SNBEP_PMON_BOX_CTL_FRZ bit 8 with FRZ_EN bit 16;
  * event select EN bit 22), the flit events from Intel's perfmon (UNC_UPI_TxL_FLITS.ALL_DATA 0x02
@@ -21,6 +22,7 @@
 
 #include "tests/model/intel_uncore_model.h"
 #include "pmu/uncore/intel_upi.h"
+#include "efi/measure/box_attach.h"
 
 #define BOX_CTL 0x378
 #define CTL(i) (0x350 + 8 * (i))
@@ -35,6 +37,7 @@ static struct unc_result res;
 static struct intel_pci_fn fns[256];
 /* lines (64 bytes) socket s sends to the other socket per tick, spread evenly over its links */
 static uint64_t lines_per_tick[2];
+static uint64_t flits_per_line = 9;      /* 18: a model whose links count every byte twice */
 
 static struct pci_model_func *link_fn(unsigned s, unsigned l)
 {
@@ -65,7 +68,7 @@ static void upi_tick(struct hw_model *m, unsigned n, void *arg)
 	(void)arg;
 	for (unsigned s = 0; s < 2; s++)
 		for (unsigned l = 0; l < NLINKS; l++) {
-			uint64_t flits = lines_per_tick[s] / NLINKS * 9 * n;
+			uint64_t flits = lines_per_tick[s] / NLINKS * flits_per_line * n;
 			add_flits(link_fn(s, l), 0x02, flits);
 			add_flits(link_fn(1 - s, l), 0x03, flits);
 		}
@@ -228,6 +231,51 @@ static void test_faults(void **state)
 		}
 }
 
+/* A STREAM on socket 0's CPUs over socket 1's memory: per tick it reads 18 lines (1,152 bytes
+ * cross 1 -> 0) and writes 6 (384 bytes cross 0 -> 1); 100 ticks: 115,200 read and 38,400
+ * written across nodes, which the window knows. */
+static void stream_window(uint64_t flits, struct upi_attach *x, struct self_check_bytes *expected)
+{
+	model();
+	flits_per_line = flits;
+	lines_per_tick[1] = 18;
+	lines_per_tick[0] = 6;
+	request();
+	*expected = (struct self_check_bytes){ 115200, 38400, 1, 1 };
+	*x = (struct upi_attach){ .box = { .req = &req, .res = &res }, .mem_socket = 1, .expected = expected };
+	struct attachment a = { .ops = &upi_attach_ops, .self = x };
+	struct attach_list l = { .a = &a, .n = 1, .hw = &h };
+	assert_int_equal(attach_prepare_all(&l), 1);
+	assert_int_equal(attach_run_slices(&l, window, NULL), 1000);
+	assert_int_equal(attach_read_all(&l), 1);
+	assert_int_equal(attach_restore_all(&l), 0);
+	flits_per_line = 9;
+}
+
+static void test_attachment_self_check(void **state)
+{
+	(void)state;
+	struct upi_attach x;
+	struct self_check_bytes expected;
+	stream_window(9, &x, &expected);
+	assert_int_equal(x.tx_bytes[0], 115200);
+	assert_int_equal(x.tx_bytes[1], 38400);
+	assert_int_equal(x.sc.state, SELF_CHECK_OK);
+	assert_int_equal(x.sc.ratio_read_milli, 1000);
+	assert_int_equal(x.sc.ratio_write_milli, 1000);
+	/* the BOX_CTL and CTLs are back as found (zero) after the window */
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned l = 0; l < NLINKS; l++) {
+			assert_int_equal(pci_model_r32(link_fn(s, l), BOX_CTL), 0);
+			assert_int_equal(pci_model_r32(link_fn(s, l), CTL(0)), 0);
+		}
+	stream_window(18, &x, &expected);                /* the links count every byte twice */
+	assert_int_equal(x.tx_bytes[0], 230400);
+	assert_int_equal(x.sc.state, SELF_CHECK_OFF);
+	assert_int_equal(x.sc.ratio_read_milli, 2000);
+	assert_non_null(strstr(x.sc.why, "read"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_spr_is_discovery),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_attachment_self_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
