@@ -169,6 +169,30 @@ static int iio_restore_a(struct attachment *a, const struct hw *hw)
 const struct attachment_ops iio_attach_ops = { .kind = "iio", .prepare = iio_prepare_a,
 	.start = unc_start_a, .stop = unc_stop_a, .read = unc_read_a, .restore = iio_restore_a };
 
+/* ---- the UPI links --------------------------------------------------------------------------- */
+
+static int upi_restore_a(struct attachment *a, const struct hw *hw)
+{
+	struct upi_attach *x = a->self;
+	int rc = unc_restore_a(a, hw);
+	const struct unc_result *res = x->box.res;
+	int ran = x->box.begun && !res->status;
+	x->tx_bytes[0] = x->tx_bytes[1] = 0;
+	for (uint32_t k = 0; ran && k < res->npkgs; k++) {
+		struct upi_link_bw bw;
+		upi_link_bw(res, k, &bw);
+		x->tx_bytes[x->box.req->socket[k] != x->mem_socket] += bw.tx_bytes;
+	}
+	struct self_check_bytes counted = { x->tx_bytes[0], x->tx_bytes[1], 1, 1 };
+	self_check_compute(x->expected ? x->expected : &no_bytes, ran ? &counted : NULL, 0,
+			   ran ? NULL : a->why ? a->why : res->why, &x->sc);
+	return rc;
+}
+
+/* prepare, start, stop and read: the uncore attachment's (struct upi_attach begins with its unc_attach) */
+const struct attachment_ops upi_attach_ops = { .kind = "upi", .prepare = unc_prepare_a, .start = unc_start_a,
+					       .stop = unc_stop_a, .read = unc_read_a, .restore = upi_restore_a };
+
 /* ---- an NVIDIA ACPI-namespace PMU ------------------------------------------------------------ */
 
 static int nv_prepare_a(struct attachment *a, const struct hw *hw)

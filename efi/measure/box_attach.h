@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Uncore boxes as window attachments (efi/measure/attach.h): the CHA set (pmu/uncore/intel_cha.h),
- * any box-type request (pmu/uncore/uncore.h: AMD DF/L3/UMC, Intel IMC, IIO), and the IIO part
- * counts of one DMA device (pmu/uncore/iio_attrib.h). Each is the same sequence in its phases:
+ * any box-type request (pmu/uncore/uncore.h: AMD DF/L3/UMC, Intel IMC, IIO), the IIO part
+ * counts of one DMA device (pmu/uncore/iio_attrib.h) and the UPI links (pmu/uncore/intel_upi.h). Each is the same sequence in its phases:
  *   prepare  registers saved, boxes frozen, group 0 programmed (cha_begin / unc_begin);
  *            nslices = groups x rounds, so multiplexed groups each get slices of the traffic
  *   start    switch to slice k's group when it changes, run       (cha/unc_slice_start)
@@ -23,6 +23,7 @@
 #include "pmu/uncore/uncore.h"
 #include "pmu/uncore/iio_attrib.h"
 #include "pmu/uncore/nv_acpi_pmu.h"
+#include "pmu/uncore/intel_upi.h"
 
 /* kind "cha": req and res are the caller's (large: pool memory). After restore, sc is the
  * self-check of res's PCIe bytes against *expected (NULL or zero bytes: no_dma_why says why
@@ -73,6 +74,22 @@ struct iio_attach {
 	int requested;
 };
 extern const struct attachment_ops iio_attach_ops;
+
+/* kind "upi": the UPI link request (pmu/uncore/intel_upi.h upi_request: every link's TxL / RxL
+ * ALL_DATA flits) as the uncore attachment (box first: prepare, start, stop and read are its),
+ * and at restore a self-check of the link bytes against the bytes the window's kernel moved
+ * across nodes (pmu/self_check.h). For CPUs on one socket touching the memory of socket
+ * mem_socket: "read" is what crossed from mem_socket to the CPUs (data bytes mem_socket's links
+ * transmitted), "write" what crossed to it (data bytes the other sockets' links transmitted).
+ * A NUMA-matrix or STREAM window on a remote node gives expected; NULL or zero: absent. */
+struct upi_attach {
+	struct unc_attach box;
+	uint16_t mem_socket;
+	const struct self_check_bytes *expected;
+	struct self_check sc;          /* after restore */
+	uint64_t tx_bytes[2];          /* after restore: [0] transmitted by mem_socket's links, [1] by the others' */
+};
+extern const struct attachment_ops upi_attach_ops;
 
 /* kind "nv_apmu": an NVIDIA ACPI-namespace PMU (pmu/uncore/nv_acpi_pmu.h) around the window:
  * prepare = nv_apmu_begin, start / stop = enable / disable (stop records the slice's ns), read =

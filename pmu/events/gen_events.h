@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The generated event catalogue: every event of Intel's perfmon uncore files for the units
- * efiperf programs (CHA, IMC, IIO) on every Intel server platform it serves, as
+ * efiperf programs (CHA, IMC, IIO, UPI link layer, M2M, B2CMI) on every Intel server platform it serves, as
  * tests/tools/gen_events.py writes it into pmu/events/gen_intel_uncore.c (committed; regenerate
  * as the README's event reference says). The hand-written tables (pmu/events/intel_*_events.c)
  * stay for what they add: the measurement role of each event (bandwidth, latency class, hit or
@@ -38,7 +38,7 @@ struct gen_platform {
 };
 
 struct gen_unit {
-	const char *unit;        /* "cha", "imc", "iio" */
+	const char *unit;        /* "cha", "imc", "iio", "upi", "m2m", "b2cmi" */
 	const char *prefix;      /* perfmon name prefix a user may leave out: "UNC_CHA_" */
 	const uint8_t *tables;
 	const uint8_t *stream;
@@ -47,7 +47,7 @@ struct gen_unit {
 };
 
 #define GEN_INTEL_NPLAT 7
-#define GEN_INTEL_NUNIT 3
+#define GEN_INTEL_NUNIT 6
 extern const char gen_intel_commit[];            /* intel/perfmon commit the files came from */
 extern const struct gen_platform gen_intel_platforms[GEN_INTEL_NPLAT];
 extern const struct gen_unit gen_intel_units[GEN_INTEL_NUNIT];

@@ -816,6 +816,26 @@ int intel_uncore_request(const struct intel_uncore_platform *p, enum intel_box b
 	return intel_uncore_request_as(p, bx, p->box[bx].type, units, nunits, cpu, events, req, why, n);
 }
 
+int intel_units_to_pkgs(struct unc_request *req, const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu,
+			int only, char *why, size_t n)
+{
+	for (uint32_t i = 0; i < nunits; i++) {
+		if (only >= 0 && units[i].unit != only)
+			continue;
+		if (req->npkgs >= UNC_MAX_PKGS) {
+			fmt_snprintf(why, n, "%s: more than %u units", req->pmu, UNC_MAX_PKGS);
+			return -1;
+		}
+		uint32_t k = req->npkgs++;
+		req->cpu[k] = cpu ? cpu[units[i].socket] : 0;
+		req->socket[k] = units[i].socket;
+		req->nboxes[k] = 1;
+		req->first_box[k] = units[i].unit;
+		req->site[k] = units[i].site;
+	}
+	return 0;
+}
+
 int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_box bx, const struct uncore_box_type *type,
 			    const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu, const char *events,
 			    struct unc_request *req, char *why, size_t n)
@@ -844,20 +864,8 @@ int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_bo
 		fmt_snprintf(why, n, "%s: no event of the list is for this PMU", b->pmu);
 		return -1;
 	}
-	for (uint32_t i = 0; i < nunits; i++) {
-		if (only >= 0 && units[i].unit != only)
-			continue;
-		if (req->npkgs >= UNC_MAX_PKGS) {
-			fmt_snprintf(why, n, "%s: more than %u units", b->pmu, UNC_MAX_PKGS);
-			return -1;
-		}
-		uint32_t k = req->npkgs++;
-		req->cpu[k] = cpu ? cpu[units[i].socket] : 0;
-		req->socket[k] = units[i].socket;
-		req->nboxes[k] = 1;
-		req->first_box[k] = units[i].unit;
-		req->site[k] = units[i].site;
-	}
+	if (intel_units_to_pkgs(req, units, nunits, cpu, only, why, n))
+		return -1;
 	if (!req->npkgs) {
 		fmt_snprintf(why, n, "%s: no %s %d on this machine", b->pmu, req->scope, only);
 		return -1;

@@ -250,6 +250,10 @@ void intel_iio_maps(const struct hw *hw, const struct intel_uncore_platform *p, 
 int intel_uncore_request(const struct intel_uncore_platform *p, enum intel_box b, const struct intel_unit *units,
 			 uint32_t nunits, const uint32_t *cpu, const char *events, struct unc_request *req, char *why,
 			 size_t n);
+/* Append one package per unit (only >= 0: unit `only` alone) to req: socket, cpu[socket],
+ * one box numbered by the unit, its site. 0, or -1 with why past UNC_MAX_PKGS. */
+int intel_units_to_pkgs(struct unc_request *req, const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu,
+			int only, char *why, size_t n);
 /* The same with the box type given (a discovered unit's geometry: intel_disc_units). */
 int intel_uncore_request_as(const struct intel_uncore_platform *p, enum intel_box b, const struct uncore_box_type *type,
 			    const struct intel_unit *units, uint32_t nunits, const uint32_t *cpu, const char *events,

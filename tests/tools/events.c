@@ -7,7 +7,8 @@
  * then every named Intel IMC / IIO event of every platform:
  *   platform  pmu  event  perf-style-string  ctl=0x...
  * then every event of Intel's generated catalogue (pmu/events/gen_events.h) per platform and
- * unit, through the same encoders a config string goes through (cha/NAME/, uncore_imc/NAME/):
+ * unit, through the same encoders a config string goes through (cha/NAME/, uncore_imc/NAME/;
+ * UPI, M2M, B2CMI: pmu/uncore/intel_upi.h upi_encode):
  *   platform  unit  EventName  fields  ctl=0x...
  * then every event of every NVIDIA CoreSight PMU (APMT) and ACPI-namespace PMU:
  *   soc  pmu  event  perf-style-string  (the perf config value; these PMUs' PMEVTYPER holds it)
@@ -23,6 +24,7 @@
 #include "pmu/uncore/nvidia_cspmu.h"
 #include "pmu/uncore/nv_acpi_pmu.h"
 #include "pmu/events/gen_events.h"
+#include "pmu/uncore/intel_upi.h"
 
 /* One catalogue row r of platform plat as encoded for spec; prints it, or returns 1 when the
  * encoder refused it (a row efiperf cannot program: counted, not listed). */
@@ -40,9 +42,10 @@ static int gen_line(const char *plat, const char *unit, const struct gen_row *r,
 	return 0;
 }
 
-/* Every catalogue row of every CHA and IMC/IIO platform; *skipped: rows the encoder refused
- * (SKX rows that need a CHA filter value). Returns the rows listed. */
-static unsigned gen_events(unsigned *skipped)
+/* Every catalogue row of every CHA and IMC/IIO platform, then UPI / M2M / B2CMI; *skipped:
+ * rows the CHA encoder refused (SKX rows that need a CHA filter value), *lskip: link-unit rows
+ * upi_encode refused. Returns the rows listed. */
+static unsigned gen_events(unsigned *skipped, unsigned *lskip)
 {
 	unsigned n = 0;
 	struct gen_iter it;
@@ -77,6 +80,20 @@ static unsigned gen_events(unsigned *skipped)
 				n += !bad;
 			}
 		}
+	}
+	/* the socket-link units: UPI link layer, M2M / B2CMI, per catalogue platform */
+	static const char *const link_units[] = { "upi", "m2m", "b2cmi" };
+	for (int pi = 0; pi < GEN_INTEL_NPLAT; pi++) {
+		const struct upi_platform *p = upi_platform_by_name(gen_intel_platforms[pi].name);
+		for (size_t u = 0; p && u < sizeof(link_units) / sizeof(link_units[0]); u++)
+			for (gen_iter_start(&it, gen_unit_by_name(link_units[u])); gen_iter_next(&it, &r);) {
+				if (!(r.plats >> pi & 1))
+					continue;
+				uint64_t ctl = 0;
+				int bad = upi_encode(p, link_units[u], &r, &ctl, why, sizeof(why)) != 0;
+				*lskip += (unsigned)gen_line(p->name, link_units[u], &r, bad, ctl);
+				n += !bad;
+			}
 	}
 	return n;
 }
@@ -170,12 +187,13 @@ int main(void)
 			}
 		}
 	}
-	unsigned nskip = 0, ng = gen_events(&nskip);
+	unsigned nskip = 0, lskip = 0, ng = gen_events(&nskip, &lskip);
 	unsigned nn = nvidia_events();
 	fflush(stdout);
 	fprintf(stderr, "events: %u events of %zu CHA platforms, %u AMD uncore events of 4 families, "
 		"%u Intel IMC/IIO events of %zu platforms, %u NVIDIA PMU events, %u Intel catalogue events "
-		"(perfmon %.12s; %u SKX rows needing a CHA filter value not listed)\n", n, cha_nplatforms, na, ni,
-		intel_uncore_nplatforms, nn, ng, gen_intel_commit, nskip);
+		"(perfmon %.12s; %u SKX rows needing a CHA filter value not listed; %u UPI/M2M/B2CMI rows with "
+		"fields the box has no bits for not listed)\n", n, cha_nplatforms, na, ni,
+		intel_uncore_nplatforms, nn, ng, gen_intel_commit, nskip, lskip);
 	return bad ? 1 : 0;
 }

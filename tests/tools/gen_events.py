@@ -43,6 +43,9 @@ UNITS = [
     ("cha", ("CHA",), "UNC_CHA_"),
     ("imc", ("iMC", "IMC"), "UNC_M_"),
     ("iio", ("IIO",), "UNC_IIO_"),
+    ("upi", ("UPI LL",), "UNC_UPI_"),
+    ("m2m", ("M2M",), "UNC_M2M_"),
+    ("b2cmi", ("B2CMI",), "UNC_B2CMI_"),
 ]
 FIELDS = ["EventCode", "UMask", "UMaskExt", "PortMask", "FCMask", "FILTER_VALUE", "Deprecated", "CounterType"]
 

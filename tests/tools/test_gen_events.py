@@ -7,7 +7,10 @@
   firmware's encoders; its catalogue lines are compared with the extracts in both directions (no
   event lost, none invented) for every platform and unit, and every CTL with the vendor's fields
   at the bit positions of Linux's sysfs format files (event config:0-7, umask config:8-15,
-  CHA umask_ext config:32-57, IIO ch_mask config:36 / fc_mask config:44 on SKX, 48 from ICX).
+  CHA umask_ext config:32-57, IIO ch_mask config:36 / fc_mask config:44 on SKX, 48 from ICX;
+  UPI umask_ext config:32-43 on SKX, 32-55 from ICX; M2M umask_ext3 config:32-39 on ICX).
+- The socket-link units (perfmon Unit "UPI LL", "M2M", "B2CMI") likewise, and `make events` lists
+  the UPI data-flit event and an M2M or B2CMI event on every Intel platform.
 """
 import os
 import subprocess
@@ -25,6 +28,7 @@ import gen_events  # noqa: E402
 SERVED_BY = {"SKX": "SKX", "ICX": "ICX", "SPR": "SPR", "EMR": "EMR", "GNR": "GNR", "GNR-D": "GNR",
              "SRF": "SRF", "CWF": "CWF"}
 CHA_PLATFORMS = ["SKX", "ICX", "SPR", "EMR", "GNR", "SRF", "CWF"]
+LINK_UNITS = ("upi", "m2m", "b2cmi")
 
 
 def vendor_rows(folder):
@@ -57,7 +61,7 @@ def catalogue_lines(stdout):
     rows = {}
     for line in stdout.splitlines():
         p = line.split()
-        if len(p) == 5 and p[1] in ("cha", "imc", "iio") and p[4].startswith("ctl="):
+        if len(p) == 5 and p[1] in ("cha", "imc", "iio") + LINK_UNITS and p[4].startswith("ctl="):
             fields = dict(kv.split("=") for kv in p[3].split(","))
             key = (p[0], p[1], p[2])
             assert key not in rows, "listed twice: %s" % (key,)
@@ -79,7 +83,7 @@ def test_catalogue_is_the_vendor_files(events_out):
     skx_filter = 0
     for plat, folder in SERVED_BY.items():
         want = vendor_rows(folder)
-        units = ("imc", "iio") + (("cha",) if plat in CHA_PLATFORMS else ())
+        units = ("imc", "iio") + (("cha",) + LINK_UNITS if plat in CHA_PLATFORMS else ())
         for (unit, name), (ev, um, ext, port, fc, filt) in want.items():
             if unit not in units:
                 continue
@@ -94,8 +98,10 @@ def test_catalogue_is_the_vendor_files(events_out):
             assert fields.get("umask_ext", 0) == ext, key
             assert (fields.get("ch_mask", 0), fields.get("fc_mask", 0)) == (port, fc), key
             assert ctl & 0xFF == ev and (ctl >> 8) & 0xFF == um, (key, hex(ctl))
-            if unit == "cha":
+            if unit in ("cha",) + LINK_UNITS:
                 assert ctl >> 32 == ext, (key, hex(ctl))   # umask_ext: config:32-57 (ICX), 32-63 (SPR+)
+            if unit in LINK_UNITS:
+                assert ctl & 0xFFFFFFFF == ev | um << 8 | 1 << 22, (key, hex(ctl))   # en: bit 22
             if unit == "iio":
                 if plat == "SKX":
                     assert ((ctl >> 36) & 0xFF, (ctl >> 44) & 7) == (port, fc), (key, hex(ctl))
@@ -112,6 +118,19 @@ def test_llc_lookup_data_read_icx(events_out):
     fields, ctl = got[("ICX", "cha", "UNC_CHA_LLC_LOOKUP.DATA_READ")]
     assert (fields["event"], fields["umask"], fields["umask_ext"]) == (0x34, 0xFF, 0x1BC1)
     assert ctl == 0x00001BC10040FF34   # ICX CHA enable bit 22
+
+
+def test_link_units_every_platform(events_out):
+    """A UPI data-flit event (perfmon metric upi_data_transmit_bw: UNC_UPI_TxL_FLITS.ALL_DATA,
+    EventCode 0x02 UMask 0x0F) and an M2M (SKX..EMR) or B2CMI (GNR, SRF, CWF) clock event on every
+    Intel platform; the literals are Intel's files', written out here."""
+    got = catalogue_lines(events_out[0])
+    for plat in CHA_PLATFORMS:
+        fields, ctl = got[(plat, "upi", "UNC_UPI_TxL_FLITS.ALL_DATA")]
+        assert (fields["event"], fields["umask"], ctl) == (0x02, 0x0F, 0x400F02), plat
+        mem = "m2m" if plat in ("SKX", "ICX", "SPR", "EMR") else "b2cmi"
+        assert (plat, mem, "UNC_%s_CLOCKTICKS" % mem.upper()) in got, plat
+        assert not any(k[0] == plat and k[1] in LINK_UNITS and k[1] != mem and k[1] != "upi" for k in got), plat
 
 
 def test_a_changed_bit_fails(tmp_path):
