@@ -63,7 +63,8 @@ static const char *step_state(int on, int rc)
 static void measure_on_window(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 			      const struct cxl_commit_plan *pl, struct pages_target *t, int *rs, int *rl)
 {
-	*t = (struct pages_target){ .device = pl->name[2], .window = pl->window, .base = pl->base, .size = pl->size };
+	*t = (struct pages_target){ .device = pl->name[2], .window = pl->window, .base = pl->base, .size = pl->size,
+				   .link_mbps = pl->link.up ? pl->link.mgbps : 0 };
 	rep_line("cxl memory: window %u 0x%llx + 0x%llx behind %s: STREAM %s, latency %s", pl->window,
 		 (unsigned long long)pl->base, (unsigned long long)pl->size, pl->name[2], cfg->stream ? "on" : "off",
 		 cfg->latency ? "on" : "off");
