@@ -75,7 +75,7 @@ void measure_cpu_sel(const struct platform *p, struct cpu_sel *s)
 			m++;
 		if (s->node[i] >= 0 && m == s->nnodes && m < CPU_SEL_NODES) {
 			s->nodes[m].domain = s->node[i];
-			s->nodes[m].nr = p->srat ? numa_domain_ranges(p->srat, (uint32_t)s->node[i], s->nodes[m].r, CPU_SEL_RANGES) : 0;
+			s->nodes[m].nr = p->srat ? numa_domain_ranges(p->srat, p->acpi ? &p->acpi->cedt : NULL, (uint32_t)s->node[i], s->nodes[m].r, CPU_SEL_RANGES) : 0;
 			s->nnodes++;
 		}
 		s->mem[i] = (int8_t)(s->node[i] >= 0 && m < s->nnodes ? m : -1);
