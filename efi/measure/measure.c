@@ -42,6 +42,13 @@ void measure_target_json(struct json *j, const void *buf)
 	json_close(j);
 }
 
+void measure_cxl(struct mem_cxl *c)
+{
+	const struct pages_target *t = pages_target_of(NULL);
+	*c = t ? (struct mem_cxl){ t->device, t->window, t->link_mbps, t->hmat, t->domain, t->initiator }
+	       : (struct mem_cxl){ .domain = -1, .initiator = -1 };
+}
+
 static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
 {
 	return window_run(ctx, s, r);

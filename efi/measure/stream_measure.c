@@ -74,8 +74,7 @@ static void stream_request_build(const struct hw *hw, const struct platform *p, 
 	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
 	req->health = &wk->health;
 	req->smbios = p->smbios;
-	const struct pages_target *t = pages_target_of(NULL);
-	req->cxl = t ? (struct stream_cxl){ t->device, t->window, t->link_mbps } : (struct stream_cxl){ 0 };
+	measure_cxl(&req->cxl);
 }
 
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)

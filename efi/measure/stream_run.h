@@ -65,11 +65,7 @@ struct stream_request {
 	struct attach_list *vec;             /* optional: the vector state, on for the whole run */
 	const struct health_opts *health;    /* optional: the health attachments on each window */
 	const struct smbios_info *smbios;    /* the record's dram_peak claim (SMBIOS type 17), NULL none */
-	struct stream_cxl {                  /* the CXL window the buffers lie in (efi/cxl_memory.c) */
-		const char *device;          /* its memory device, NULL: not on a CXL window */
-		uint32_t window;             /* CFMWS index */
-		uint64_t link_mbps;          /* the device link's raw rate per direction, MB/s; 0 down */
-	} cxl;
+	struct mem_cxl cxl;                  /* the CXL window the buffers lie in, device NULL none */
 };
 
 /* A function's best rate (MB/s, STREAM's counted bytes) split as the function moves them:

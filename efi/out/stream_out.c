@@ -6,6 +6,7 @@
 #include "efi/out/health_json.h"
 #include "efi/out/tune_json.h"
 #include "efi/out/window_json.h"
+#include "efi/fw/acpi_hmat.h"
 
 static void tune_obj(struct json *j, const struct stream_request *req, const struct stream_result *res,
 		     const struct stream_kind_out *ko)
@@ -61,6 +62,8 @@ static void cxl_json(struct json *j, const struct stream_request *req, enum kern
 		json_null(j, "read_fraction");
 		json_null(j, "write_fraction");
 	}
+	uint64_t m[ACPI_HMAT_NTYPES] = { [3] = mbps, [4] = l.read_mbps, [5] = l.write_mbps };   /* access, read, write bandwidth */
+	acpi_hmat_compare_json(j, "hmat", "hmat_why", req->cxl.hmat, req->cxl.initiator, req->cxl.domain, m);
 	json_close(j);
 }
 
