@@ -16,6 +16,7 @@ static uint32_t boot_sel[1];   /* cpus_selected() without a selection: the boot 
 static int32_t boot_node[1];
 static int nsel;
 static const struct acpi_srat *srat;   /* the platform's, for cpus_alloc() */
+static const struct acpi_cedt *cedt;   /* its CXL windows (hot-pluggable CXL ranges are placed) */
 
 /* The node of each selected CPU, as numa_cpu_domain() finds it. */
 static void find_nodes(const struct platform *p)
@@ -52,6 +53,7 @@ int cpus_init(const struct platform *p, const struct efiperf_config *cfg)
 	}
 	nsel = n;
 	srat = p->srat;
+	cedt = p->acpi ? &p->acpi->cedt : NULL;
 	find_nodes(p);
 	struct json *j = rep_begin("cpus");
 	json_str(j, "setting", cfg->cpus);
@@ -114,7 +116,7 @@ void *cpus_alloc(int i, uint64_t bytes, struct cpu_place *place)
 	*place = (struct cpu_place){ .node = i >= 0 && i < nsel ? sel_node[i] : -1 };
 	if (place->node >= 0 && !pages_target_of(NULL)) {
 		struct memrange r[NODE_RANGES_MAX];
-		int nr = numa_domain_ranges(srat, (uint32_t)place->node, r, NODE_RANGES_MAX);
+		int nr = numa_domain_ranges(srat, cedt, (uint32_t)place->node, r, NODE_RANGES_MAX);
 		void *b = nr ? pages_alloc_in(bytes, r, nr) : NULL;
 		if (b) {
 			place->local = 1;

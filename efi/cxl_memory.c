@@ -11,6 +11,8 @@
 #include "efi/cleanup.h"
 #include "efi/pages.h"
 #include "efi/fw/memmap.h"
+#include "efi/fw/cxl_numa.h"
+#include "efi/fw/numa.h"
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/cxl_cpmu_attach.h"
 #include "efi/measure/window.h"
@@ -59,11 +61,28 @@ static const char *step_state(int on, int rc)
 	return !on ? "off" : rc ? "failed" : "ok";
 }
 
+/* The SRAT domain of the window's memory (efi/fw/cxl_numa.h: an SRAT range inside the window;
+ * -1 when none, as for a window efiperf committed itself) and the boot CPU's. */
+static void window_domains(const struct platform *p, uint32_t window, int32_t *domain, int32_t *initiator)
+{
+	struct cxl_numa_node n[CXL_NUMA_MAX];
+	int nn = p->acpi ? cxl_numa_nodes(p->srat, &p->acpi->cedt, NULL, 0, n, CXL_NUMA_MAX) : 0;
+	uint32_t d;
+	*domain = -1;
+	for (int i = nn - 1; i >= 0; i--)
+		if (n[i].window == window && n[i].domain >= 0)
+			*domain = n[i].domain;
+	*initiator = p->mp.cpu && numa_cpu_domain(p->srat, p->madt, p->mp.cpu[p->mp.bsp].proc_id, &d) == 0 ? (int32_t)d : -1;
+}
+
 /* STREAM and the latency curve with every buffer in [base, base + size) of the window. */
 static void measure_on_window(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 			      const struct cxl_commit_plan *pl, struct pages_target *t, int *rs, int *rl)
 {
-	*t = (struct pages_target){ .device = pl->name[2], .window = pl->window, .base = pl->base, .size = pl->size };
+	*t = (struct pages_target){ .device = pl->name[2], .window = pl->window, .base = pl->base, .size = pl->size,
+				   .link_mbps = pl->link.up ? pl->link.mgbps : 0,
+				   .hmat = p->acpi && p->acpi->hmat.present ? &p->acpi->hmat : NULL };
+	window_domains(p, pl->window, &t->domain, &t->initiator);
 	rep_line("cxl memory: window %u 0x%llx + 0x%llx behind %s: STREAM %s, latency %s", pl->window,
 		 (unsigned long long)pl->base, (unsigned long long)pl->size, pl->name[2], cfg->stream ? "on" : "off",
 		 cfg->latency ? "on" : "off");

@@ -31,6 +31,9 @@ struct pages_target {
 	const char *device;          /* "0000:0d:00.0": the memory device behind the range */
 	uint32_t window;             /* CFMWS index in the CEDT */
 	uint64_t base, size, used;   /* bytes */
+	uint64_t link_mbps;          /* the device link's raw rate per direction (MB/s), 0 down */
+	const struct acpi_hmat *hmat;   /* the platform's HMAT, NULL none */
+	int32_t domain, initiator;   /* the window memory's SRAT domain, the boot CPU's; -1 none */
 };
 void pages_target_set(struct pages_target *t);
 /* The target p lies in, NULL when p is firmware memory or no target is set; p NULL: the

@@ -94,6 +94,52 @@ void acpi_hmat_claims_json(struct json *j, const char *key, const struct acpi_hm
 	json_close(j);
 }
 
+void acpi_hmat_compare_json(struct json *j, const char *key, const char *key_why, const struct acpi_hmat *h,
+			    int32_t initiator, int32_t target, const uint64_t measured[ACPI_HMAT_NTYPES])
+{
+	const char *why = !h || !h->present ? "the firmware has no HMAT"
+			  : target < 0 ? "the memory has no SRAT proximity domain: no HMAT claim can name it"
+			  : initiator < 0 ? "the measuring CPU has no SRAT proximity domain" : NULL;
+	if (why) {
+		json_null(j, key);
+		json_str(j, key_why, why);
+		return;
+	}
+	int claimed[ACPI_HMAT_NTYPES] = { 0 };
+	json_obj(j, key);
+	json_u64(j, "initiator", (uint32_t)initiator);
+	json_u64(j, "target", (uint32_t)target);
+	json_arr(j, "claims");
+	for (uint32_t i = 0; i < h->n; i++) {
+		const struct acpi_hmat_claim *c = &h->claim[i];
+		if (c->initiator != (uint32_t)initiator || c->target != (uint32_t)target)
+			continue;
+		uint64_t m = measured[c->data_type];
+		claimed[c->data_type] = 1;
+		json_obj(j, NULL);
+		json_str(j, "claim", acpi_hmat_type_name(c->data_type));
+		json_u64(j, "claimed", c->value);
+		if (m) {
+			json_u64(j, "measured", m);
+		} else {
+			json_null(j, "measured");
+		}
+		json_str(j, "unit", c->data_type < ACPI_HMAT_NTYPES / 2 ? "ps" : "MB/s");
+		if (m && c->value && m <= ~0ull / 1000)
+			json_milli(j, "fraction", m * 1000 / c->value);
+		else
+			json_null(j, "fraction");
+		json_close(j);
+	}
+	json_close(j);
+	json_arr(j, "missing");
+	for (uint8_t t = 0; t < ACPI_HMAT_NTYPES; t++)
+		if (measured[t] && !claimed[t])
+			json_str(j, NULL, acpi_hmat_type_name(t));
+	json_close(j);
+	json_close(j);
+}
+
 void acpi_json_hmat(const struct acpi_hmat *h, struct json *j)
 {
 	if (!h->present) {

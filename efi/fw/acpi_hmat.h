@@ -45,6 +45,14 @@ int acpi_hmat_claims_for(const struct acpi_hmat *h, uint32_t target, struct acpi
 /* claims[0..n-1] as the array `key` of {initiator, target, claim, value, unit ("ps" or "MB/s")}. */
 void acpi_hmat_claims_json(struct json *j, const char *key, const struct acpi_hmat_claim *c, int n);
 
+/* "hmat" beside a measurement on target's memory from initiator's CPUs: measured[t] the value
+ * of data type t in HMAT's unit (ps, MB/s), 0 not measured. Writes key as {initiator, target,
+ * claims: [{claim, claimed, measured (null: not measured), unit, fraction = measured / claimed
+ * (3 decimals; null when not measured)}], missing: [each measured data type HMAT makes no claim
+ * for]}; or key null and key_why when h is NULL or absent, or either domain is -1. */
+void acpi_hmat_compare_json(struct json *j, const char *key, const char *key_why, const struct acpi_hmat *h,
+			    int32_t initiator, int32_t target, const uint64_t measured[ACPI_HMAT_NTYPES]);
+
 /* "hmat" in the acpi record: null when absent, else {claims, dropped, defect}. */
 void acpi_json_hmat(const struct acpi_hmat *h, struct json *j);
 

@@ -6,8 +6,7 @@
 #define SRAT_MEM_HOT_PLUGGABLE (1u << 1)
 #define SRAT_MEM_NON_VOLATILE  (1u << 2)
 
-/* The window holding all of [base, base + size), -1 when none does. */
-static int window_of(const struct acpi_cedt *c, uint64_t base, uint64_t size)
+int cxl_numa_window(const struct acpi_cedt *c, uint64_t base, uint64_t size)
 {
 	for (uint32_t k = 0; c && k < c->ncfmws && k < ACPI_MAX_CEDT_CFMWS; k++) {
 		const struct acpi_cedt_cfmws *w = &c->cfmws[k];
@@ -23,7 +22,7 @@ int cxl_numa_nodes(const struct acpi_srat *srat, const struct acpi_cedt *cedt, c
 	int n = 0;
 	for (uint32_t i = 0; srat && i < srat->nmem && i < ACPI_MAX_SRAT_MEM && n < max; i++) {
 		const struct acpi_srat_mem *m = &srat->mem[i];
-		int w = window_of(cedt, m->base, m->length);
+		int w = cxl_numa_window(cedt, m->base, m->length);
 		if (w < 0 || !(m->flags & SRAT_MEM_ENABLED))
 			continue;
 		out[n++] = (struct cxl_numa_node){ (int32_t)m->domain, (uint32_t)w, m->base, m->length,
@@ -33,7 +32,7 @@ int cxl_numa_nodes(const struct acpi_srat *srat, const struct acpi_cedt *cedt, c
 	int nsrat = n;
 	for (int i = 0; i < nsp && n < max; i++) {
 		uint64_t b = sp[i].start, s = sp[i].end - sp[i].start;
-		int w = window_of(cedt, b, s), covered = 0;
+		int w = cxl_numa_window(cedt, b, s), covered = 0;
 		for (int k = 0; k < nsrat; k++)
 			covered |= b < out[k].base + out[k].size && out[k].base < sp[i].end;
 		if (w >= 0 && !covered)

@@ -4,7 +4,7 @@
  * Memory Affinity Structure) and the UEFI memory map's EFI_MEMORY_SP ranges (UEFI 2.10 7.2,
  * "specific-purpose memory", how firmware marks CXL memory it leaves to the OS) that lie inside
  * a CEDT CFMWS window (CXL 3.1 9.18.1.3). Each such SRAT range is a NUMA node like any other
- * (efi/fw/numa.h places buffers in it when it is neither hot-pluggable nor non-volatile);
+ * (efi/fw/numa.h places buffers in it unless it is non-volatile, hot-pluggable or not);
  * this names the window behind it, and the caller the device whose committed HDM decoder
  * covers it. A window's SP range without an SRAT entry is listed with domain -1.
  * Pure: host-tested with crafted tables.
@@ -25,6 +25,10 @@ struct cxl_numa_node {
 	uint8_t sp;                /* every byte is EFI_MEMORY_SP in the memory map */
 	uint8_t hot_pluggable, non_volatile;   /* SRAT Memory Affinity flags bits 1 and 2 */
 };
+
+/* The CFMWS window (index in cedt) holding all of [base, base + size), -1 when none does
+ * (size 0, cedt NULL, or the range wraps or crosses a window's end). */
+int cxl_numa_window(const struct acpi_cedt *cedt, uint64_t base, uint64_t size);
 
 /* The CXL ranges in out[0..max-1], SRAT ranges first (in SRAT order), then SP ranges no SRAT
  * range overlaps; a range only partly inside a window is not CXL memory of that window and

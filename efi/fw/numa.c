@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* numa: SRAT nodes of CPUs and memory, and node-local placement (efi/numa.h). */
 #include "efi/fw/numa.h"
+#include "efi/fw/cxl_numa.h"
 
 #define SRAT_MEM_HOT_PLUGGABLE (1u << 1)   /* ACPI 6.5 Table 5.59, Memory Affinity Flags */
 #define SRAT_MEM_NON_VOLATILE  (1u << 2)
@@ -28,12 +29,16 @@ int numa_cpu_domain(const struct acpi_srat *s, const struct acpi_madt *madt, uin
 	return -1;
 }
 
-int numa_domain_ranges(const struct acpi_srat *s, uint32_t domain, struct memrange *out, int max)
+int numa_domain_ranges(const struct acpi_srat *s, const struct acpi_cedt *cedt, uint32_t domain, struct memrange *out,
+		       int max)
 {
 	int n = 0;
 	for (uint32_t i = 0; s && i < s->nmem && i < ACPI_MAX_SRAT_MEM && n < max; i++) {
 		const struct acpi_srat_mem *m = &s->mem[i];
-		if (m->domain != domain || (m->flags & (SRAT_MEM_HOT_PLUGGABLE | SRAT_MEM_NON_VOLATILE)) || !m->length ||
+		uint32_t skip = SRAT_MEM_NON_VOLATILE;
+		if (cxl_numa_window(cedt, m->base, m->length) < 0)
+			skip |= SRAT_MEM_HOT_PLUGGABLE;
+		if (m->domain != domain || (m->flags & skip) || !m->length ||
 		    m->base + m->length < m->base)
 			continue;
 		out[n++] = (struct memrange){ m->base, m->base + m->length };

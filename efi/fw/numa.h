@@ -24,8 +24,11 @@
 int numa_cpu_domain(const struct acpi_srat *s, const struct acpi_madt *madt, uint64_t proc_id, uint32_t *domain);
 
 /* The ordinary memory of domain: SRAT memory ranges that are enabled and neither hot-pluggable
- * nor non-volatile, into out[0..max-1]. Returns how many. */
-int numa_domain_ranges(const struct acpi_srat *s, uint32_t domain, struct memrange *out, int max);
+ * nor non-volatile, into out[0..max-1]. A hot-pluggable range that lies inside a CFMWS window
+ * of cedt (efi/fw/cxl_numa.h: CXL memory the firmware committed, which it marks hot-pluggable
+ * so an OS may offline it) counts as ordinary memory too; cedt may be NULL. Returns how many. */
+int numa_domain_ranges(const struct acpi_srat *s, const struct acpi_cedt *cedt, uint32_t domain, struct memrange *out,
+		       int max);
 
 /* The highest NUMA_PAGE_BYTES-aligned address a with [a, a + bytes) inside one range of free[]
  * and one range of node[]. Returns 0 and *addr, or -1 when no such place exists (bytes 0, or

@@ -22,6 +22,7 @@ static void latency_request_build(const struct platform *p, const struct efiperf
 	req->chase = kernel_best(arch_kernels, arch_nkernels, KERNEL_CHASE, arch_kernel_isa());
 	if (!req->chase)
 		req->chase = &kernel_ref_set[KERNEL_CHASE];
+	measure_cxl(&req->cxl);
 }
 
 /* The evidence's working state: the attachment, its per-point counts and loads. */

@@ -33,6 +33,7 @@ struct latency_request {
 	const struct kernel_desc *chase;
 	const struct cpu_info *ci;           /* the caches the CPU reports, for the knees */
 	struct attach_list *evidence;        /* optional: counters riding on every point's window */
+	struct mem_cxl cxl;                  /* the CXL window the buffer lies in, device NULL none */
 };
 
 struct latency_point {

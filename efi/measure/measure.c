@@ -42,6 +42,13 @@ void measure_target_json(struct json *j, const void *buf)
 	json_close(j);
 }
 
+void measure_cxl(struct mem_cxl *c)
+{
+	const struct pages_target *t = pages_target_of(NULL);
+	*c = t ? (struct mem_cxl){ t->device, t->window, t->link_mbps, t->hmat, t->domain, t->initiator }
+	       : (struct mem_cxl){ .domain = -1, .initiator = -1 };
+}
+
 static int efi_window_run(void *ctx, const struct window_spec *s, struct window_result *r)
 {
 	return window_run(ctx, s, r);
@@ -75,7 +82,7 @@ void measure_cpu_sel(const struct platform *p, struct cpu_sel *s)
 			m++;
 		if (s->node[i] >= 0 && m == s->nnodes && m < CPU_SEL_NODES) {
 			s->nodes[m].domain = s->node[i];
-			s->nodes[m].nr = p->srat ? numa_domain_ranges(p->srat, (uint32_t)s->node[i], s->nodes[m].r, CPU_SEL_RANGES) : 0;
+			s->nodes[m].nr = p->srat ? numa_domain_ranges(p->srat, p->acpi ? &p->acpi->cedt : NULL, (uint32_t)s->node[i], s->nodes[m].r, CPU_SEL_RANGES) : 0;
 			s->nnodes++;
 		}
 		s->mem[i] = (int8_t)(s->node[i] >= 0 && m < s->nnodes ? m : -1);

@@ -31,6 +31,8 @@ void measure_place_json(struct json *j, const struct cpu_place *place, const voi
  * window, window_base, offset (bytes from the window's base: the device's DPA with DPA skip 0)};
  * nothing otherwise. measure_place_json writes it too. */
 void measure_target_json(struct json *j, const void *buf);
+/* The CXL window set now (efi/pages.h pages_target_of), device NULL when none. */
+void measure_cxl(struct mem_cxl *c);
 
 /* `bytes` of zeroed pool memory for a measurement's working state (its per-CPU arrays and
  * matrices: not .bss, which gnu-efi keeps in the image). NULL after an error record under

@@ -41,7 +41,7 @@ static void numa_request_build(const struct platform *p, const struct efiperf_co
 			nodes[k].first = i;
 	}
 	for (int k = 0; k < req->nn; k++) {
-		nodes[k].nr = numa_domain_ranges(p->srat, nodes[k].domain, nodes[k].r, NUMA_NODE_RANGES);
+		nodes[k].nr = numa_domain_ranges(p->srat, p->acpi ? &p->acpi->cedt : NULL, nodes[k].domain, nodes[k].r, NUMA_NODE_RANGES);
 		for (int r = 0; r < nodes[k].nr; r++)
 			nodes[k].mem_bytes += nodes[k].r[r].end - nodes[k].r[r].start;
 	}

@@ -31,6 +31,19 @@ struct window_ops {
 	void *ctx;
 };
 
+struct acpi_hmat;
+
+/* The CXL window a measurement's buffers lie in (efi/cxl_memory.c through efi/pages.h), for its
+ * record: the device and window, the device link's raw rate per direction, and what HMAT
+ * (efi/fw/acpi_hmat.h) may claim for the window's memory from the measuring CPU's domain. */
+struct mem_cxl {
+	const char *device;                  /* "0000:0d:00.0"; NULL: not on a CXL window */
+	uint32_t window;                     /* CFMWS index */
+	uint64_t link_mbps;                  /* MB/s per direction, 0 when the link is down */
+	const struct acpi_hmat *hmat;        /* NULL: no HMAT */
+	int32_t domain, initiator;           /* SRAT proximity domains, -1 none */
+};
+
 struct measure_ctx {
 	const struct hw *hw;
 	struct window_ops win;

@@ -74,6 +74,7 @@ static void stream_request_build(const struct hw *hw, const struct platform *p, 
 	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
 	req->health = &wk->health;
 	req->smbios = p->smbios;
+	measure_cxl(&req->cxl);
 }
 
 int measure_stream(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)

@@ -12,6 +12,20 @@ const enum kernel_kind stream_kinds[STREAM_NKINDS] = {
 	KERNEL_LOAD, KERNEL_STORE, KERNEL_NTSTORE, KERNEL_COPY, KERNEL_NTCOPY, KERNEL_TRIAD,
 };
 
+void stream_link_split(enum kernel_kind kind, uint64_t mbps, uint64_t link_mbps, struct stream_link *o)
+{
+	uint64_t n = kernel_streams(kind), w = kind == KERNEL_LOAD || kind == KERNEL_CHASE ? 0 : 1;
+	*o = (struct stream_link){ 0 };
+	if (!n)
+		return;
+	o->write_mbps = mbps * w / n;
+	o->read_mbps = mbps - o->write_mbps;
+	if (link_mbps) {
+		o->read_milli = o->read_mbps * 1000 / link_mbps;
+		o->write_milli = o->write_mbps * 1000 / link_mbps;
+	}
+}
+
 /* The run's working state: ctx->alloc memory, not .bss. */
 struct stream_work {
 	struct window_cpu cpus[WINDOW_MAX_CPUS];

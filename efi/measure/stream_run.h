@@ -65,7 +65,14 @@ struct stream_request {
 	struct attach_list *vec;             /* optional: the vector state, on for the whole run */
 	const struct health_opts *health;    /* optional: the health attachments on each window */
 	const struct smbios_info *smbios;    /* the record's dram_peak claim (SMBIOS type 17), NULL none */
+	struct mem_cxl cxl;                  /* the CXL window the buffers lie in, device NULL none */
 };
+
+/* A function's best rate (MB/s, STREAM's counted bytes) split as the function moves them:
+ * kernel_streams(kind) arrays, one written (none by load or chase), the rest read; each part as a
+ * fraction (x 1000) of the link's raw rate per direction, 0 when link_mbps is 0. */
+struct stream_link { uint64_t read_mbps, write_mbps, read_milli, write_milli; };
+void stream_link_split(enum kernel_kind kind, uint64_t mbps, uint64_t link_mbps, struct stream_link *o);
 
 struct stream_cpu_out {
 	uint64_t mbps;                       /* its best pass, 0 when it did not run */

@@ -5,6 +5,7 @@
 #include "efi/out/pmu_json.h"
 #include "efi/out/report.h"
 #include "efi/out/window_json.h"
+#include "efi/fw/acpi_hmat.h"
 #include "arch/lib/fmt.h"
 
 static void bytes_text(char *out, size_t n, uint64_t b)
@@ -147,6 +148,12 @@ void latency_record(const struct latency_request *req, const struct latency_resu
 	json_str(j, "kernel", req->chase->name);
 	json_u64(j, "line_bytes", LAT_LINE_BYTES);
 	rec_target_json(j, res->buf);   /* the CXL window's memory, when the buffer lies there */
+	if (req->cxl.device) {          /* HMAT beside the largest working set: a chase is loads only */
+		const struct latency_point *last = res->npoints ? &res->pt[res->npoints - 1] : NULL;
+		uint64_t ps = last && last->complete ? last->ps : 0;
+		uint64_t m[ACPI_HMAT_NTYPES] = { [0] = ps, [1] = ps };   /* access, read latency */
+		acpi_hmat_compare_json(j, "cxl_hmat", "cxl_hmat_why", req->cxl.hmat, req->cxl.initiator, req->cxl.domain, m);
+	}
 	rec_window_json(j, "noise_floor", res->floor.span_ticks, res->floor_ns,
 			res->floor.masked, res->floor.smi_status, res->floor.smi_delta);
 	evidence_json(j, ev);

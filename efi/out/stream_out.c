@@ -6,6 +6,7 @@
 #include "efi/out/health_json.h"
 #include "efi/out/tune_json.h"
 #include "efi/out/window_json.h"
+#include "efi/fw/acpi_hmat.h"
 
 static void tune_obj(struct json *j, const struct stream_request *req, const struct stream_result *res,
 		     const struct stream_kind_out *ko)
@@ -40,6 +41,32 @@ static void per_cpu(struct json *j, const struct stream_request *req, const stru
 	json_close(j);
 }
 
+/* "cxl" when the buffers lie in a CXL window: the function's best rate split into reads and
+ * writes against the device link's raw rate per direction (fractions null when it is down). */
+static void cxl_json(struct json *j, const struct stream_request *req, enum kernel_kind kind, uint64_t mbps)
+{
+	if (!req->cxl.device)
+		return;
+	struct stream_link l;
+	stream_link_split(kind, mbps, req->cxl.link_mbps, &l);
+	json_obj(j, "cxl");
+	json_str(j, "device", req->cxl.device);
+	json_u64(j, "window", req->cxl.window);
+	json_milli(j, "link_raw_gbps", req->cxl.link_mbps);   /* MB/s = milli-GB/s */
+	json_milli(j, "read_gbps", l.read_mbps);
+	json_milli(j, "write_gbps", l.write_mbps);
+	if (req->cxl.link_mbps) {
+		json_milli(j, "read_fraction", l.read_milli);
+		json_milli(j, "write_fraction", l.write_milli);
+	} else {
+		json_null(j, "read_fraction");
+		json_null(j, "write_fraction");
+	}
+	uint64_t m[ACPI_HMAT_NTYPES] = { [3] = mbps, [4] = l.read_mbps, [5] = l.write_mbps };   /* access, read, write bandwidth */
+	acpi_hmat_compare_json(j, "hmat", "hmat_why", req->cxl.hmat, req->cxl.initiator, req->cxl.domain, m);
+	json_close(j);
+}
+
 /* Function s's record and console line, after its tuner's failures. */
 static void kind_record(const struct stream_request *req, const struct stream_result *res, unsigned s)
 {
@@ -68,6 +95,7 @@ static void kind_record(const struct stream_request *req, const struct stream_re
 	rec_window_json(j, "noise_floor", ko->floor.span_ticks, ko->floor_ns, ko->floor.masked, ko->floor.smi_status,
 			ko->floor.smi_delta);
 	per_cpu(j, req, res, ko);
+	cxl_json(j, req, stream_kinds[s], ko->mbps10 / 10);
 	json_u64(j, "median_cpu_mbps", ko->median_mbps);
 	json_u64(j, "outliers", (uint64_t)ko->outliers);
 	json_bool(j, "verified", ko->verified);

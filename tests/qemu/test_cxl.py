@@ -127,6 +127,25 @@ def test_cxl_stream_latency_on_committed_window(scratch, figure):
             assert abs(float(lk[d + "_fraction"]) - float(lk[d + "_gbps"]) / raw) < 0.002, (d, lk)
     else:
         assert lk["write_fraction"] is None and lk["read_fraction"] is None, lk
+    # each STREAM function's record on the window: its best rate split into the arrays it reads
+    # and writes (STREAM's counting: load 1 read; store and ntstore 1 written; copy and ntcopy
+    # 1 + 1; triad 2 read + 1 written) against the same raw link rate; DRAM records have none.
+    # OVMF gives no HMAT (and the window no SRAT domain): no claim, and the record says why
+    split = {"load": (1, 0), "store": (0, 1), "ntstore": (0, 1), "copy": (1, 1), "ntcopy": (1, 1), "triad": (2, 1)}
+    for s in streams:
+        c, (r, wr) = s["cxl"], split[s["function"]]
+        assert c["device"] == bdf and c["window"] == 0, c
+        assert abs(float(c["write_gbps"]) - s["best_rate_mbps"] * wr / (r + wr) / 1000) < 0.002, (s["function"], c)
+        assert abs(float(c["read_gbps"]) + float(c["write_gbps"]) - s["best_rate_mbps"] / 1000) < 0.002, (s["function"], c)
+        assert c["hmat"] is None and c["hmat_why"], c
+        if lk["up"]:
+            assert float(c["link_raw_gbps"]) == float(lk["raw_gbps"]), (c, lk)
+            for d in ("write", "read"):
+                assert abs(float(c[d + "_fraction"]) - float(c[d + "_gbps"]) / raw) < 0.002, (d, c)
+        else:
+            assert c["read_fraction"] is None and c["write_fraction"] is None, c
+    assert not [s for s in dram if "cxl" in s], dram
+    assert lat["cxl_hmat"] is None and lat["cxl_hmat_why"], lat
     # QEMU 7.2's cxl-type3 has no CPMU block: the record says so
     cp = cm[0]["cpmu"]
     assert cp["state"] == "absent" and "no CPMU register block" in cp["why"], cp

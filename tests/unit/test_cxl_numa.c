@@ -20,6 +20,7 @@
 #include "efi/fw/acpi_parsers.h"
 #include "efi/fw/acpi_cedt.h"
 #include "efi/fw/cxl_numa.h"
+#include "efi/fw/numa.h"
 
 #define GIB (1ull << 30)
 
@@ -132,12 +133,41 @@ static void test_no_cedt_or_partly_inside(void **state)
 	assert_int_equal(cxl_numa_nodes(&srat, &cedt, sp, 1, n, 1), 1);
 }
 
+/* Buffer placement (efi/fw/numa.c numa_domain_ranges, numa_place): the firmware's CXL node 1
+ * marked hot-pluggable in the SRAT (as firmware marks CXL memory an OS may offline) is placed
+ * like any node because its range lies in the CFMWS window; a hot-pluggable range outside
+ * every window (node 2 at 9 GiB) and a non-volatile CXL range are not. The memory map's free
+ * memory: 0..1 GiB and the first 512 MiB of the CXL node; a 2 MiB buffer goes at the highest
+ * 4 KiB-aligned place of the node: 4 GiB + 512 MiB - 2 MiB. */
+static void test_hot_pluggable_cxl_placed(void **state)
+{
+	(void)state;
+	tables(1 | 2);
+	put(srat_raw + 128 + 28, 1 | 2, 4);   /* node 2 hot-pluggable too */
+	memset(&srat, 0, sizeof(srat));
+	acpi_parse_srat(srat_raw, sizeof(srat_raw), &srat);
+	struct memrange r[4];
+	assert_int_equal(numa_domain_ranges(&srat, &cedt, 1, r, 4), 1);
+	assert_true(r[0].start == 4 * GIB && r[0].end == 5 * GIB);
+	assert_int_equal(numa_domain_ranges(&srat, NULL, 1, r, 4), 0);   /* no CEDT: not known as CXL */
+	assert_int_equal(numa_domain_ranges(&srat, &cedt, 2, r, 4), 0);
+	assert_int_equal(numa_domain_ranges(&srat, &cedt, 0, r, 4), 1);
+	assert_int_equal(numa_domain_ranges(&srat, &cedt, 1, r, 4), 1);
+	static const struct memrange free_mem[] = { { 0, 1 * GIB }, { 4 * GIB, 4 * GIB + (512ull << 20) } };
+	uint64_t a = 0;
+	assert_int_equal(numa_place(free_mem, 2, r, 1, 2ull << 20, &a), 0);
+	assert_true(a == 4 * GIB + (510ull << 20));
+	tables(1 | 2 | 4);                    /* non-volatile CXL memory: never a buffer's */
+	assert_int_equal(numa_domain_ranges(&srat, &cedt, 1, r, 4), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_srat_node_in_window),
 		cmocka_unit_test(test_flags_and_no_sp),
 		cmocka_unit_test(test_no_cedt_or_partly_inside),
+		cmocka_unit_test(test_hot_pluggable_cxl_placed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

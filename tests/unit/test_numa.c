@@ -185,37 +185,37 @@ static void test_domain_ranges(void **state)
 	srat_mem(s, 0xfffffffffffff000ull, 0x2000, 0, ENABLED);               /* wraps */
 	srat_mem(s, 0x300000000, 0x10000000, 0, ENABLED | (1u << 3));          /* other flag bits: kept */
 	srat_mem(s, 0x400000000, 0x10000000, 1, ENABLED);
-	assert_int_equal(numa_domain_ranges(s, 0, r, N(r)), 3);
+	assert_int_equal(numa_domain_ranges(s, NULL, 0, r, N(r)), 3);
 	assert_true(r[0].start == 0 && r[0].end == 0xa0000);
 	assert_true(r[1].start == 0x100000 && r[1].end == 0x80000000);
 	assert_true(r[2].start == 0x300000000 && r[2].end == 0x310000000);
 
-	assert_int_equal(numa_domain_ranges(s, 1, r, N(r)), 2);
+	assert_int_equal(numa_domain_ranges(s, NULL, 1, r, N(r)), 2);
 	assert_true(r[0].start == 0x80000000 && r[0].end == 0x100000000);
 	assert_true(r[1].start == 0x400000000 && r[1].end == 0x410000000);
 
-	assert_int_equal(numa_domain_ranges(s, 2, r, N(r)), 0);
+	assert_int_equal(numa_domain_ranges(s, NULL, 2, r, N(r)), 0);
 
 	/* at most max, the first ones; nothing written past them */
 	r[2] = (struct memrange){ 1, 2 };
-	assert_int_equal(numa_domain_ranges(s, 0, r, 2), 2);
+	assert_int_equal(numa_domain_ranges(s, NULL, 0, r, 2), 2);
 	assert_true(r[0].start == 0 && r[1].start == 0x100000);
 	assert_true(r[2].start == 1 && r[2].end == 2);
 	r[0] = (struct memrange){ 1, 2 };
-	assert_int_equal(numa_domain_ranges(s, 0, r, 0), 0);
+	assert_int_equal(numa_domain_ranges(s, NULL, 0, r, 0), 0);
 	assert_true(r[0].start == 1 && r[0].end == 2);
 
 	/* a range that ends exactly at the top of the address space */
 	struct acpi_srat *t = srat_new();
 	srat_mem(t, 0xfffffffffffff000ull, 0xfff, 4, ENABLED);
-	assert_int_equal(numa_domain_ranges(t, 4, r, N(r)), 1);
+	assert_int_equal(numa_domain_ranges(t, NULL, 4, r, N(r)), 1);
 	assert_true(r[0].start == 0xfffffffffffff000ull && r[0].end == UINT64_MAX);
 
 	/* entries past nmem are not there; no SRAT: nothing */
 	s->nmem = 1;
-	assert_int_equal(numa_domain_ranges(s, 0, r, N(r)), 1);
-	assert_int_equal(numa_domain_ranges(s, 1, r, N(r)), 0);
-	assert_int_equal(numa_domain_ranges(NULL, 0, r, N(r)), 0);
+	assert_int_equal(numa_domain_ranges(s, NULL, 0, r, N(r)), 1);
+	assert_int_equal(numa_domain_ranges(s, NULL, 1, r, N(r)), 0);
+	assert_int_equal(numa_domain_ranges(NULL, NULL, 0, r, N(r)), 0);
 	free(t);
 	free(s);
 }

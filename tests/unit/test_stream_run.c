@@ -398,6 +398,27 @@ static void test_health_on_each_window(void **state)
 	}
 }
 
+/* A CXL device link of 16 GT/s x4: 16 x 4 x 128/130 / 8 = 7.877 GB/s raw per direction, given
+ * as 7876 MB/s. Worked by hand: triad's 6000 MB/s is 3 arrays, 2 read (4000) and 1 written
+ * (2000): 4000/7876 = 0.507, 2000/7876 = 0.253; load's 7000 all read (0.888); copy's 5001 is
+ * 2501 read, 2500 written (both 0.317); ntstore's 3000 all written (0.380); link down: no
+ * fraction. */
+static void test_link_split_by_hand(void **state)
+{
+	(void)state;
+	struct stream_link l;
+	stream_link_split(KERNEL_TRIAD, 6000, 7876, &l);
+	assert_true(l.read_mbps == 4000 && l.write_mbps == 2000 && l.read_milli == 507 && l.write_milli == 253);
+	stream_link_split(KERNEL_LOAD, 7000, 7876, &l);
+	assert_true(l.read_mbps == 7000 && l.write_mbps == 0 && l.read_milli == 888 && l.write_milli == 0);
+	stream_link_split(KERNEL_COPY, 5001, 7876, &l);
+	assert_true(l.read_mbps == 2501 && l.write_mbps == 2500 && l.read_milli == 317 && l.write_milli == 317);
+	stream_link_split(KERNEL_NTSTORE, 3000, 7876, &l);
+	assert_true(l.read_mbps == 0 && l.write_mbps == 3000 && l.read_milli == 0 && l.write_milli == 380);
+	stream_link_split(KERNEL_TRIAD, 6000, 0, &l);
+	assert_true(l.read_mbps == 4000 && l.write_mbps == 2000 && l.read_milli == 0 && l.write_milli == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_did_not_run_broken_copy_and_restore),
 		cmocka_unit_test(test_no_memory),
 		cmocka_unit_test(test_health_on_each_window),
+		cmocka_unit_test(test_link_split_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
