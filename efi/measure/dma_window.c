@@ -13,6 +13,7 @@
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "arch/lib/fmt.h"
+#include "arch/arch.h"
 
 static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
 static int nranges;
@@ -121,6 +122,22 @@ int dma_window_counters(const struct hw *hw, const struct platform *p, const str
 void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll)
 {
 	link_limit_for(hw, ranges, nranges, dev, addr64, ll);
+}
+
+static struct health_baselines *last;   /* the run's, from the pool on first use */
+
+void health_window_opts(const struct hw *hw, const struct platform *p, int aer_clear, const struct hw_pci_addr *devs,
+			int ndev, struct health_opts *o)
+{
+	*o = (struct health_opts){ .aer_clear = aer_clear, .now = arch_timer_read, .hz = p->timer_hz };
+	for (int i = 0; i < ndev; i++) {
+		struct link_limit ll;
+		dma_window_link(hw, devs[i], 1, &ll);
+		health_add_path(o, &ll, devs[i]);
+	}
+	if (!last)
+		last = pool_zalloc(sizeof(*last));
+	o->last = last;
 }
 
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns)
