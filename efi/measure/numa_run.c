@@ -79,23 +79,28 @@ int numa_measure(const struct measure_ctx *ctx, const struct numa_request *req, 
 	return rc;
 }
 
+int hmat_claims_beside(const struct acpi_hmat *h, uint32_t initiator, uint32_t target, uint64_t ps, uint64_t mbps,
+		       struct numa_claim *out, int max)
+{
+	int n = 0;
+	for (uint32_t i = 0; h && i < h->n && n < max; i++) {
+		const struct acpi_hmat_claim *k = &h->claim[i];
+		/* 0, 1 access/read latency (ps); 3, 4 access/read bandwidth (MB/s): what was measured */
+		static const uint8_t measured_kind[ACPI_HMAT_NTYPES] = { 1, 1, 0, 2, 2, 0 };
+		uint8_t m = k->data_type < ACPI_HMAT_NTYPES ? measured_kind[k->data_type] : 0;
+		uint64_t v = m == 1 ? ps : m == 2 ? mbps : 0;
+		if (k->initiator == initiator && k->target == target && v && k->value)
+			out[n++] = (struct numa_claim){ k->data_type, k->value, v, v * 1000 / k->value };
+	}
+	return n;
+}
+
 int numa_cell_claims(const struct numa_request *req, const struct numa_result *res, int c, int m,
 		     struct numa_claim *out, int max)
 {
 	const struct numa_cell *x = &res->cell[c][m];
-	const struct acpi_hmat *h = req->hmat;
-	int n = 0;
-	for (uint32_t i = 0; h && x->ran && i < h->n && n < max; i++) {
-		const struct acpi_hmat_claim *k = &h->claim[i];
-		/* 0, 1 access/read latency (ps); 3, 4 access/read bandwidth (MB/s): what the cell measured */
-		static const uint8_t measured_kind[ACPI_HMAT_NTYPES] = { 1, 1, 0, 2, 2, 0 };
-		if (k->initiator != req->node[c].domain || k->target != req->node[m].domain || k->data_type >= ACPI_HMAT_NTYPES ||
-		    !measured_kind[k->data_type] || !k->value)
-			continue;
-		uint64_t v = measured_kind[k->data_type] == 1 ? x->ps : x->gbps_milli;
-		out[n++] = (struct numa_claim){ k->data_type, k->value, v, v * 1000 / k->value };
-	}
-	return n;
+	return x->ran ? hmat_claims_beside(req->hmat, req->node[c].domain, req->node[m].domain, x->ps, x->gbps_milli, out, max)
+		      : 0;
 }
 
 int numa_cell_slit(const struct numa_request *req, const struct numa_result *res, int c, int m, uint32_t *dist,

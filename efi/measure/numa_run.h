@@ -61,6 +61,12 @@ struct numa_claim {
 	uint64_t claimed, measured, fraction_milli;
 };
 
+/* The HMAT claims of h from initiator to target that a measurement can stand beside: access/read
+ * latency against ps (ps per load), access/read bandwidth against mbps (MB/s); a measured 0
+ * takes none of its kind. Into out[0..max); how many. */
+int hmat_claims_beside(const struct acpi_hmat *h, uint32_t initiator, uint32_t target, uint64_t ps, uint64_t mbps,
+		       struct numa_claim *out, int max);
+
 /* The HMAT claims (access/read latency, access/read bandwidth, memory hierarchy) for the cell
  * of CPU node c and memory node m into out[0..max); how many (0: none, or the cell did not run). */
 int numa_cell_claims(const struct numa_request *req, const struct numa_result *res, int c, int m,

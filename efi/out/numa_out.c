@@ -32,11 +32,9 @@ static void errors(const struct numa_request *req, const struct numa_result *res
 }
 
 /* The firmware's claims for the cell beside what it measured: HMAT ("claims") and SLIT ("slit"). */
-static void cell_claims_json(struct json *j, const struct numa_request *req, const struct numa_result *res, int c, int m)
+void hmat_claims_json(struct json *j, const char *key, const struct numa_claim *k, int n)
 {
-	struct numa_claim k[ACPI_HMAT_NTYPES];
-	int n = numa_cell_claims(req, res, c, m, k, ACPI_HMAT_NTYPES);
-	json_arr(j, "claims");
+	json_arr(j, key);
 	for (int i = 0; i < n; i++) {
 		json_obj(j, NULL);
 		json_str(j, "claim", acpi_hmat_type_name(k[i].data_type));
@@ -47,6 +45,12 @@ static void cell_claims_json(struct json *j, const struct numa_request *req, con
 		json_close(j);
 	}
 	json_close(j);
+}
+
+static void cell_claims_json(struct json *j, const struct numa_request *req, const struct numa_result *res, int c, int m)
+{
+	struct numa_claim k[ACPI_HMAT_NTYPES];
+	hmat_claims_json(j, "claims", k, numa_cell_claims(req, res, c, m, k, ACPI_HMAT_NTYPES));
 	uint32_t d;
 	uint64_t cl, me;
 	if (numa_cell_slit(req, res, c, m, &d, &cl, &me)) {
@@ -98,11 +102,7 @@ void numa_record(const struct numa_request *req, const struct numa_result *res)
 		}
 		json_close(j);
 	}
-	const char *hw = numa_hmat_why(req, res);
-	if (hw)
-		json_str(j, "hmat_why", hw);
-	else
-		json_null(j, "hmat_why");
+	json_str(j, "hmat_why", numa_hmat_why(req, res));   /* NULL: null */
 	json_arr(j, "cells");
 	for (int c = 0; c < req->nn; c++)
 		for (int m = 0; m < req->nn; m++)

@@ -26,7 +26,7 @@ def test_hmat_claims_beside_numa_matrix(scratch, figure):
     for (i, t), v in BW_BYTES.items():
         extra += ["-numa", "hmat-lb,initiator=%d,target=%d,hierarchy=memory,data-type=access-bandwidth,bandwidth=%d" % (i, t, v)]
     cfg = {"copy_size": "4M", "copy_passes": "1", "pcie": "off", "loop_iterations": "1000", "cpus": "all",
-           "numa_matrix": "on", "numa_size": "1M"}
+           "numa_matrix": "on", "numa_size": "1M", "loaded_latency": "on", "loaded_size": "1M", "loaded_delays": "0"}
     run = boot("x86_64", make_image("x86_64", d, cfg_text("x86_64", cfg)), d, smp=4, extra=extra)
     run.expect_ok()
     nm = run.one("numa_matrix")
@@ -53,6 +53,15 @@ def test_hmat_claims_beside_numa_matrix(scratch, figure):
         assert {"aer", "mca", "energy", "freq"} <= set(h) and "absent" in h["aer"], (key, h)
         lines.append("%d->%d latency %s of %d ns claimed, read %s of %d MB/s claimed" % (
             key + (lat["fraction"], LAT_NS[key], bw["fraction"], BW_BYTES[key] >> 20)))
+    # the loaded latency's idle point beside node 0's claim to its own memory
+    ll = run.one("loaded_latency")
+    assert ll["hmat_why"] is None, ll["hmat_why"]
+    (k,) = ll["idle_claims"]
+    idle = ll["points"][0]
+    assert idle["delay"] is None and (k["claim"], k["claimed"]) == ("access_latency", LAT_NS[(0, 0)] * 1000), ll["idle_claims"]
+    assert abs(k["measured"] - idle["ns_per_load"] * 1000) <= 1 and abs(k["fraction"] - k["measured"] / k["claimed"]) < 0.002, (k, idle)
+    assert all({"mca", "energy", "freq"} <= set(p["health"]) for p in ll["points"]), ll["points"]
+    lines.append("loaded idle %s of %d ns claimed" % (k["fraction"], LAT_NS[(0, 0)]))
     figure("HMAT claims beside the NUMA matrix (TCG)", lines)
 
 
@@ -67,3 +76,4 @@ def test_no_hmat_named(scratch):
     nm = run.one("numa_matrix")
     assert nm["hmat_why"] == "no ACPI HMAT", nm["hmat_why"]
     assert all(c["claims"] == [] and c["slit"] is None for c in nm["cells"]), nm["cells"]
+    assert all({"mca", "energy", "freq"} <= set(c["health"]) for c in nm["cells"]), nm["cells"]
