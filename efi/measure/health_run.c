@@ -247,7 +247,7 @@ struct health_run *health_cpu_begin(const struct measure_ctx *ctx, const struct 
 	h->o = *o;
 	h->o.ndev = 0;
 	health_begin(h, ctx->hw);
-	if (!spec->counters)
+	if (spec && !spec->counters)
 		spec->counters = health_counters(h);
 	return h;
 }
