@@ -504,7 +504,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		discovery_pcie(&hw, disc, plat->timer_hz);
 		trace_drain();
 	}
-	dma_window_ranges(disc);
+	dma_window_ranges(disc, cfg->aer_clear);
 	struct run_plan *plan = pool_zalloc(sizeof(*plan));
 	if (!plan) {
 		rep_error("config", "no memory for the run plan");

@@ -7,6 +7,7 @@
 #include "efi/out/report.h"
 #include "efi/pages.h"
 #include "efi/measure/c2c_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/out/c2c_out.h"
 #include "arch/arch.h"
 
@@ -84,7 +85,7 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 {
 	if (!cfg->c2c)
 		return 0;
-	struct c2c_work { struct c2c_request req; struct c2c_result res; } *wk = measure_work(sizeof(*wk), "c2c");
+	struct c2c_work { struct c2c_request req; struct c2c_result res; struct health_opts health; } *wk = measure_work(sizeof(*wk), "c2c");
 	if (!wk)
 		return -1;
 	struct cpu_place place;
@@ -100,11 +101,14 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 		wk->req.line_local = place.local;
 		struct measure_ctx ctx;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
+		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+		wk->req.health = &wk->health;
 		rc = c2c_measure(&ctx, &wk->req, &wk->res);
 		if (rc && !wk->res.npairs)
 			rep_error("c2c", "cannot allocate the rounds' working memory (c2c_rounds %u)", wk->req.rounds);
 		else
 			c2c_record(&wk->req, &wk->res);
+		ctx.free(wk->res.health);
 		pages_free(page, C2C_LINE_BYTES);
 	}
 	pool_free(wk);

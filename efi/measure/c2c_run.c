@@ -79,9 +79,11 @@ int c2c_measure(const struct measure_ctx *ctx, const struct c2c_request *req, st
 	if (!work)
 		return -1;
 	uint64_t *ticks = work, *ps = work + rounds, *scratch = work + 2 * rounds;
+	res->health = health_cpu_begin(ctx, req->health, NULL);
 	for (int i = 0; i < n; i++)
 		for (int k = i + 1; k < n; k++)
 			run_pair(ctx, req, i, k, ticks, ps, res);
+	health_end(res->health);
 	for (int q = 0; q < res->npairs; q++) {
 		const struct c2c_pair *p = &res->pair[q];
 		res->all_masked &= p->masked != 0;

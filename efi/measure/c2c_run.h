@@ -16,6 +16,7 @@
 #include "arch/c2c.h"
 #include "efi/measure/c2c_group.h"
 #include "efi/measure/shape.h"
+#include "efi/measure/health_run.h"
 
 #define C2C_MAX_CPUS 64           /* the largest matrix (pairs grow as n^2/2, each one window) */
 #define C2C_MAX_ROUNDS 10000u     /* c2c_rounds' limit (efi/config/config.c) */
@@ -35,6 +36,7 @@ struct c2c_request {
 	const char *hypervisor;              /* its name, "" none */
 	const char *package_from;            /* where the packages came from */
 	const char *l3_domain_from;          /* where the L3 domains came from */
+	const struct health_opts *health;    /* optional: health over all the pairs' windows */
 };
 
 /* One window CPU's kernel argument, and the kernel (both sides of arch/c2c.h). */
@@ -61,6 +63,7 @@ struct c2c_result {
 	int all_masked;
 	hw_status smi_st;        /* HW_OK when every window read its SMI count, else the last why */
 	uint64_t smi;            /* the windows' SMIs together */
+	struct health_run *health;   /* over every pair's window together (ctx->alloc; the caller frees) */
 };
 
 /* Run the matrix. Returns 0; -1 when a pair failed (res->failed > 0) or ctx->alloc had no

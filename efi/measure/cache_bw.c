@@ -4,6 +4,7 @@
 #include <string.h>
 #include "efi/measure/cache_bw.h"
 #include "efi/measure/cache_bw_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/measure/measure.h"
 #include "efi/measure/tune_run.h"
 #include "efi/out/cache_bw_out.h"
@@ -123,12 +124,14 @@ int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct
 {
 	if (!cfg->cache_bw)
 		return 0;
-	struct bw_work { struct window_cpu sel[WINDOW_MAX_CPUS]; struct cache_bw_request req; } *wk =
+	struct bw_work { struct window_cpu sel[WINDOW_MAX_CPUS]; struct cache_bw_request req; struct health_opts health; } *wk =
 		measure_work(sizeof(*wk), "cache_bw");
 	if (!wk)
 		return -1;
 	struct bw_env env = { hw, p, cfg, 0 };
 	request_build(p, cfg, wk->sel, &env, &wk->req);
+	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	wk->req.health = &wk->health;
 	struct measure_ctx ctx;
 	struct cache_bw_result res;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);

@@ -41,7 +41,9 @@ static void run_point(const struct measure_ctx *ctx, const struct cache_bw_reque
 		wk->wc[i] = (struct window_cpu){ .cpu = req->cpu[i], .arg = &wk->runs[i] };
 	}
 	struct window_spec spec = { .kernel = cache_bw_window_kernel, .cpus = wk->wc, .ncpus = n, .mask_interrupts = 1 };
+	pt->health = health_cpu_begin(ctx, req->health, &spec);
 	pt->ok = ctx->win.run(ctx->win.ctx, &spec, &pt->w) == 0;
+	health_end(pt->health);
 	uint64_t worst = 0, app = 0;
 	for (int i = 0; i < n; i++) {
 		pt->ok &= wk->runs[i].status == 0;
@@ -134,6 +136,11 @@ int cache_bw_measure(const struct measure_ctx *ctx, const struct cache_bw_reques
 
 void cache_bw_result_free(const struct measure_ctx *ctx, struct cache_bw_result *res)
 {
+	for (int l = 0; res->lv && l < res->nlevels; l++)
+		for (int s = 0; s < res->lv[l].nk; s++) {
+			ctx->free(res->lv[l].k[s].one.health);
+			ctx->free(res->lv[l].k[s].all.health);
+		}
 	ctx->free(res->work);
 	*res = (struct cache_bw_result){ 0 };
 }

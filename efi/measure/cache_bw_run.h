@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include "efi/measure/shape.h"
+#include "efi/measure/health_run.h"
 #include "arch/kernel.h"
 #include "arch/kernel_tune.h"
 
@@ -37,6 +38,7 @@ struct cache_bw_level {
 };
 
 struct cache_bw_request {
+	const struct health_opts *health;     /* optional: health over every point's window */
 	int n;                                /* selected CPUs, 1..WINDOW_MAX_CPUS */
 	uint32_t cpu[WINDOW_MAX_CPUS];        /* their MP services numbers */
 	int nlevels;
@@ -66,6 +68,7 @@ struct cache_bw_point {
 	uint32_t reps;             /* kernel calls per timed pass */
 	int ok;                    /* the window ran on every CPU and every kernel run returned 0 */
 	struct window_result w;
+	struct health_run *health; /* ctx->alloc; cache_bw_result_free */
 };
 
 struct cache_bw_kernel {

@@ -137,8 +137,10 @@ int copy_measure(const struct measure_ctx *ctx, const struct copy_request *req, 
 	if (req->counters)
 		attach_prepare_all(req->counters);
 	int rc = 0;
+	res->health = health_cpu_begin(ctx, req->health, NULL);
 	while (res->npass < req->passes && rc == 0)
 		rc = run_pass(ctx, req, &wk, res);
+	health_end(res->health);
 	if (req->counters)
 		attach_restore_all(req->counters);
 	if (rc)
@@ -150,6 +152,8 @@ int copy_measure(const struct measure_ctx *ctx, const struct copy_request *req, 
 void copy_result_free(const struct measure_ctx *ctx, struct copy_result *res)
 {
 	ctx->free(res->work);
+	ctx->free(res->health);
+	res->health = NULL;
 	res->work = NULL;
 	res->pass = NULL;
 	res->cpu = NULL;

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include "efi/measure/shape.h"
+#include "efi/measure/health_run.h"
 #include "efi/measure/attach.h"
 #include "pmu/core/core_counters.h"
 
@@ -59,6 +60,7 @@ struct copy_request {
 	/* for the record only */
 	uint64_t timer_hz;
 	const struct copy_core_out *core;   /* NULL: no core counters */
+	const struct health_opts *health;   /* optional: health over every pass's windows together */
 };
 
 /* One CPU in one pass: its kernel time (mean over the pass's windows) and rate. */
@@ -86,6 +88,7 @@ struct copy_result {
 	int verified;              /* after the last pass, every dst equals its src */
 	uint64_t best_ns, best_gbps_milli, mean_gbps_milli;
 	void *work;
+	struct health_run *health;        /* over all passes (ctx->alloc; copy_result_free) */
 };
 
 /* The kernel of one window CPU (arg: struct copy_arg). */

@@ -6,16 +6,22 @@
 #include "efi/measure/box_attach.h"
 #include "efi/measure/corepmu_run.h"
 #include "efi/measure/cspmu_run.h"
+#include "efi/measure/health_window.h"
+#include "efi/out/health_json.h"
+#include "efi/pages.h"
 #include "efi/out/dma_json.h"
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "arch/lib/fmt.h"
+#include "arch/arch.h"
 
 static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
 static int nranges;
+static int aer_clear_on;
 
-void dma_window_ranges(const struct discovery *d)
+void dma_window_ranges(const struct discovery *d, int aer_clear)
 {
+	aer_clear_on = aer_clear;
 	nranges = 0;
 	if (d->acpi && d->acpi_status == 0)
 		for (uint32_t i = 0; i < d->acpi->nmcfg && i < ACPI_MAX_MCFG; i++)
@@ -68,8 +74,24 @@ static void iio_line(const struct dma_window *w, const struct self_check *s)
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r)
 {
+	struct health_run *h = pool_zalloc(sizeof(*h));
+	if (h) {
+		health_window_opts(hw, p, aer_clear_on, &w->dev, 1, &h->o);
+		health_begin(h, hw);
+	}
+	int rc = dma_window_counters(hw, p, w, r);
+	if (h)
+		health_end(h);
+	r->health = h;
+	return rc;
+}
+
+int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_window *w,
+			struct dma_window_result *r)
+{
 	struct dma_attach d;
 	struct attach_list l;
+	r->health = NULL;
 	attach_of(p, w, r, &d, &l);
 	l.hw = hw;
 	attach_prepare_all(&l);
@@ -100,6 +122,22 @@ int dma_window_run(const struct hw *hw, const struct platform *p, const struct d
 void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll)
 {
 	link_limit_for(hw, ranges, nranges, dev, addr64, ll);
+}
+
+static struct health_baselines *last;   /* the run's, from the pool on first use */
+
+void health_window_opts(const struct hw *hw, const struct platform *p, int aer_clear, const struct hw_pci_addr *devs,
+			int ndev, struct health_opts *o)
+{
+	*o = (struct health_opts){ .aer_clear = aer_clear, .now = arch_timer_read, .hz = p->timer_hz };
+	for (int i = 0; i < ndev; i++) {
+		struct link_limit ll;
+		dma_window_link(hw, devs[i], 1, &ll);
+		health_add_path(o, &ll, devs[i]);
+	}
+	if (!last)
+		last = pool_zalloc(sizeof(*last));
+	o->last = last;
 }
 
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns)
@@ -136,4 +174,6 @@ void dma_window_json(struct json *j, const struct dma_window_result *r)
 		}
 	}
 	link_limit_json(j, "link_limit", &r->ll);
+	if (r->health)
+		health_json(j, r->health, NULL);
 }

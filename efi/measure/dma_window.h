@@ -56,15 +56,26 @@ struct dma_window_result {
 	/* The IIO part counts of dev against expected (efi/measure/iio_window.h): iio.on 0 when
 	 * there is no IIO plan (uncore = off, not an Intel IIO platform). */
 	struct iio_window_result iio;
+	/* The health attachments over the window (efi/measure/health_run.h): AER and link status of
+	 * every function on dev's path, the boot CPU's machine-check banks, energy, thermal and
+	 * APERF/MPERF; pool memory, one per window (kept for its record). NULL: not attached
+	 * (dma_window_counters, no memory, or a result not from
+	 * dma_window_run). */
+	struct health_run *health;
 };
 
-/* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255): set
- * once after discovery. */
-void dma_window_ranges(const struct discovery *d);
+/* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255), and
+ * config aer_clear for the windows' health attachments: set once after discovery. */
+void dma_window_ranges(const struct discovery *d, int aer_clear);
 
-/* Run the window under the counters and read the device's link limit. Returns r->status. */
+/* Run the window under the counters and the health attachments of dev's path (r->health), and
+ * read the device's link limit. Returns r->status. */
 int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
 		   struct dma_window_result *r);
+/* The same without health (r->health NULL): for a caller that attaches its own (NVMe's own
+ * queues: one health over the window's several controllers). */
+int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_window *w,
+			struct dma_window_result *r);
 
 /* The link limit of another device than the window's (several NVMe controllers in one window:
  * each record carries its own device's limit). */
@@ -75,7 +86,8 @@ void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t 
 /* Its console line when the fraction is impossible on real hardware (after link_limit_rate). */
 void dma_window_rate_text(const struct dma_window_result *r);
 
-/* `self_check` and `link_limit` members of the window's record (efi/out/dma_json.h). */
+/* `self_check`, `link_limit` and, when r->health, `health` members of the window's record
+ * (efi/out/dma_json.h, efi/out/health_json.h). */
 void dma_window_json(struct json *j, const struct dma_window_result *r);
 
 #endif

@@ -228,6 +228,8 @@ const struct window_counters *health_counters(struct health_run *h)
 
 void health_end(struct health_run *h)
 {
+	if (!h)
+		return;
 	attach_read_all(&h->l);
 	attach_restore_all(&h->l);
 }
@@ -235,4 +237,17 @@ void health_end(struct health_run *h)
 const struct attachment *health_kind(const struct health_run *h, const char *kind)
 {
 	return attach_find(&h->l, kind);
+}
+
+struct health_run *health_cpu_begin(const struct measure_ctx *ctx, const struct health_opts *o, struct window_spec *spec)
+{
+	struct health_run *h = o ? ctx->alloc(sizeof(*h)) : NULL;
+	if (!h)
+		return NULL;
+	h->o = *o;
+	h->o.ndev = 0;
+	health_begin(h, ctx->hw);
+	if (spec && !spec->counters)
+		spec->counters = health_counters(h);
+	return h;
 }

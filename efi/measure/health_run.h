@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "arch/hw.h"
 #include "efi/measure/attach.h"
+#include "efi/measure/shape.h"
 #include "efi/pcie/link_limit.h"
 #include "efi/pcie/pcie_health.h"
 #include "pmu/health.h"
@@ -99,8 +100,16 @@ void health_add_path(struct health_opts *o, const struct link_limit *ll, struct 
 void health_begin(struct health_run *h, const struct hw *hw);
 /* window_spec.counters for a window that takes counters (per-CPU APERF/MPERF); NULL for NULL. */
 const struct window_counters *health_counters(struct health_run *h);
-/* After the window: read every kind (after snapshots and deltas), restore. */
+/* After the window: read every kind (after snapshots and deltas), restore. NULL: nothing. */
 void health_end(struct health_run *h);
+
+/* A CPU window's health (c2c, NUMA matrix, cache_bw, latency, loaded latency): o NULL: none
+ * (NULL). Else a struct health_run from ctx->alloc with o (its ndev 0: no AER part), begun, and
+ * spec->counters its per-CPU APERF/MPERF when the window has no counters of its own (spec NULL:
+ * health over several windows, APERF/MPERF of the boot CPU); NULL when ctx->alloc had no memory. health_cpu_end(h) after the window (NULL: nothing);
+ * the result keeps h for its record and gives it back with ctx->free. health_end(h) after the
+ * window. */
+struct health_run *health_cpu_begin(const struct measure_ctx *ctx, const struct health_opts *o, struct window_spec *spec);
 
 /* The attachment of kind "aer", "mca", "energy" or "freq" (its st/why say whether it read). */
 const struct attachment *health_kind(const struct health_run *h, const char *kind);

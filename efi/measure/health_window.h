@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * (Implemented in efi/measure/dma_window.c, beside the link walk it uses.)
  * The firmware's part of a window's health attachments (efi/measure/health_run.h): what a run
  * cannot know over struct hw alone. A measurement's run then begins and ends them around its
  * window (health_begin, health_counters, health_end) into its result, and its record writer

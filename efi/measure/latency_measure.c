@@ -7,6 +7,7 @@
 #include <efilib.h>
 #include "efi/measure/stream_measure.h"
 #include "efi/measure/latency_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/measure/ldsrc_run.h"
 #include "efi/measure/measure.h"
 #include "efi/out/latency_out.h"
@@ -34,6 +35,7 @@ struct lat_work {
 	struct attach_list list;
 	uint64_t loads[LAT_MAX_SIZES];
 	char why[256], events[LS_MAX_EVENTS * 64];
+	struct health_opts health;
 };
 
 /* The load-source evidence riding on every point (the core counters of the level that served
@@ -68,12 +70,16 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		return -1;
 	latency_request_build(p, cfg, &wk->req);
 	evidence_setup(hw, p, wk);
+	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	wk->req.health = &wk->health;
 	struct measure_ctx ctx;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);
 	int rc = latency_measure(&ctx, &wk->req, &wk->res);
 	struct latency_evidence ev = { wk->events, wk->att.ls ? ldsrc_table(wk->att.ls)->name : NULL, wk->why,
 				       wk->att.ls ? &wk->att : NULL };
 	latency_record(&wk->req, &wk->res, &ev);
+	for (int i = 0; i < LAT_MAX_SIZES; i++)
+		ctx.free(wk->res.pt[i].health);
 	pool_free(wk->att.pt);
 	ldsrc_free(wk->att.ls);
 	pool_free(wk);

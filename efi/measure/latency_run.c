@@ -22,7 +22,9 @@ static void run_point(const struct measure_ctx *ctx, const struct latency_reques
 	struct window_spec spec = { .kernel = latency_kernel, .cpus = &cpu, .ncpus = 1, .mask_interrupts = 1,
 				    .counters = req->evidence ? attach_counters(req->evidence) : NULL };
 	*pt = (struct latency_point){ .bytes = bytes, .loads = lines * LAT_PASSES };
+	pt->health = health_cpu_begin(ctx, req->health, &spec);
 	int ran = ctx->win.run(ctx->win.ctx, &spec, &pt->w) == 0;
+	health_end(pt->health);
 	if (req->evidence)
 		attach_read_all(req->evidence);
 	pt->ps = kernel_ps_per_load(r.ticks_min, ctx->timer_hz, lines);

@@ -19,6 +19,7 @@
 #include "efi/measure/attach.h"
 #include "efi/measure/knees.h"
 #include "efi/measure/shape.h"
+#include "efi/measure/health_run.h"
 
 #define LAT_LINE_BYTES 64u
 #define LAT_CHASE_SEED 0x5EEDull    /* point i's permutation: seed + i */
@@ -34,6 +35,7 @@ struct latency_request {
 	const struct cpu_info *ci;           /* the caches the CPU reports, for the knees */
 	struct attach_list *evidence;        /* optional: counters riding on every point's window */
 	struct mem_cxl cxl;                  /* the CXL window the buffer lies in, device NULL none */
+	const struct health_opts *health;    /* optional: health over every point's window */
 };
 
 struct latency_point {
@@ -43,6 +45,7 @@ struct latency_point {
 	uint64_t loads;                      /* loads in the window: lines x passes */
 	int complete;                        /* the chase ran and came back to its start */
 	struct window_result w;
+	struct health_run *health;           /* ctx->alloc; the caller frees each after the record */
 };
 
 struct latency_result {

@@ -6,6 +6,7 @@
 #include <efilib.h>
 #include "efi/measure/loaded_latency.h"
 #include "efi/measure/loaded_latency_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/measure/measure.h"
 #include "efi/out/loaded_latency_out.h"
 #include "efi/out/report.h"
@@ -48,6 +49,7 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 	struct ll_work {
 		struct ll_request req;
 		struct ll_result res;
+		struct health_opts health;
 	} *wk = measure_work(sizeof(*wk), "loaded_latency");
 	if (!wk)
 		return -1;
@@ -55,8 +57,12 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 	if (ll_request_build(p, cfg, &wk->req) == 0) {
 		struct measure_ctx ctx;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
+		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+		wk->req.health = &wk->health;
+		wk->req.hmat = p->acpi ? &p->acpi->hmat : NULL;
 		rc = ll_measure(&ctx, &wk->req, &wk->res);
 		ll_record(&wk->req, &wk->res);
+		ll_result_free(&ctx, &wk->res);
 	}
 	pool_free(wk);
 	return rc;

@@ -61,8 +61,10 @@ static void run_point(const struct measure_ctx *ctx, const struct ll_request *re
 		wk->wc[i] = (struct window_cpu){ .cpu = req->sel.cpu[i], .arg = &wk->args[i] };
 	}
 	struct window_spec spec = { .kernel = ll_kernel, .cpus = wk->wc, .ncpus = ncpu, .mask_interrupts = 1 };
+	pt->health = health_cpu_begin(ctx, req->health, &spec);
 	pt->ok = ctx->win.run(ctx->win.ctx, &spec, &pt->w) == 0 && r.status == 0 &&
 		 r.result == (uint64_t)(uintptr_t)chase_buf;   /* a whole cycle ends where it began */
+	health_end(pt->health);
 	pt->ps = kernel_ps_per_load(r.ticks_min, ctx->timer_hz, req->size / LL_LINE_BYTES);
 	for (int i = 1; i < ncpu; i++)
 		pt->read_bytes += wk->args[i].lines * LL_LINE_BYTES;
@@ -97,4 +99,29 @@ int ll_measure(const struct measure_ctx *ctx, const struct ll_request *req, stru
 	cpu_arrays_free(ctx, n, req->size, 1, wk->buf);
 	ctx->free(wk);
 	return rc;
+}
+
+int ll_idle_claims(const struct ll_request *req, const struct ll_result *res, struct numa_claim *out, int max,
+		   const char **why)
+{
+	const struct acpi_hmat *h = req->hmat;
+	const struct cpu_place *pl = &res->place[0];
+	int n = 0;
+	*why = !h || !h->present ? "no ACPI HMAT"
+	       : h->defect[0] ? "the HMAT has a defect (the acpi record's hmat.defect names it)"
+	       : !res->npoints || !res->pt[0].ok ? "the idle point did not run"
+	       : pl->node < 0 ? "the SRAT gives no node for the chase CPU"
+	       : !pl->local ? "the chase buffer is not in the chase CPU's node memory"
+			    : NULL;
+	if (!*why && !(n = hmat_claims_beside(h, (uint32_t)pl->node, (uint32_t)pl->node, res->pt[0].ps, 0, out, max)))
+		*why = "the HMAT claims no access or read latency from the chase CPU's node to its memory";
+	return n;
+}
+
+void ll_result_free(const struct measure_ctx *ctx, struct ll_result *res)
+{
+	for (int k = 0; k < LL_MAX_POINTS; k++) {
+		ctx->free(res->pt[k].health);
+		res->pt[k].health = NULL;
+	}
 }

@@ -20,6 +20,7 @@
 #include "efi/config/config.h"
 #include "efi/measure/cpu_arrays.h"
 #include "efi/measure/shape.h"
+#include "efi/measure/numa_run.h"
 
 #define LL_LINE_BYTES 64u
 #define LL_CHASE_SEED 0x10ADEDull
@@ -34,6 +35,8 @@ struct ll_request {
 	uint32_t delay[LOADED_DELAYS_MAX];  /* spin iterations after each line read */
 	const struct kernel_desc *chase;
 	int emulated;                       /* for the record: a hypervisor said so */
+	const struct health_opts *health;   /* optional: health over each point's window */
+	const struct acpi_hmat *hmat;       /* the firmware's claims for the idle latency, or NULL */
 };
 
 /* What one window's CPUs share: the readers stop when the chase is done. */
@@ -64,6 +67,7 @@ struct ll_point {
 	uint64_t window_ns;                /* the window's span */
 	uint64_t gbps_milli;               /* read_bytes / window_ns */
 	struct window_result w;
+	struct health_run *health;         /* ctx->alloc; ll_result_free */
 };
 
 struct ll_result {
@@ -76,5 +80,15 @@ struct ll_result {
 /* Every point. Returns 0; -1 when the buffers or the working state could not be had
  * (res->placed 0, no point) or a point is not ok. */
 int ll_measure(const struct measure_ctx *ctx, const struct ll_request *req, struct ll_result *res);
+
+/* The HMAT latency claims from the chase CPU's node to its own memory beside the idle point
+ * (efi/measure/numa_run.h hmat_claims_beside) into out[0..max); how many, and *why: NULL, or why
+ * there are none (no HMAT, a defect, SRAT gives no node, the buffer is not in the node's memory,
+ * no claim for the node). */
+int ll_idle_claims(const struct ll_request *req, const struct ll_result *res, struct numa_claim *out, int max,
+		   const char **why);
+
+/* Give back every point's health (ctx->free). */
+void ll_result_free(const struct measure_ctx *ctx, struct ll_result *res);
 
 #endif

@@ -2,6 +2,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "efi/measure/measure.h"
+#include "efi/measure/health_window.h"
 #include "efi/measure/copy_run.h"
 #include "efi/measure/copy_counters.h"
 #include "efi/out/copy_out.h"
@@ -152,7 +153,10 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 	if (cc) {
 		struct measure_ctx ctx;
 		struct copy_result res;
+		struct health_opts health;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
+		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &health);
+		req.health = &health;
 		rc = copy_measure(&ctx, &req, &res);
 		copy_record(&req, &res);
 		copy_result_free(&ctx, &res);

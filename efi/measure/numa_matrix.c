@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/measure/numa_matrix.h"
 #include "efi/measure/numa_run.h"
+#include "efi/measure/health_window.h"
 #include "efi/measure/measure.h"
 #include "efi/cpus.h"
 #include "efi/fw/numa.h"
@@ -66,14 +67,20 @@ int measure_numa_matrix(const struct hw *hw, const struct platform *p, const str
 		struct window_cpu sel[WINDOW_MAX_CPUS];
 		struct numa_request req;
 		struct numa_result res;
+		struct health_opts health;
 	} *wk = measure_work(sizeof(*wk), "numa_matrix");
 	if (!wk)
 		return -1;
 	numa_request_build(p, cfg, wk->sel, &wk->req);
+	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	wk->req.health = &wk->health;
+	wk->req.hmat = p->acpi ? &p->acpi->hmat : NULL;
+	wk->req.slit = p->acpi ? &p->acpi->slit : NULL;
 	struct measure_ctx ctx;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);
 	int rc = numa_measure(&ctx, &wk->req, &wk->res);
 	numa_record(&wk->req, &wk->res);
+	numa_result_free(&ctx, &wk->res);
 	pool_free(wk);
 	return rc;
 }

@@ -432,7 +432,7 @@ static void fw_window(void *arg, const struct dma_window *w, uint32_t ctrls, str
 		health_window_opts(g->hw, g->p, g->q->aer_clear, devs, n, &h->o);
 		health_begin(h, g->hw);
 	}
-	dma_window_run(g->hw, g->p, w, r);
+	dma_window_counters(g->hw, g->p, w, r);
 	if (h)
 		health_end(h);
 }

@@ -3,6 +3,7 @@
  * request and result, after the run. */
 #include <efi.h>
 #include "efi/out/c2c_out.h"
+#include "efi/out/health_json.h"
 #include "efi/out/report.h"
 #include "arch/lib/fmt.h"
 
@@ -106,6 +107,7 @@ static void c2c_json(const struct c2c_request *req, const struct c2c_result *res
 	json_close(j);
 	json_bool(j, "interrupts_masked", res->all_masked);
 	json_u64(j, "failed_pairs", (uint64_t)res->failed);
+	health_json(j, res->health, "no memory for the health attachments");   /* over all pairs */
 	rep_end();
 }
 

@@ -4,6 +4,7 @@
 #include "efi/out/cache_bw_out.h"
 #include "efi/out/copy_out.h"
 #include "efi/out/window_json.h"
+#include "efi/out/health_json.h"
 #include "efi/out/report.h"
 #include "efi/out/tune_json.h"
 #include "arch/lib/fmt.h"
@@ -15,6 +16,7 @@ static void point_json(struct json *j, const char *key, const struct cache_bw_po
 	json_milli(j, "gbps", pt->ok ? pt->gbps_milli : 0);
 	json_u64(j, "calls_per_pass", pt->reps);
 	rec_quiet_json(j, pt->w.masked, pt->w.smi_status, pt->w.smi_delta);
+	health_json(j, pt->health, "no memory for the health attachments");
 	json_close(j);
 }
 

@@ -2,6 +2,7 @@
 /* The copy measurement's record writer (efi/out/copy_out.h). */
 #include <efi.h>
 #include "efi/out/copy_out.h"
+#include "efi/out/health_json.h"
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "efi/out/pmu_json.h"
@@ -186,6 +187,7 @@ void copy_record(const struct copy_request *req, const struct copy_result *res)
 	json_milli(j, "best_gbps", res->best_gbps_milli);
 	json_milli(j, "mean_gbps", res->mean_gbps_milli);
 	json_bool(j, "verified", res->verified);
+	health_json(j, res->health, "no memory for the health attachments");   /* over every pass */
 	rep_end();
 	char rate[32];
 	fmt_milli(rate, sizeof(rate), res->best_gbps_milli);

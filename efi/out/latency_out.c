@@ -6,6 +6,7 @@
 #include "efi/out/report.h"
 #include "efi/out/window_json.h"
 #include "efi/fw/acpi_hmat.h"
+#include "efi/out/health_json.h"
 #include "arch/lib/fmt.h"
 
 static void bytes_text(char *out, size_t n, uint64_t b)
@@ -118,6 +119,7 @@ static void point_json(struct json *j, const struct latency_point *pt, const str
 	json_milli(j, "ticks_per_load", pt->ticks_milli);
 	json_bool(j, "cycle_complete", pt->complete);
 	rec_quiet_json(j, pt->w.masked, pt->w.smi_status, pt->w.smi_delta);
+	health_json(j, pt->health, "no memory for the health attachments");
 	if (e) {
 		json_u64(j, "loads_in_window", pt->loads);
 		json_obj(j, "core_counters");

@@ -4,6 +4,8 @@
 #include "efi/out/loaded_latency_out.h"
 #include "efi/out/report.h"
 #include "efi/out/window_json.h"
+#include "efi/out/health_json.h"
+#include "efi/out/numa_out.h"
 #include "arch/lib/fmt.h"
 
 static void point_json(struct json *j, const struct ll_point *pt)
@@ -19,6 +21,7 @@ static void point_json(struct json *j, const struct ll_point *pt)
 	json_u64(j, "read_bytes", pt->read_bytes);   /* what read_gbps rounds: a slow point still shows it moved */
 	json_u64(j, "window_ns", pt->window_ns);
 	rec_quiet_json(j, pt->w.masked, pt->w.smi_status, pt->w.smi_delta);
+	health_json(j, pt->health, "no memory for the health attachments");
 	json_close(j);
 }
 
@@ -56,6 +59,10 @@ void ll_record(const struct ll_request *req, const struct ll_result *res)
 	for (int k = 0; k < res->npoints; k++)
 		point_json(j, &res->pt[k]);
 	json_close(j);
+	struct numa_claim c[ACPI_HMAT_NTYPES];
+	const char *why;
+	hmat_claims_json(j, "idle_claims", c, ll_idle_claims(req, res, c, ACPI_HMAT_NTYPES, &why));
+	json_str(j, "hmat_why", why);
 	rep_end();
 	for (int k = 0; k < res->npoints; k++)
 		point_text(&res->pt[k]);

@@ -4,6 +4,7 @@
 #include "efi/out/numa_out.h"
 #include "efi/out/report.h"
 #include "efi/out/window_json.h"
+#include "efi/out/health_json.h"
 #include "arch/lib/fmt.h"
 
 /* A window's quietness: interrupts masked, the SMI count delta (as the measurement records). */
@@ -28,6 +29,39 @@ static void errors(const struct numa_request *req, const struct numa_result *res
 				rep_error("numa_matrix", "node %u -> node %u: a CPU did not run its kernel", req->node[c].domain,
 					  req->node[m].domain);
 		}
+}
+
+/* The firmware's claims for the cell beside what it measured: HMAT ("claims") and SLIT ("slit"). */
+void hmat_claims_json(struct json *j, const char *key, const struct numa_claim *k, int n)
+{
+	json_arr(j, key);
+	for (int i = 0; i < n; i++) {
+		json_obj(j, NULL);
+		json_str(j, "claim", acpi_hmat_type_name(k[i].data_type));
+		json_str(j, "unit", k[i].data_type < 3 ? "ps" : "MB/s");
+		json_u64(j, "claimed", k[i].claimed);
+		json_u64(j, "measured", k[i].measured);
+		json_milli(j, "fraction", k[i].fraction_milli);
+		json_close(j);
+	}
+	json_close(j);
+}
+
+static void cell_claims_json(struct json *j, const struct numa_request *req, const struct numa_result *res, int c, int m)
+{
+	struct numa_claim k[ACPI_HMAT_NTYPES];
+	hmat_claims_json(j, "claims", k, numa_cell_claims(req, res, c, m, k, ACPI_HMAT_NTYPES));
+	uint32_t d;
+	uint64_t cl, me;
+	if (numa_cell_slit(req, res, c, m, &d, &cl, &me)) {
+		json_null(j, "slit");
+		return;
+	}
+	json_obj(j, "slit");
+	json_u64(j, "distance", d);
+	json_milli(j, "claimed_ratio", cl);
+	json_milli(j, "measured_ratio", me);
+	json_close(j);
 }
 
 void numa_record(const struct numa_request *req, const struct numa_result *res)
@@ -68,6 +102,7 @@ void numa_record(const struct numa_request *req, const struct numa_result *res)
 		}
 		json_close(j);
 	}
+	json_str(j, "hmat_why", numa_hmat_why(req, res));   /* NULL: null */
 	json_arr(j, "cells");
 	for (int c = 0; c < req->nn; c++)
 		for (int m = 0; m < req->nn; m++)
@@ -77,6 +112,8 @@ void numa_record(const struct numa_request *req, const struct numa_result *res)
 				json_u64(j, "memory_node", req->node[m].domain);
 				cell_quiet_json(j, "latency_window", &res->cell[c][m].wl);
 				cell_quiet_json(j, "read_window", &res->cell[c][m].wb);
+				cell_claims_json(j, req, res, c, m);
+				health_json(j, res->cell[c][m].health, "no memory for the health attachments");
 				json_close(j);
 			}
 	json_close(j);

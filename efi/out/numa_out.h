@@ -9,7 +9,12 @@
 #define EFIPERF_NUMA_OUT_H
 
 #include "efi/measure/numa_run.h"
+#include "efi/out/jsonl.h"
 
 void numa_record(const struct numa_request *req, const struct numa_result *res);
+
+/* The array `key` of claims beside their measurements: {claim, unit ("ps" or "MB/s"), claimed,
+ * measured, fraction (measured / claimed)}. */
+void hmat_claims_json(struct json *j, const char *key, const struct numa_claim *k, int n);
 
 #endif

@@ -225,3 +225,22 @@ def test_aarch64_levels_and_boot_cpu_only(scratch, figure):
     assert len(m) == 4 and all(len(row) == 4 for row in m), "c2c matrix %s" % m
     assert all(m[i][i] == 0 for i in range(4)) and all(m[i][j] > 0 for i in range(4) for j in range(4) if i != j), m
     figure("aarch64 c2c medians over PSCI (TCG)", m)
+
+
+@x86_64
+def test_health_on_cpu_windows(cache_run):
+    # every CPU window carries health: machine checks, energy and frequency; no AER (no device on its path)
+    want = {"aer", "mca", "energy", "freq"}
+    windows = [("latency %s" % p["bytes"], p) for p in cache_run.one("latency")["points"]]
+    windows += [("loaded %s" % p["delay"], p) for p in cache_run.one("loaded_latency")["points"]]
+    windows += [("numa %s->%s" % (c["cpu_node"], c["memory_node"]), c) for c in cache_run.one("numa_matrix")["cells"]]
+    for r in cache_run.of("cache_bw"):
+        for k in r["kernels"]:
+            windows += [("cache_bw %s %s" % (r["level"], w), k[w]) for w in ("one_cpu", "all_cpus")]
+    for what, w in windows:
+        h = w.get("health") or {}
+        assert want <= set(h) and "absent" in h["aer"], "%s health %s" % (what, sorted(h))
+        assert h["mca"].get("new", 0) == 0, "%s machine checks %s" % (what, h["mca"])
+    windows.append(("c2c (all pairs)", cache_run.one("c2c")))
+    windows += [("copy (all passes)", r) for r in cache_run.of("measurement") if r.get("kernel") == "copy" and "passes" in r]
+    assert len(windows) > 10, windows

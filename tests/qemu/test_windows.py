@@ -90,6 +90,10 @@ def test_mmio_reads_ivshmem_bar(scratch, figure):
         assert r.get("ns", 0) > 0 and float(r.get("ns_per_access", 0)) > 0, "%s timing %s" % (k, r)
         nf = r.get("noise_floor") or {}
         assert nf.get("interrupts_masked") is True and isinstance(nf.get("ns"), int) and "smi_delta" in nf, "%s noise-floor window %s" % (k, nf)
+        # every DMA window carries health: the ivshmem function (on the root bus: no root port) is followed
+        aer = (r.get("health") or {}).get("aer") or {}
+        assert [f.get("bdf") for f in aer.get("functions", [])] == ["0000:00:05.0"] and aer.get("correctable") == 0, "%s health %s" % (k, r.get("health"))
+        assert {"mca", "energy", "freq"} <= set(r["health"]), "%s health sources %s" % (k, sorted(r["health"]))
     figure("MMIO ivshmem BAR2", "read64 %s ns/access, read32 %s ns/access, checksums match the backing file" % (
         ms["mmio_read64"]["ns_per_access"], ms["mmio_read32"]["ns_per_access"]))
 
@@ -130,6 +134,8 @@ def test_dma_engine_edu_roundtrip(scratch, figure):
     assert r.get("engine") == "QEMU edu" and r.get("verified") is True and r.get("bytes") == 2048, "edu round trip %s" % r
     # edu's DMA mask is 28 bits (QEMU docs/specs/edu.rst): the host buffers must be below 256 MiB
     assert int(r["host_src"], 16) < 1 << 28 and int(r["host_dst"], 16) < 1 << 28, "host buffers beyond the edu DMA mask: %s" % r
+    aer = (r.get("health") or {}).get("aer") or {}
+    assert [f.get("bdf") for f in aer.get("functions", [])] == ["0000:00:06.0"], "dma_engine health %s" % r.get("health")
     figure("edu DMA", "2048 bytes: host->device %s ns, device->host %s ns, verified" % (r.get("to_device_ns"), r.get("from_device_ns")))
 
 

@@ -189,6 +189,30 @@ static void test_idle_and_two_delays(void **state)
 	assert_int_equal(taken, 3);
 	assert_int_equal(given, 3);
 	assert_int_equal(allocs, frees);
+
+	/* the idle point (100 ns, chase buffer local to node 3) beside the HMAT's claims (ACPI 6.5
+	 * Table 5.150 Data Types: 0 access latency, 1 read latency, 3 access bandwidth) */
+	struct numa_claim c[4];
+	const char *why;
+	assert_int_equal(ll_idle_claims(&req, &res, c, 4, &why), 0);
+	assert_string_equal(why, "no ACPI HMAT");
+	static struct acpi_hmat h;
+	h.present = 1;
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 3, 4, 0, 70000 };   /* another target */
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 3, 3, 3, 9000 };    /* bandwidth: the idle point has none */
+	req.hmat = &h;
+	assert_int_equal(ll_idle_claims(&req, &res, c, 4, &why), 0);
+	assert_non_null(strstr(why, "claims no"));
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 3, 3, 1, 80000 };   /* read latency 80 ns */
+	assert_int_equal(ll_idle_claims(&req, &res, c, 4, &why), 1);
+	assert_null(why);
+	assert_int_equal(c[0].data_type, 1);
+	assert_int_equal(c[0].claimed, 80000);
+	assert_int_equal(c[0].measured, 100000);
+	assert_int_equal(c[0].fraction_milli, 1250);
+	res.place[0].local = 0;
+	assert_int_equal(ll_idle_claims(&req, &res, c, 4, &why), 0);
+	assert_non_null(strstr(why, "not in the chase CPU's node"));
 }
 
 static void test_a_cpu_did_not_run_and_a_broken_cycle(void **state)

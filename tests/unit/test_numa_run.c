@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -146,11 +147,82 @@ static void test_unplaced_and_failed_cells(void **state)
 	assert_int_equal(res.cell[1][0].ps, 200000);   /* the chase still measured */
 }
 
+/* The firmware's claims beside the cells of test_cells (node 0 chases at 100 ns, node 1 at
+ * 200 ns, every read 2 GB/s = 2000 MB/s). Literals: HMAT Data Types of ACPI 6.5 Table 5.150
+ * (0 access latency, 2 write latency, 4 read bandwidth), SLIT's 10 for local (5.2.17). */
+static void test_claims_beside_cells(void **state)
+{
+	(void)state;
+	request(&req);
+	nwin = placed = freed = starve_node_of_range = 0;
+	fail_read_of_cpu = -1;
+	assert_int_equal(numa_measure(&ctx, &req, &res), 0);
+	static struct acpi_hmat h;
+	memset(&h, 0, sizeof(h));
+	assert_string_equal(numa_hmat_why(&req, &res), "no ACPI HMAT");
+	req.hmat = &h;
+	assert_string_equal(numa_hmat_why(&req, &res), "no ACPI HMAT");
+	h.present = 1;
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 7, 0, 0, 50000 };     /* node 7 has no CPUs: no row */
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 0, 0, 2, 90000 };     /* write latency: not measured */
+	assert_non_null(numa_hmat_why(&req, &res));
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 0, 0, 0, 80000 };     /* access latency 80 ns */
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 0, 1, 4, 4000 };      /* read bandwidth 4000 MB/s */
+	h.claim[h.n++] = (struct acpi_hmat_claim){ 0, 1, 0, 0 };         /* 0: no information */
+	assert_null(numa_hmat_why(&req, &res));
+	struct numa_claim k[4];
+	assert_int_equal(numa_cell_claims(&req, &res, 0, 0, k, 4), 1);
+	assert_int_equal(k[0].data_type, 0);
+	assert_int_equal(k[0].claimed, 80000);
+	assert_int_equal(k[0].measured, 100000);
+	assert_int_equal(k[0].fraction_milli, 1250);
+	assert_int_equal(numa_cell_claims(&req, &res, 0, 1, k, 4), 1);
+	assert_int_equal(k[0].claimed, 4000);
+	assert_int_equal(k[0].measured, 2000);
+	assert_int_equal(k[0].fraction_milli, 500);
+	assert_int_equal(numa_cell_claims(&req, &res, 1, 1, k, 4), 0);
+	assert_int_equal(numa_cell_claims(&req, &res, 2, 0, k, 4), 0);   /* not run */
+	snprintf(h.defect, sizeof(h.defect), "structure at 40: length 20 < 32");
+	assert_non_null(strstr(numa_hmat_why(&req, &res), "defect"));
+
+	static struct acpi_slit sl;
+	memset(&sl, 0, sizeof(sl));
+	uint32_t d;
+	uint64_t cl, me;
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 1, &d, &cl, &me), -1);   /* no SLIT */
+	req.slit = &sl;
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 1, &d, &cl, &me), -1);   /* not present */
+	sl.present = 1;
+	sl.n = 8;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 8; j++)
+			sl.dist[i * 8 + j] = i == j ? 10 : 21;
+	sl.dist[0 * 8 + 7] = 31;
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 1, &d, &cl, &me), 0);
+	assert_int_equal(d, 21);
+	assert_int_equal(cl, 2100);
+	assert_int_equal(me, 1000);    /* 100 ns against node 0's own 100 ns */
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 2, &d, &cl, &me), 0);
+	assert_int_equal(d, 31);
+	assert_int_equal(numa_cell_slit(&req, &res, 1, 1, &d, &cl, &me), 0);
+	assert_int_equal(d, 10);
+	assert_int_equal(me, 1000);
+	sl.n = 4;                      /* node 7 past the localities */
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 2, &d, &cl, &me), -1);
+	sl.n = 8;
+	snprintf(sl.defect, sizeof(sl.defect), "row 2 column 2 is 20, not 10");
+	assert_int_equal(numa_cell_slit(&req, &res, 0, 1, &d, &cl, &me), -1);
+	numa_result_free(&ctx, &res);
+	req.hmat = NULL;
+	req.slit = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_unplaced_and_failed_cells),
+		cmocka_unit_test(test_claims_beside_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
