@@ -274,8 +274,6 @@ static EFI_STATUS finish(void)
 	static int run_##fn(const struct run_plan *c) { return fn(c->hw, c->p, c->cfg); }
 RUN_STEP(measure_copy)
 RUN_STEP(measure_cha)
-RUN_STEP(uncore_run_plan)
-RUN_STEP(measure_uncore)
 RUN_STEP(measure_stream)
 RUN_STEP(measure_latency)
 RUN_STEP(cxl_memory_run)
@@ -289,6 +287,8 @@ RUN_STEP(measure_blockio)
 RUN_STEP(measure_ddio)
 RUN_STEP(measure_dma_cpu)
 RUN_STEP(measure_loop)
+static int run_uncore_run_plan(const struct run_plan *c) { return uncore_run_plan(c->hw, c->p, c->cfg, c->uncore); }
+static int run_measure_uncore(const struct run_plan *c) { return measure_uncore(c->hw, c->p, c->cfg, c->uncore); }
 static int run_measure_blockio_write(const struct run_plan *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
 static int run_measure_nvme(const struct run_plan *c) { return measure_nvme(c->hw, c->p, &c->nvme, c->image); }
 static int nvme_enabled(const struct run_plan *c) { return c->nvme.on; }

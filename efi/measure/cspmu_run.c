@@ -66,7 +66,6 @@ struct cspmu_set {
 };
 
 static const struct efiperf_config *plan_cfg;   /* cspmu_plan: uncore on and its keys */
-static struct pcie_func rp_func;                  /* pcie_pmu_rp's probe (~1.5 KiB) */
 
 void cspmu_plan(const struct efiperf_config *cfg)
 {
@@ -189,7 +188,11 @@ static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, stru
 				 CFG_BDF_DEV(cfg->pcie_pmu_rp), CFG_BDF_FN(cfg->pcie_pmu_rp) };
 	char why[160];
 	pcie_bdf_str(a, rp->bdf, sizeof(rp->bdf));
-	rp->on = !pcie_nvidia_rp_lookup(hw, a, &rp_func, &rp->m, why, sizeof(why));
+	struct pcie_func *f = pool_zalloc(sizeof(*f));   /* the probe (~1.5 KiB): off the firmware stack */
+	rp->on = f && !pcie_nvidia_rp_lookup(hw, a, f, &rp->m, why, sizeof(why));
+	if (!f)
+		fmt_snprintf(why, sizeof(why), "cannot allocate %u bytes for the root port's probe", (unsigned)sizeof(*f));
+	pool_free(f);
 	if (!rp->on)
 		rep_error("uncore", "pcie_pmu_rp: %s", why);
 	return rp->on ? 0 : -1;

@@ -21,6 +21,7 @@
 #include "efi/platform.h"
 #include "efi/measure/window.h"
 #include "efi/measure/nvme_run.h"
+#include "efi/measure/uncore_disc.h"
 
 /* What the run plan decided, built once by plan_build and read-only after it. */
 struct run_plan {
@@ -33,6 +34,8 @@ struct run_plan {
 	const struct check *checks;        /* the `check` list (efi/verdict/check.h), nchecks entries */
 	int nchecks;
 	struct nvme_request nvme;          /* the NVMe measurement's request (efi/measure/nvme_run.h) */
+	struct uncore_scan *uncore;        /* Intel uncore: the PCI scan and discovery tables, filled
+					    * by the uncore plan row, freed by measure_uncore (pool) */
 };
 
 struct measurement {

@@ -44,7 +44,8 @@ int plan_build(struct run_plan *plan, const struct hw *hw, struct platform *p, c
 	*plan = (struct run_plan){ .hw = hw, .p = p, .cfg = cfg, .image = image, .checks = cfg->checks,
 				   .nchecks = cfg->nchecks };
 	plan->cpus = pool_zalloc(sizeof(struct window_cpu) * WINDOW_MAX_CPUS);
-	if (!plan->cpus) {
+	plan->uncore = pool_zalloc(sizeof(*plan->uncore));
+	if (!plan->cpus || !plan->uncore) {
 		rep_error("config", "no memory for the run plan's %u CPUs", WINDOW_MAX_CPUS);
 		return -1;
 	}
