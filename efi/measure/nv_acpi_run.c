@@ -184,7 +184,7 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 }
 
 int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		nv_acpi_window_fn window, void *arg, uint32_t *found)
+		struct cspmu_plan *cp, nv_acpi_window_fn window, void *arg, uint32_t *found)
 {
 	*found = 0;
 	if (!p->acpi)
@@ -201,10 +201,11 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 		return -1;
 	}
 	const char *hids[8 + ACPI_MAX_APMT];
+	char comp_hid[ACPI_MAX_APMT][9];   /* the APMT companions' _HIDs hids[] points at */
 	aml->pool_alloc = aml_pool_alloc;
 	aml->pool_release = aml_pool_release;
 	aml->nwant = nv_apmu_hids(hids, 8);
-	aml->nwant += cspmu_companion_hids(p, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
+	aml->nwant += cspmu_companion_hids(p, comp_hid, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
 	aml->want_hid = hids;
 	read_namespace(p->acpi, aml);
 	struct json *j = rep_begin("aml");
@@ -215,7 +216,7 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 		 aml->ndefects + aml->defects_dropped);
 	for (uint32_t i = 0; i < aml->ndefects && i < AML_MAX_DEFECTS; i++)
 		rep_line("uncore:     AML defect: %s", aml->defect[i]);
-	cspmu_companions(p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
+	cspmu_companions(cp, p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
 	int rc = 0;
 	for (uint32_t i = 0; i < aml->ndev; i++) {
 		const struct nv_apmu_type *t = nv_apmu_for_hid(aml->dev[i].hid);

@@ -5,6 +5,7 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/measure/nv_acpi_run.h"
 #include "efi/measure/uncore_disc.h"
+#include "efi/measure/dma_window.h"
 #include "efi/out/uncore_json.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
@@ -156,7 +157,6 @@ static const struct intel_uncore_platform *intel_platform(const struct platform 
 int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		    struct uncore_scan *sc)
 {
-	cspmu_plan(cfg);
 	if (!cfg->uncore || !intel_platform(p) || sc->fn)
 		return 0;
 	sc->fn = AllocatePool(SCAN_MAX * sizeof(*sc->fn));
@@ -218,6 +218,7 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 /* The DMA windows' IIO self-check plan from these units and the sockets' stack maps (reported
  * here, one record per socket; the maps live in the pool only until the plan has copied them). */
 static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platform *ip, struct uncore_scan *sc,
+			    struct iio_state **iio,
 			    const struct uncore_box_type *ty, const struct intel_unit *units, uint32_t n,
 			    const uint32_t *cpu, uint32_t nsock)
 {
@@ -226,7 +227,7 @@ static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platf
 		rep_error("uncore", "cannot allocate the IIO stack maps: DMA windows get no IIO self-check");
 		return;
 	}
-	iio_window_plan(ip, ty, units, n, iio_maps_report(hw, ip, sc, cpu, nsock, maps), nsock, cpu);
+	iio_window_plan(iio, ip, ty, units, n, iio_maps_report(hw, ip, sc, cpu, nsock, maps), nsock, cpu);
 	pool_free(maps);
 }
 
@@ -283,7 +284,8 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			     const struct intel_uncore_platform *ip, struct uncore_scan *sc, enum intel_box bx,
+			     const struct intel_uncore_platform *ip, struct uncore_scan *sc, struct dma_plan *dp,
+			     enum intel_box bx,
 			     struct copy_slices *ctx, struct unc_request *req, struct unc_result *res,
 			     struct imc_free_run *fr)
 {
@@ -307,7 +309,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		if (uncore_disc_units(hw, ip, bx, sc, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
 			status_record_free(b->pmu, ip->name, "absent", why, imc ? fr->why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
-				iio_plan_report(hw, ip, sc, &ty, units, 0, cpu, nsock);
+				iio_plan_report(hw, ip, sc, &dp->iio, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
@@ -347,13 +349,14 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (bx == INTEL_BOX_IIO) {
 		/* the DMA windows' iio_self_check programs the device's stack among these same units
 		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
-		iio_plan_report(hw, ip, sc, &ty, units, n, cpu, nsock);
+		iio_plan_report(hw, ip, sc, &dp->iio, &ty, units, n, cpu, nsock);
 	}
 	return rc;
 }
 
 static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			 const struct intel_uncore_platform *ip, struct uncore_scan *sc, struct copy_slices *ctx,
+			 const struct intel_uncore_platform *ip, struct uncore_scan *sc, struct dma_plan *dp,
+			 struct copy_slices *ctx,
 			 struct unc_request *req, struct unc_result *res)
 {
 	int rc = 0;
@@ -367,14 +370,14 @@ static int measure_intel(const struct hw *hw, const struct platform *p, const st
 		return -1;
 	}
 	for (int b = 0; b < INTEL_NBOX; b++)
-		if (measure_intel_box(hw, p, cfg, ip, sc, (enum intel_box)b, ctx, req, res, fr))
+		if (measure_intel_box(hw, p, cfg, ip, sc, dp, (enum intel_box)b, ctx, req, res, fr))
 			rc = -1;
 	pool_free(fr);
 	return rc;
 }
 
 int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		   struct uncore_scan *sc)
+		   struct uncore_scan *sc, struct dma_plan *dp)
 {
 	if (!cfg->uncore)
 		return 0;
@@ -395,11 +398,11 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		goto out;
 	}
 	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
-	rc = nv_acpi_run(hw, p, cfg, copy_slices_whole, &ctx, &nv_found);
-	if (apmt && measure_cspmu(hw, p, cfg, copy_slices_window, &ctx, ctx.bytes) < 0)
+	rc = nv_acpi_run(hw, p, cfg, &dp->cs, copy_slices_whole, &ctx, &nv_found);
+	if (apmt && measure_cspmu(hw, p, cfg, &dp->cs, copy_slices_window, &ctx, ctx.bytes) < 0)
 		rc = -1;
 	if (ip) {
-		if (measure_intel(hw, p, cfg, ip, sc, &ctx, req, res))
+		if (measure_intel(hw, p, cfg, ip, sc, dp, &ctx, req, res))
 			rc = -1;
 	} else if (f) {
 		struct amd_uncore_caps caps;

@@ -27,8 +27,10 @@
 int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
 		    struct uncore_scan *sc);
 /* Returns 0, or -1 after reporting an error. Does nothing when uncore = off. Scans into *sc
- * when uncore_run_plan did not; frees the scan and the discovery tables at the end. */
+ * when uncore_run_plan did not; frees the scan and the discovery tables at the end. The DMA
+ * windows' IIO plan and the APMT companions go into *dp (efi/measure/dma_window.h). */
+struct dma_plan;
 int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		   struct uncore_scan *sc);
+		   struct uncore_scan *sc, struct dma_plan *dp);
 
 #endif
