@@ -5,6 +5,7 @@
 #include "efi/out/dma_json.h"
 #include "efi/measure/cha_run.h"
 #include "efi/measure/dma_window.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/out/once.h"
 #include "efi/measure/window.h"
@@ -101,9 +102,7 @@ int cha_run_plan(const struct hw *hw, const struct platform *p, const struct dis
 	pool_free(req->disc_ws);
 	req->disc_ws = NULL;
 	if (prepared != 0) {
-		struct json *j = rep_begin("cha");
-		cha_error_json(req, why, j);
-		rep_end();
+		cha_error_record(req, why);
 		rep_error("cha", "%s", why);
 		fmt_snprintf(plan->why, sizeof(plan->why), "CHA counters not available: %s", why);
 		return 0;
@@ -184,11 +183,7 @@ int cha_run_report(const char *kernel, const struct cha_attach *c, struct self_c
 	const struct cha_request *req = c->req;
 	const struct cha_result *res = c->res;
 	*sc = c->sc;
-	struct json *j = rep_begin("cha");
-	json_str(j, "kernel", kernel);
-	cha_result_json(req, res, j);
-	self_check_json(j, "self_check", sc);
-	rep_end();
+	cha_window_record(kernel, req, res, sc);
 	return cha_lines(kernel, req, res, sc);
 }
 

@@ -5,6 +5,7 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/pages.h"
 #include "efi/out/cspmu_json.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/pcie/pcie.h"
 #include "efi/fw/firmware_tables.h"
@@ -156,15 +157,6 @@ static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char *
 	}
 }
 
-static void emit(const struct cspmu_record *r)
-{
-	struct json *j = rep_begin("uncore");
-	cspmu_record_json(r, j);
-	rep_end();
-	rep_line("uncore:     %s (APMT node %u, %s window): %s%s%s", r->pmu ? r->pmu : "CoreSight PMU", r->node->id,
-		 r->window, r->status, r->why ? ": " : "", r->why ? r->why : "");
-}
-
 /* The root port pcie_pmu_rp names (the run plan checked it). -1 after reporting. */
 static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, struct rp_sel *rp)
 {
@@ -226,7 +218,7 @@ static int pages_usable(const struct acpi_apmt *t, const struct acpi_apmt_node *
 			     (unsigned long long)an->base0, twin->id);
 		page_field(&pm->n, an->base0, field, sizeof(field));
 		fw_addr_defect("APMT", field, an->base0, CSPMU_PAGE_SIZE, "duplicate", pm->why);
-		emit(&pm->r);
+		cspmu_record_write(&pm->r);
 		return 0;
 	}
 	for (int pg = 0; pg < 1 + !!(pm->n.flags & CSPMU_APMT_DUAL_PAGE); pg++) {
@@ -237,7 +229,7 @@ static int pages_usable(const struct acpi_apmt *t, const struct acpi_apmt_node *
 				return 0;
 			fmt_snprintf(pm->why, sizeof(pm->why), "APMT %s 0x%llx refused: not a register address (firmware_defect record)",
 				     field, (unsigned long long)base);
-			emit(&pm->r);
+			cspmu_record_write(&pm->r);
 			return 0;
 		}
 	}
@@ -254,7 +246,7 @@ static int rp_filter(const struct rp_sel *rp, struct cspmu_pmu *pm)
 	if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 		r->status = "off";
 		fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket, rp->m.rc);
-		emit(r);
+		cspmu_record_write(r);
 		return 0;
 	}
 	nv_cspmu_set_rp(&pm->req, rp->m.rp);
@@ -279,11 +271,11 @@ static int request_of(const struct efiperf_config *cfg, struct cspmu_pmu *pm, co
 	if (rc == 1) {
 		r->status = "off";
 		fmt_snprintf(pm->why, sizeof(pm->why), "uncore_events names none of its events");
-		emit(r);
+		cspmu_record_write(r);
 		return 0;
 	}
 	if (rc) {
-		emit(r);
+		cspmu_record_write(r);
 		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
@@ -314,7 +306,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		char field[48];
 		page_field(&pm->n, pm->info.read_at, field, sizeof(field));
 		fw_addr_fault("APMT", field, pm->info.read_at, pm->info.read_status);
-		emit(r);
+		cspmu_record_write(r);
 		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
@@ -379,7 +371,7 @@ static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const 
 		fmt_snprintf(pm->why, sizeof(pm->why), "%s: %s", pm->name,
 			     pm->run.status ? pm->run.why : "registers not restored (see restore)");
 		r->check_why = pm->why;
-		emit(r);
+		cspmu_record_write(r);
 		if (!pm->run.busy)
 			rep_error("uncore", "%s", pm->why);
 		return pm->run.busy ? 0 : -1;
@@ -405,7 +397,7 @@ static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const 
 		r->check_why = "the copy window moves no PCIe bytes (DMA windows carry their own record)";
 	else
 		r->check_why = "no event of this PMU counts the copy's memory bytes";
-	emit(r);
+	cspmu_record_write(r);
 	return 1;
 }
 

@@ -7,6 +7,7 @@
 #include "efi/measure/uncore_disc.h"
 #include "efi/measure/dma_window.h"
 #include "efi/out/uncore_json.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
 #include "efi/measure/box_attach.h"
@@ -35,11 +36,7 @@ static const char *const convention =
 static void status_record_free(const char *pmu, const char *platform, const char *status, const char *why,
 			       const char *free_why)
 {
-	struct json *j = rep_begin("uncore");
-	uncore_status_json(pmu, platform, status, why, j);
-	if (free_why)
-		uncore_free_running_why_json(free_why, j);
-	rep_end();
+	uncore_status_record(pmu, platform, status, why, free_why);
 	rep_line("uncore:     %s: %s (%s)", pmu, status, why);
 }
 
@@ -51,9 +48,7 @@ static void status_record(const char *pmu, const char *platform, const char *sta
 /* A request that could not be built: an `error` uncore record and an error record. Returns -1. */
 static int request_failed(const char *pmu, const char *platform, const char *why)
 {
-	struct json *j = rep_begin("uncore");
-	uncore_status_json(pmu, platform, "error", why, j);
-	rep_end();
+	uncore_status_record(pmu, platform, "error", why, NULL);
 	rep_error("uncore", "%s", why);
 	return -1;
 }
@@ -138,9 +133,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	count_copy(hw, req, ctx, res);
 	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
 	for (uint32_t s = 0; s < nsock; s++) {
-		struct json *j = rep_begin("uncore");
-		uncore_result_json(req, res, s, cpuid, j);
-		rep_end();
+		uncore_socket_record(req, res, s, cpuid, NULL, 0);
 	}
 	return box_summary(f->name, b->pmu, req, res);
 }
@@ -203,9 +196,7 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 	else
 		intel_iio_maps(hw, ip, sc->fn, sc->n, cpu, nsock, maps);
 	for (uint32_t s = 0; s < nsock; s++) {
-		struct json *j = rep_begin("uncore_iio_map");
-		uncore_iio_map_json(ip->name, s, &maps[s], j);
-		rep_end();
+		uncore_iio_map_record(ip->name, s, &maps[s]);
 		rep_line("uncore:     %s uncore_iio stack map of socket %u (%s): %s%s", ip->name, s,
 			 iio_map_source_name(maps[s].method), maps[s].valid ? maps[s].source : "absent: ",
 			 maps[s].valid ? "" : maps[s].why);
@@ -337,11 +328,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		if (!any)
 			continue;
 		uint64_t prog = imc ? programmable_bytes(req, res, s) : 0;
-		struct json *j = rep_begin("uncore");
-		uncore_result_json(req, res, s, NULL, j);
-		if (imc)
-			uncore_free_running_json(fr, s, prog, req->known_read_bytes + req->known_write_bytes, j);
-		rep_end();
+		uncore_socket_record(req, res, s, NULL, imc ? fr : NULL, prog);
 		if (imc)
 			free_running_line(ip, s, prog, fr);
 	}
