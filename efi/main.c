@@ -273,9 +273,6 @@ static EFI_STATUS finish(void)
 #define RUN_STEP(fn) \
 	static int run_##fn(const struct run_plan *c) { return fn(c->hw, c->p, c->cfg); }
 RUN_STEP(measure_copy)
-RUN_STEP(measure_cha)
-RUN_STEP(uncore_run_plan)
-RUN_STEP(measure_uncore)
 RUN_STEP(measure_stream)
 RUN_STEP(measure_latency)
 RUN_STEP(cxl_memory_run)
@@ -283,14 +280,20 @@ RUN_STEP(measure_c2c)
 RUN_STEP(measure_numa_matrix)
 RUN_STEP(measure_cache_bw)
 RUN_STEP(measure_loaded_latency)
-RUN_STEP(measure_mmio)
-RUN_STEP(measure_dma_engine)
-RUN_STEP(measure_blockio)
-RUN_STEP(measure_ddio)
-RUN_STEP(measure_dma_cpu)
+/* the DMA windows' measurements also take the plan's DMA part (efi/measure/dma_window.h) */
+#define RUN_DMA(fn) \
+	static int run_##fn(const struct run_plan *c) { return fn(c->hw, c->p, c->cfg, c->dma); }
+RUN_DMA(measure_cha)
+RUN_DMA(measure_mmio)
+RUN_DMA(measure_dma_engine)
+RUN_DMA(measure_blockio)
+RUN_DMA(measure_ddio)
+RUN_DMA(measure_dma_cpu)
 RUN_STEP(measure_loop)
+static int run_uncore_run_plan(const struct run_plan *c) { return uncore_run_plan(c->hw, c->p, c->cfg, c->uncore); }
+static int run_measure_uncore(const struct run_plan *c) { return measure_uncore(c->hw, c->p, c->cfg, c->uncore, c->dma); }
 static int run_measure_blockio_write(const struct run_plan *c) { return measure_blockio_write(c->p, c->cfg, c->image); }
-static int run_measure_nvme(const struct run_plan *c) { return measure_nvme(c->hw, c->p, &c->nvme, c->image); }
+static int run_measure_nvme(const struct run_plan *c) { return measure_nvme(c->hw, c->p, c->dma, &c->nvme, c->image); }
 static int nvme_enabled(const struct run_plan *c) { return c->nvme.on; }
 
 /* The fault_test test hook (config fault_test = ap): one undefined instruction on the first
@@ -504,7 +507,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		discovery_pcie(&hw, disc, plat->timer_hz);
 		trace_drain();
 	}
-	dma_window_ranges(disc, cfg->aer_clear);
 	struct run_plan *plan = pool_zalloc(sizeof(*plan));
 	if (!plan) {
 		rep_error("config", "no memory for the run plan");

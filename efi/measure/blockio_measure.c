@@ -155,7 +155,8 @@ int blockio_dev_find(uint64_t bdf, struct blockio_dev *d, char *why, size_t n)
 	return 0;
 }
 
-int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                    const struct dma_plan *dp)
 {
 	if (cfg->dma_blockio == CFG_BDF_NONE)
 		return 0;
@@ -172,7 +173,7 @@ int measure_blockio(const struct hw *hw, const struct platform *p, const struct 
 		struct measure_ctx ctx;
 		struct dma_ops_efi e;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		req.dma = dma_ops_efi(&e, hw, p);
+		req.dma = dma_ops_efi(&e, hw, p, dp);
 		blockio_run(&ctx, &req, res);
 	}
 	int rc = blockio_record(&req, res);

@@ -22,7 +22,9 @@
 /* Returns 0, or -1 after reporting an error. Does nothing when dma_blockio is none. The read is
  * a DMA window (efi/measure/dma_window.h): CHA and core counters around it, and the record
  * carries self_check (expected: the device wrote `bytes` of memory) and link_limit. */
-int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+struct dma_plan;
+int measure_blockio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                    const struct dma_plan *dp);
 
 /* With dma_write_lba set: write its blocks of the disk behind its PCI function with the pattern
  * (1 MiB WriteBlocks calls, timed), FlushBlocks, read them back and verify; one

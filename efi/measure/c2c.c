@@ -101,7 +101,7 @@ int measure_c2c(const struct hw *hw, const struct platform *p, const struct efip
 		wk->req.line_local = place.local;
 		struct measure_ctx ctx;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+		health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 		wk->req.health = &wk->health;
 		rc = c2c_measure(&ctx, &wk->req, &wk->res);
 		if (rc && !wk->res.npairs)

@@ -130,7 +130,7 @@ int measure_cache_bw(const struct hw *hw, const struct platform *p, const struct
 		return -1;
 	struct bw_env env = { hw, p, cfg, 0 };
 	request_build(p, cfg, wk->sel, &env, &wk->req);
-	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 	wk->req.health = &wk->health;
 	struct measure_ctx ctx;
 	struct cache_bw_result res;

@@ -4,6 +4,7 @@
 #include <efilib.h>
 #include "efi/measure/copy_counters.h"
 #include "efi/measure/corepmu_run.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/out/pmu_json.h"
 #include "efi/pages.h"
@@ -134,14 +135,7 @@ static void pass_end(struct copy_counters *c, uint32_t pass)
 			c->s = c->acc;
 	}
 	for (int i = 0; c->arm && i < c->n; i++) {
-		const struct core_set *s = &c->arm[c->n + i];
-		struct json *j = rep_begin("core_counters");
-		json_str(j, "kernel", "copy");
-		json_u64(j, "pass", pass);
-		json_u64(j, "cpu", c->req->cpu[i].cpu);
-		json_str(j, "backend", s->pmu ? s->pmu->name : "none");
-		core_set_json(j, s);
-		rep_end();
+		core_set_record("copy", pass, c->req->cpu[i].cpu, &c->arm[c->n + i]);
 	}
 	if (c->arm)
 		c->s = c->arm[c->n + c->arm_bsp];   /* the pass's counters are the boot CPU's */

@@ -3,6 +3,7 @@
 #include <efilib.h>
 #include "efi/out/pmu_json.h"
 #include "efi/measure/corepmu_run.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "arch/arch.h"
 
@@ -53,9 +54,7 @@ struct corepmu *corepmu_setup(const struct hw *hw, const struct efiperf_config *
 			rep_error("corepmu", "%s", why);
 		return NULL;   /* not x86: the Arm PMUv3 unit covers this CPU */
 	}
-	struct json *j = rep_begin("corepmu");
-	corepmu_json_probe(j, cp);
-	rep_end();
+	corepmu_probe_record(cp);
 	rep_line("corepmu:    %s %s family 0x%x model 0x%x%s", cp->vendor, cp->backend_name ? cp->backend_name : "no backend",
 		 cp->family, cp->model, cp->nlacks ? "; lacks:" : "");
 	for (int i = 0; i < cp->nlacks && i < CP_MAX_LACKS; i++)
@@ -103,17 +102,6 @@ void corepmu_run_stop(const struct hw *hw, struct corepmu *cp)
 	corepmu_stop(hw, cp, arch_timer_read());
 }
 
-static void record(const char *type, struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass,
-		   void (*fill)(struct json *, const struct corepmu *))
-{
-	struct json *j = rep_begin(type);
-	json_str(j, "kernel", kernel);
-	json_u64(j, "pass", pass);
-	json_u64(j, "cpu", cpu);
-	fill(j, cp);
-	rep_end();
-}
-
 /* Run one corepmu operation on the CPU it belongs to. */
 static hw_status on_cpu(const struct hw *hw, struct corepmu *cp, uint32_t cpu, uint8_t op)
 {
@@ -137,11 +125,11 @@ void corepmu_run_report(const struct hw *hw, struct corepmu *cp, uint32_t cpu, c
 
 void corepmu_run_records(struct corepmu *cp, uint32_t cpu, const char *kernel, uint32_t pass)
 {
-	record("core_counters", cp, cpu, kernel, pass, corepmu_json_counters);
+	corepmu_window_record("core_counters", cp, cpu, kernel, pass, corepmu_json_counters);
 	if (cp->topdown_on)
-		record("topdown", cp, cpu, kernel, pass, corepmu_json_topdown);
+		corepmu_window_record("topdown", cp, cpu, kernel, pass, corepmu_json_topdown);
 	if (cp->ibs.mode != IBS_MODE_OFF)
-		record("ibs", cp, cpu, kernel, pass, corepmu_json_ibs);
+		corepmu_window_record("ibs", cp, cpu, kernel, pass, corepmu_json_ibs);
 }
 
 struct corepmu *corepmu_setup_on(const struct hw *hw, const struct efiperf_config *cfg, uint64_t timer_hz,

@@ -5,6 +5,7 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/pages.h"
 #include "efi/out/cspmu_json.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/pcie/pcie.h"
 #include "efi/fw/firmware_tables.h"
@@ -29,13 +30,6 @@ struct rp_sel {
 	struct pcie_nvidia_map m;
 };
 
-/* The companion devices of the APMT's ACPI-device nodes (cspmu_companions), and the HIDs the
- * AML reader keeps for them (cspmu_companion_hids). ncomp_read: the namespace was read. */
-static struct apmt_companion *comp;   /* pool memory, one per ACPI-device node */
-static uint32_t ncomp;
-static int comp_read;
-static char comp_hid[ACPI_MAX_APMT][9];
-
 /* The address-filter block spans the 8 slots (nvidia_cspmu.c maps the whole resource). */
 #define TGT_BLOCK_END (NV_TGT_SLOT0 + NV_TGT_SLOTS * NV_TGT_SLOT_STRIDE)
 
@@ -51,6 +45,7 @@ struct cspmu_pmu {
 	const struct nv_cspmu_desc *d;
 	char why[200], name[NV_CSPMU_NAME_MAX];
 	int started;
+	int comp_read;              /* the ACPI namespace was read (struct cspmu_plan) */
 	const char *absent_why;     /* a DMA window that moves no DMA bytes: why */
 	char rc_src[160], filt_why[200];
 	struct saveset slot_save;
@@ -65,48 +60,40 @@ struct cspmu_set {
 	struct cspmu_pmu pmu[ACPI_MAX_APMT];
 };
 
-static const struct efiperf_config *plan_cfg;   /* cspmu_plan: uncore on and its keys */
-static struct pcie_func rp_func;                  /* pcie_pmu_rp's probe (~1.5 KiB) */
-
-void cspmu_plan(const struct efiperf_config *cfg)
+uint32_t cspmu_companion_hids(const struct platform *p, char (*hid)[9], const char **want, uint32_t max)
 {
-	plan_cfg = cfg && cfg->uncore ? cfg : NULL;
+	return apmt_companion_hids(p->apmt, hid, want, max < ACPI_MAX_APMT ? max : ACPI_MAX_APMT);
 }
 
-uint32_t cspmu_companion_hids(const struct platform *p, const char **want, uint32_t max)
-{
-	return apmt_companion_hids(p->apmt, comp_hid, want, max < ACPI_MAX_APMT ? max : ACPI_MAX_APMT);
-}
-
-void cspmu_companions(const struct platform *p, const struct aml_info *aml)
+void cspmu_companions(struct cspmu_plan *cp, const struct platform *p, const struct aml_info *aml)
 {
 	const struct acpi_apmt *t = p->apmt;
-	ncomp = 0;
-	comp_read = 1;
+	cp->ncomp = 0;
+	cp->comp_read = 1;
 	uint32_t nacpi = 0;
 	for (uint32_t i = 0; t && i < t->nnodes && i < ACPI_MAX_APMT; i++)
 		nacpi += t->node[i].type == APMT_NODE_ACPI;
-	pool_free(comp);
-	comp = pool_zalloc(nacpi * sizeof(*comp));
-	if (nacpi && !comp) {
+	pool_free(cp->comp);
+	cp->comp = pool_zalloc(nacpi * sizeof(*cp->comp));
+	if (nacpi && !cp->comp) {
 		rep_error("uncore", "cannot allocate the %u APMT companion devices", nacpi);
 		return;
 	}
 	for (uint32_t i = 0; t && i < t->nnodes && i < ACPI_MAX_APMT; i++) {
 		if (t->node[i].type != APMT_NODE_ACPI)
 			continue;
-		struct apmt_companion *c = &comp[ncomp++];
+		struct apmt_companion *c = &cp->comp[cp->ncomp++];
 		apmt_companion_of(&t->node[i], aml, c);
 		rep_line("uncore:     APMT node %u: companion _HID \"%s\" _UID %u: %s%s%s", c->apmt_id, c->hid, c->uid,
 			 c->found ? c->path : "not found", c->why[0] ? ": " : "", c->why);
 	}
 }
 
-static const struct apmt_companion *companion_of(uint32_t apmt_id)
+static const struct apmt_companion *companion_of(const struct cspmu_plan *cp, uint32_t apmt_id)
 {
-	for (uint32_t i = 0; i < ncomp; i++)
-		if (comp[i].apmt_id == apmt_id)
-			return &comp[i];
+	for (uint32_t i = 0; i < cp->ncomp; i++)
+		if (cp->comp[i].apmt_id == apmt_id)
+			return &cp->comp[i];
 	return NULL;
 }
 
@@ -123,7 +110,7 @@ static void rc_of(struct cspmu_pmu *pm, const struct apmt_companion *c)
 	r->rc = pm->n.inst_secondary;
 	fmt_snprintf(pm->rc_src, sizeof(pm->rc_src), "APMT instance secondary (_UID): %s",
 		     pm->n.type != APMT_NODE_ACPI ? "the node is not an ACPI device"
-		     : !comp_read ? "the ACPI namespace was not read"
+		     : !pm->comp_read ? "the ACPI namespace was not read"
 		     : !c || !c->found ? "no companion device"
 		     : "its companion device has no _DSD instance_id");
 	r->rc_source = pm->rc_src;
@@ -170,15 +157,6 @@ static void socket_of(const struct cspmu_node *n, uint32_t *socket, const char *
 	}
 }
 
-static void emit(const struct cspmu_record *r)
-{
-	struct json *j = rep_begin("uncore");
-	cspmu_record_json(r, j);
-	rep_end();
-	rep_line("uncore:     %s (APMT node %u, %s window): %s%s%s", r->pmu ? r->pmu : "CoreSight PMU", r->node->id,
-		 r->window, r->status, r->why ? ": " : "", r->why ? r->why : "");
-}
-
 /* The root port pcie_pmu_rp names (the run plan checked it). -1 after reporting. */
 static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, struct rp_sel *rp)
 {
@@ -189,7 +167,11 @@ static int rp_select(const struct hw *hw, const struct efiperf_config *cfg, stru
 				 CFG_BDF_DEV(cfg->pcie_pmu_rp), CFG_BDF_FN(cfg->pcie_pmu_rp) };
 	char why[160];
 	pcie_bdf_str(a, rp->bdf, sizeof(rp->bdf));
-	rp->on = !pcie_nvidia_rp_lookup(hw, a, &rp_func, &rp->m, why, sizeof(why));
+	struct pcie_func *f = pool_zalloc(sizeof(*f));   /* the probe (~1.5 KiB): off the firmware stack */
+	rp->on = f && !pcie_nvidia_rp_lookup(hw, a, f, &rp->m, why, sizeof(why));
+	if (!f)
+		fmt_snprintf(why, sizeof(why), "cannot allocate %u bytes for the root port's probe", (unsigned)sizeof(*f));
+	pool_free(f);
 	if (!rp->on)
 		rep_error("uncore", "pcie_pmu_rp: %s", why);
 	return rp->on ? 0 : -1;
@@ -236,7 +218,7 @@ static int pages_usable(const struct acpi_apmt *t, const struct acpi_apmt_node *
 			     (unsigned long long)an->base0, twin->id);
 		page_field(&pm->n, an->base0, field, sizeof(field));
 		fw_addr_defect("APMT", field, an->base0, CSPMU_PAGE_SIZE, "duplicate", pm->why);
-		emit(&pm->r);
+		cspmu_record_write(&pm->r);
 		return 0;
 	}
 	for (int pg = 0; pg < 1 + !!(pm->n.flags & CSPMU_APMT_DUAL_PAGE); pg++) {
@@ -247,7 +229,7 @@ static int pages_usable(const struct acpi_apmt *t, const struct acpi_apmt_node *
 				return 0;
 			fmt_snprintf(pm->why, sizeof(pm->why), "APMT %s 0x%llx refused: not a register address (firmware_defect record)",
 				     field, (unsigned long long)base);
-			emit(&pm->r);
+			cspmu_record_write(&pm->r);
 			return 0;
 		}
 	}
@@ -264,7 +246,7 @@ static int rp_filter(const struct rp_sel *rp, struct cspmu_pmu *pm)
 	if (rp->m.socket != r->socket || rp->m.rc != r->rc) {
 		r->status = "off";
 		fmt_snprintf(pm->why, sizeof(pm->why), "pcie_pmu_rp %s is socket %u RC %u", rp->bdf, rp->m.socket, rp->m.rc);
-		emit(r);
+		cspmu_record_write(r);
 		return 0;
 	}
 	nv_cspmu_set_rp(&pm->req, rp->m.rp);
@@ -289,11 +271,11 @@ static int request_of(const struct efiperf_config *cfg, struct cspmu_pmu *pm, co
 	if (rc == 1) {
 		r->status = "off";
 		fmt_snprintf(pm->why, sizeof(pm->why), "uncore_events names none of its events");
-		emit(r);
+		cspmu_record_write(r);
 		return 0;
 	}
 	if (rc) {
-		emit(r);
+		cspmu_record_write(r);
 		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
@@ -305,12 +287,13 @@ static int request_of(const struct efiperf_config *cfg, struct cspmu_pmu *pm, co
  * unless quiet_skip and it is not a PMU of kind `want`); -1 error (reported). want: NVC_NONE =
  * any: the copy window, the first use of every node, which alone writes the records of nodes
  * left out for their addresses (a refusal by efi/fw/fwaddr.h, a fault, pages another node has). */
-static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct acpi_apmt *t,
-		   const struct acpi_apmt_node *an, const struct rp_sel *rp, uint8_t want, const char *window,
+static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const struct cspmu_plan *cp,
+		   const struct acpi_apmt *t, const struct acpi_apmt_node *an, const struct rp_sel *rp, uint8_t want, const char *window,
 		   struct cspmu_pmu *pm)
 {
 	memset(pm, 0, sizeof(*pm));
 	pm->n = node_of(an);
+	pm->comp_read = cp->comp_read;
 	struct cspmu_record *r = &pm->r;
 	*r = (struct cspmu_record){ .node = an, .status = "error", .why = pm->why, .window = window };
 	socket_of(&pm->n, &r->socket, &r->socket_source);
@@ -323,7 +306,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 		char field[48];
 		page_field(&pm->n, pm->info.read_at, field, sizeof(field));
 		fw_addr_fault("APMT", field, pm->info.read_at, pm->info.read_status);
-		emit(r);
+		cspmu_record_write(r);
 		rep_error("uncore", "%s", pm->why);
 		return -1;
 	}
@@ -331,7 +314,7 @@ static int prepare(const struct hw *hw, const struct efiperf_config *cfg, const 
 	pm->d = nv_cspmu_match(pm->info.pmiidr);
 	if (want != NVC_NONE && pm->d->check != want)
 		return 0;
-	const struct apmt_companion *c = pm->n.type == APMT_NODE_ACPI ? companion_of(pm->n.id) : NULL;
+	const struct apmt_companion *c = pm->n.type == APMT_NODE_ACPI ? companion_of(cp, pm->n.id) : NULL;
 	int k = request_of(cfg, pm, c);
 	if (k != 1)
 		return k;
@@ -388,7 +371,7 @@ static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const 
 		fmt_snprintf(pm->why, sizeof(pm->why), "%s: %s", pm->name,
 			     pm->run.status ? pm->run.why : "registers not restored (see restore)");
 		r->check_why = pm->why;
-		emit(r);
+		cspmu_record_write(r);
 		if (!pm->run.busy)
 			rep_error("uncore", "%s", pm->why);
 		return pm->run.busy ? 0 : -1;
@@ -414,7 +397,7 @@ static int finish(const struct hw *hw, struct cspmu_pmu *pm, uint64_t ns, const 
 		r->check_why = "the copy window moves no PCIe bytes (DMA windows carry their own record)";
 	else
 		r->check_why = "no event of this PMU counts the copy's memory bytes";
-	emit(r);
+	cspmu_record_write(r);
 	return 1;
 }
 
@@ -427,7 +410,7 @@ static int apmt_defect_line(const struct acpi_apmt *t)
 }
 
 int measure_cspmu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		  unc_window_fn window, void *arg, uint64_t copy_bytes)
+		  const struct cspmu_plan *cp, unc_window_fn window, void *arg, uint64_t copy_bytes)
 {
 	const struct acpi_apmt *t = p->apmt;
 	if (!t || !t->present)
@@ -441,7 +424,7 @@ int measure_cspmu(const struct hw *hw, const struct platform *p, const struct ef
 	struct rp_sel rp;
 	int rc = rp_select(hw, cfg, &rp), measured = 0;
 	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++) {
-		int k = prepare(hw, cfg, t, &t->node[i], &rp, NVC_NONE, "copy", pm);
+		int k = prepare(hw, cfg, cp, t, &t->node[i], &rp, NVC_NONE, "copy", pm);
 		if (k == 1) {
 			uint64_t ns = 0;
 			start(hw, pm);
@@ -460,10 +443,11 @@ int measure_cspmu(const struct hw *hw, const struct platform *p, const struct ef
 }
 
 /* The DMA-counting PMUs of the APMT, probed and built (NULL when none, or uncore = off). */
-static struct cspmu_set *dma_set(const struct hw *hw, const struct platform *p, const char *kernel)
+static struct cspmu_set *dma_set(const struct hw *hw, const struct platform *p, const struct cspmu_plan *cp,
+				 const char *kernel)
 {
 	const struct acpi_apmt *t = p->apmt;
-	if (!plan_cfg || !t || !t->nnodes)
+	if (!cp || !cp->cfg || !t || !t->nnodes)
 		return NULL;
 	struct cspmu_set *s = AllocateZeroPool(sizeof(*s));
 	if (!s) {
@@ -471,9 +455,9 @@ static struct cspmu_set *dma_set(const struct hw *hw, const struct platform *p, 
 		return NULL;
 	}
 	struct rp_sel rp;
-	rp_select(hw, plan_cfg, &rp);
+	rp_select(hw, cp->cfg, &rp);
 	for (uint32_t i = 0; i < t->nnodes && i < ACPI_MAX_APMT; i++)
-		if (prepare(hw, plan_cfg, t, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
+		if (prepare(hw, cp->cfg, cp, t, &t->node[i], &rp, NVC_DMA, kernel, &s->pmu[s->n]) == 1)
 			s->n++;
 	if (!s->n) {
 		FreePool(s);
@@ -485,7 +469,7 @@ static struct cspmu_set *dma_set(const struct hw *hw, const struct platform *p, 
 static int set_prepare(struct attachment *a, const struct hw *hw)
 {
 	struct cspmu_attach *x = a->self;
-	x->s = dma_set(hw, x->p, x->kernel);
+	x->s = dma_set(hw, x->p, x->cp, x->kernel);
 	x->ns = 0;
 	if (x->s)
 		return 0;

@@ -28,7 +28,8 @@ static int request(const struct efiperf_config *cfg, struct ddio_request *req, c
 	return blockio_dev_find(b, &req->disk, why, n);
 }
 
-int measure_ddio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_ddio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                 const struct dma_plan *dp)
 {
 	char why[160];
 	struct ddio_request req = { 0 };
@@ -46,7 +47,7 @@ int measure_ddio(const struct hw *hw, const struct platform *p, const struct efi
 		struct measure_ctx ctx;
 		struct dma_ops_efi e;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		req.dma = dma_ops_efi(&e, hw, p);
+		req.dma = dma_ops_efi(&e, hw, p, dp);
 		ddio_run(&ctx, &req, res);
 	}
 	rc = ddio_record(&req, res);

@@ -15,6 +15,8 @@
 #include "efi/platform.h"
 
 /* Nothing when ddio_sweep is none. Returns 0, or -1 after reporting an error. */
-int measure_ddio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+struct dma_plan;
+int measure_ddio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                 const struct dma_plan *dp);
 
 #endif

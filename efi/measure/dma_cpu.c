@@ -46,7 +46,8 @@ static int request(const struct platform *p, const struct efiperf_config *cfg, s
 	return blockio_dev_find(b, &req->disk, why, n);
 }
 
-int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                    const struct dma_plan *dp)
 {
 	if (cfg->dma_cpu_traffic == CFG_DMA_CPU_NONE || cfg->dma_cpu_traffic >= sizeof(kinds) / sizeof(kinds[0]))
 		return 0;
@@ -62,7 +63,7 @@ int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct 
 		struct measure_ctx ctx;
 		struct dma_ops_efi e;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		req->dma = dma_ops_efi(&e, hw, p);
+		req->dma = dma_ops_efi(&e, hw, p, dp);
 		dma_cpu_run(&ctx, req, res);
 		rc = dma_cpu_record(req, res);
 	}

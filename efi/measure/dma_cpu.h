@@ -23,6 +23,8 @@
 int dma_cpu_plan_check(const struct efiperf_config *cfg, uint32_t bsp, struct plan_errors *out);
 
 /* Nothing when dma_cpu_traffic is none. Returns 0, or -1 after reporting an error. */
-int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+struct dma_plan;
+int measure_dma_cpu(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                    const struct dma_plan *dp);
 
 #endif

@@ -49,7 +49,8 @@ static int request(const struct hw *hw, uint64_t bdf, struct dma_engine_request 
 	return 0;
 }
 
-int measure_dma_engine(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_dma_engine(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                       const struct dma_plan *dp)
 {
 	if (cfg->dma_engine == CFG_BDF_NONE)
 		return 0;
@@ -64,7 +65,7 @@ int measure_dma_engine(const struct hw *hw, const struct platform *p, const stru
 	struct measure_ctx ctx;
 	struct dma_ops_efi e;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);
-	req.dma = dma_ops_efi(&e, hw, p);
+	req.dma = dma_ops_efi(&e, hw, p, dp);
 	dma_engine_run(&ctx, &req, res);
 	int rc = dma_engine_record(&req, res);
 	pool_free(res);

@@ -33,6 +33,8 @@ const struct dma_engine *dma_engine_find(uint16_t vendor, uint16_t device);
 
 /* Round trip through the engine at cfg->dma_engine (nothing when none). Returns 0, or -1 after
  * reporting an error (unknown device, BAR, timeout, data mismatch). */
-int measure_dma_engine(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+struct dma_plan;
+int measure_dma_engine(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                       const struct dma_plan *dp);
 
 #endif

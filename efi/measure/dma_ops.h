@@ -23,8 +23,10 @@ struct dma_window_ops {
 struct dma_ops_efi {
 	const struct hw *hw;
 	const struct platform *p;
+	const struct dma_plan *dp;
 };
 
-struct dma_window_ops dma_ops_efi(struct dma_ops_efi *e, const struct hw *hw, const struct platform *p);
+struct dma_window_ops dma_ops_efi(struct dma_ops_efi *e, const struct hw *hw, const struct platform *p,
+				  const struct dma_plan *dp);
 
 #endif

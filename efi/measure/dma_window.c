@@ -15,20 +15,17 @@
 #include "arch/lib/fmt.h"
 #include "arch/arch.h"
 
-static struct pcie_bus_range ranges[ACPI_MAX_MCFG];
-static int nranges;
-static int aer_clear_on;
-
-void dma_window_ranges(const struct discovery *d, int aer_clear)
+void dma_window_ranges(struct dma_plan *dp, const struct discovery *d, int aer_clear)
 {
-	aer_clear_on = aer_clear;
-	nranges = 0;
+	dp->aer_clear = aer_clear;
+	dp->nranges = 0;
 	if (d->acpi && d->acpi_status == 0)
 		for (uint32_t i = 0; i < d->acpi->nmcfg && i < ACPI_MAX_MCFG; i++)
-			ranges[nranges++] = (struct pcie_bus_range){ d->acpi->mcfg[i].segment, d->acpi->mcfg[i].start_bus,
-								     d->acpi->mcfg[i].end_bus };
-	if (!nranges)
-		ranges[nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
+			dp->ranges[dp->nranges++] = (struct pcie_bus_range){ d->acpi->mcfg[i].segment,
+									     d->acpi->mcfg[i].start_bus,
+									     d->acpi->mcfg[i].end_bus };
+	if (!dp->nranges)
+		dp->ranges[dp->nranges++] = (struct pcie_bus_range){ 0, 0, 0xFF };
 }
 
 /* The window's attachments in start order: the IIO part of its device, the CHA set, the
@@ -44,15 +41,15 @@ struct dma_attach {
 	int has_iio, has_cha, has_core;
 };
 
-static void attach_of(const struct platform *p, const struct dma_window *w, struct dma_window_result *r,
-		      struct dma_attach *d, struct attach_list *l)
+static void attach_of(const struct platform *p, const struct dma_plan *dp, const struct dma_window *w,
+		      struct dma_window_result *r, struct dma_attach *d, struct attach_list *l)
 {
 	int n = 0;
-	d->has_iio = iio_window_attach(w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
+	d->has_iio = iio_window_attach(dp->iio, w->dev, w->expected, w->iio_skip_why, &r->iio, &d->iio, &d->a[n]);
 	n += d->has_iio;
-	d->has_cha = cha_run_attach(w->expected, w->no_dma_why, &d->cha, &d->a[n]);
+	d->has_cha = cha_run_attach(dp->cha, w->expected, w->no_dma_why, &d->cha, &d->a[n]);
 	n += d->has_cha;
-	d->cs = (struct cspmu_attach){ .p = p, .kernel = w->kernel };
+	d->cs = (struct cspmu_attach){ .p = p, .cp = &dp->cs, .kernel = w->kernel };
 	d->a[n++] = (struct attachment){ .ops = &cspmu_attach_ops, .self = &d->cs };
 	d->has_core = p->corepmu != NULL;
 	d->core = (struct corepmu_attach){ .cp = p->corepmu, .cpu = p->mp.bsp };
@@ -71,28 +68,28 @@ static void iio_line(const struct dma_window *w, const struct self_check *s)
 		 s->why[0] ? ": " : "", s->why);
 }
 
-int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
-		   struct dma_window_result *r)
+int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_plan *dp,
+		   const struct dma_window *w, struct dma_window_result *r)
 {
 	struct health_run *h = pool_zalloc(sizeof(*h));
 	if (h) {
-		health_window_opts(hw, p, aer_clear_on, &w->dev, 1, &h->o);
+		health_window_opts(hw, p, dp, dp->aer_clear, &w->dev, 1, &h->o);
 		health_begin(h, hw);
 	}
-	int rc = dma_window_counters(hw, p, w, r);
+	int rc = dma_window_counters(hw, p, dp, w, r);
 	if (h)
 		health_end(h);
 	r->health = h;
 	return rc;
 }
 
-int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_window *w,
-			struct dma_window_result *r)
+int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_plan *dp,
+			const struct dma_window *w, struct dma_window_result *r)
 {
 	struct dma_attach d;
 	struct attach_list l;
 	r->health = NULL;
-	attach_of(p, w, r, &d, &l);
+	attach_of(p, dp, w, r, &d, &l);
 	l.hw = hw;
 	attach_prepare_all(&l);
 	attach_run_slices(&l, w->fn, w->arg);
@@ -102,37 +99,40 @@ int dma_window_counters(const struct hw *hw, const struct platform *p, const str
 	if (d.has_cha)
 		r->status = cha_run_report(w->kernel, &d.cha, &r->sc);
 	else
-		cha_run_unattached(w->expected, &r->sc);
+		cha_run_unattached(dp->cha, w->expected, &r->sc);
 	if (d.has_iio && iio_window_report(&d.iio))
 		r->status = -1;
 	if (r->iio.on)
 		iio_line(w, &r->iio.sc);
 	if (cspmu_dma_report(hw, &d.cs, w->expected, w->no_dma_why))
 		r->status = -1;
-	const struct cha_metric_values *total = cha_run_total();
-	r->have_cha = total != NULL;
-	if (total)
-		r->cha = *total;
+	r->have_cha = d.has_cha && !d.cha.res->status;   /* the CHA totals of a window counted without error */
+	if (r->have_cha)
+		r->cha = d.cha.res->total;
 	if (d.has_core && d.core.started)
 		corepmu_run_records(p->corepmu, p->mp.bsp, w->kernel, 0);
-	dma_window_link(hw, w->dev, w->addr64, &r->ll);
+	dma_window_link(dp, hw, w->dev, w->addr64, &r->ll);
 	return r->status;
 }
 
-void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll)
+void dma_window_link(const struct dma_plan *dp, const struct hw *hw, struct hw_pci_addr dev, int addr64,
+		     struct link_limit *ll)
 {
-	link_limit_for(hw, ranges, nranges, dev, addr64, ll);
+	link_limit_for(hw, dp->ranges, dp->nranges, dev, addr64, ll);
 }
 
-static struct health_baselines *last;   /* the run's, from the pool on first use */
+/* The run's baselines (from the pool on first use): each window's health is against the one
+ * before it, across measurements, so this stays module state rather than a plan field (it is
+ * the previous window's evidence, not something the plan decides). */
+static struct health_baselines *last;
 
-void health_window_opts(const struct hw *hw, const struct platform *p, int aer_clear, const struct hw_pci_addr *devs,
-			int ndev, struct health_opts *o)
+void health_window_opts(const struct hw *hw, const struct platform *p, const struct dma_plan *dp, int aer_clear,
+			const struct hw_pci_addr *devs, int ndev, struct health_opts *o)
 {
 	*o = (struct health_opts){ .aer_clear = aer_clear, .now = arch_timer_read, .hz = p->timer_hz };
 	for (int i = 0; i < ndev; i++) {
 		struct link_limit ll;
-		dma_window_link(hw, devs[i], 1, &ll);
+		dma_window_link(dp, hw, devs[i], 1, &ll);
 		health_add_path(o, &ll, devs[i]);
 	}
 	if (!last)

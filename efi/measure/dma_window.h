@@ -16,7 +16,7 @@
  * Usage:
  *   struct dma_window w = { "blockio_read", fn, &ctx, &expected, NULL, bdf, addr64 };
  *   struct dma_window_result r;
- *   dma_window_run(hw, p, &w, &r);                    (fn runs here)
+ *   dma_window_run(hw, p, dp, &w, &r);                   (fn runs here)
  *   dma_window_rate(&r, read_bytes, write_bytes, ns);
  *   ... rep_begin("measurement"); dma_window_json(j, &r); rep_end();
  */
@@ -31,6 +31,8 @@
 #include "pmu/self_check.h"
 #include "pmu/uncore/intel_cha.h"
 #include "efi/measure/iio_window.h"
+#include "efi/measure/cspmu_run.h"
+#include "efi/fw/acpi.h"
 
 struct dma_window {
 	const char *kernel;                      /* record name: "blockio_read", "nvme_read" ... */
@@ -64,22 +66,36 @@ struct dma_window_result {
 	struct health_run *health;
 };
 
-/* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255), and
- * config aer_clear for the windows' health attachments: set once after discovery. */
-void dma_window_ranges(const struct discovery *d, int aer_clear);
+/* What every DMA window runs under, part of the run plan (efi/measure/measurement.h; pool
+ * memory, zeroed): the buses the link walk searches, the CHA plan (cha_run_plan), the IIO plan
+ * (iio_window_plan, from the uncore pass) and the CoreSight PMUs' (struct cspmu_plan). */
+struct cha_plan;
+struct dma_plan {
+	struct pcie_bus_range ranges[ACPI_MAX_MCFG];
+	int nranges;
+	struct cha_plan *cha;          /* NULL: cha = off */
+	struct iio_state *iio;         /* NULL: no IIO self-check */
+	struct cspmu_plan cs;
+	int aer_clear;                 /* config aer_clear, for the windows' health attachments */
+};
 
-/* Run the window under the counters and the health attachments of dev's path (r->health), and
- * read the device's link limit. Returns r->status. */
-int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_window *w,
-		   struct dma_window_result *r);
+/* The buses the link walk searches (one per MCFG allocation, else segment 0 buses 0-255) and
+ * config aer_clear into dp, once after discovery (plan_build). */
+void dma_window_ranges(struct dma_plan *dp, const struct discovery *d, int aer_clear);
+
+/* Run the window under the counters of dp and the health attachments of dev's path
+ * (r->health), and read the device's link limit. Returns r->status. */
+int dma_window_run(const struct hw *hw, const struct platform *p, const struct dma_plan *dp,
+		   const struct dma_window *w, struct dma_window_result *r);
 /* The same without health (r->health NULL): for a caller that attaches its own (NVMe's own
  * queues: one health over the window's several controllers). */
-int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_window *w,
-			struct dma_window_result *r);
+int dma_window_counters(const struct hw *hw, const struct platform *p, const struct dma_plan *dp,
+			const struct dma_window *w, struct dma_window_result *r);
 
 /* The link limit of another device than the window's (several NVMe controllers in one window:
- * each record carries its own device's limit). */
-void dma_window_link(const struct hw *hw, struct hw_pci_addr dev, int addr64, struct link_limit *ll);
+ * each record carries its own device's limit), over dp's buses. */
+void dma_window_link(const struct dma_plan *dp, const struct hw *hw, struct hw_pci_addr dev, int addr64,
+		     struct link_limit *ll);
 
 /* The fraction of the link limit the window reached (bytes each way, in ns). */
 void dma_window_rate(struct dma_window_result *r, uint64_t read_bytes, uint64_t write_bytes, uint64_t ns);

@@ -14,10 +14,11 @@
 #include "efi/measure/health_run.h"
 
 /* o for a window over devs[0..ndev) (its PCIe devices, none for a CPU window): each device's
- * path up to its Root Port (dma_window_link), aer_clear, the timer (arch_timer_read at
+ * path up to its Root Port (dma_window_link over dp's buses; dp NULL when ndev is 0), aer_clear, the timer (arch_timer_read at
  * p->timer_hz) and the run's baselines (pool memory on first use; without it every window is
  * against its own start). o is zeroed first. */
-void health_window_opts(const struct hw *hw, const struct platform *p, int aer_clear, const struct hw_pci_addr *devs,
-			int ndev, struct health_opts *o);
+struct dma_plan;
+void health_window_opts(const struct hw *hw, const struct platform *p, const struct dma_plan *dp, int aer_clear,
+			const struct hw_pci_addr *devs, int ndev, struct health_opts *o);
 
 #endif

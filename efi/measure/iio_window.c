@@ -9,18 +9,17 @@
 #include <string.h>
 
 /* The plan (iio_window_plan) and the request and result a window's IIO attachment uses: pool
- * memory, kept from the uncore pass to the last DMA window (they are large and gnu-efi's .bss
- * is in the file). One pointer stays module state: iio_window_plan's callers hand it over
- * without a run plan to put it in. */
-static struct iio_state {
+ * memory the DMA plan points at, kept from the uncore pass to the last DMA window (they are
+ * large and gnu-efi's .bss is in the file). */
+struct iio_state {
 	struct iio_plan plan;
 	struct unc_request req;
 	struct unc_result res;
 	struct iio_units units;
 	struct iio_map maps[UNC_MAX_PKGS];
-} *st;
+};
 
-void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore_box_type *type,
+void iio_window_plan(struct iio_state **stp, const struct intel_uncore_platform *ip, const struct uncore_box_type *type,
 		     const struct intel_unit *units, uint32_t nunits, const struct iio_map *maps, uint32_t nsock,
 		     const uint32_t *cpu)
 {
@@ -28,8 +27,9 @@ void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore
 		nsock = UNC_MAX_PKGS;
 	if (nunits > UNC_MAX_PKGS)
 		nunits = UNC_MAX_PKGS;
-	if (!st)
-		st = AllocateZeroPool(sizeof(*st));
+	if (!*stp)
+		*stp = AllocateZeroPool(sizeof(**stp));
+	struct iio_state *st = *stp;
 	if (!st) {
 		rep_error("uncore", "cannot allocate the IIO self-check plan (%llu bytes): DMA windows get none",
 			  (unsigned long long)sizeof(*st));
@@ -43,8 +43,8 @@ void iio_window_plan(const struct intel_uncore_platform *ip, const struct uncore
 	memcpy(st->plan.cpu, cpu, nsock * sizeof(*cpu));
 }
 
-int iio_window_attach(struct hw_pci_addr dev, const struct self_check_bytes *expected, const char *skip_why,
-		      struct iio_window_result *r, struct iio_attach *x, struct attachment *a)
+int iio_window_attach(struct iio_state *st, struct hw_pci_addr dev, const struct self_check_bytes *expected,
+		      const char *skip_why, struct iio_window_result *r, struct iio_attach *x, struct attachment *a)
 {
 	memset(r, 0, sizeof(*r));
 	r->on = st && st->plan.ip;

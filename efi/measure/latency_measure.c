@@ -70,7 +70,7 @@ int measure_latency(const struct hw *hw, const struct platform *p, const struct 
 		return -1;
 	latency_request_build(p, cfg, &wk->req);
 	evidence_setup(hw, p, wk);
-	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 	wk->req.health = &wk->health;
 	struct measure_ctx ctx;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);

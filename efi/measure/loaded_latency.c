@@ -57,7 +57,7 @@ int measure_loaded_latency(const struct hw *hw, const struct platform *p, const 
 	if (ll_request_build(p, cfg, &wk->req) == 0) {
 		struct measure_ctx ctx;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+		health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 		wk->req.health = &wk->health;
 		wk->req.hmat = p->acpi ? &p->acpi->hmat : NULL;
 		rc = ll_measure(&ctx, &wk->req, &wk->res);

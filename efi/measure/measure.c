@@ -155,7 +155,7 @@ int measure_copy(const struct hw *hw, struct platform *p, const struct efiperf_c
 		struct copy_result res;
 		struct health_opts health;
 		measure_ctx_efi(&ctx, hw, p->timer_hz);
-		health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &health);
+		health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &health);
 		req.health = &health;
 		rc = copy_measure(&ctx, &req, &res);
 		copy_record(&req, &res);

@@ -21,6 +21,8 @@
 #include "efi/platform.h"
 #include "efi/measure/window.h"
 #include "efi/measure/nvme_run.h"
+#include "efi/measure/uncore_disc.h"
+#include "efi/measure/dma_window.h"
 
 /* What the run plan decided, built once by plan_build and read-only after it. */
 struct run_plan {
@@ -33,6 +35,10 @@ struct run_plan {
 	const struct check *checks;        /* the `check` list (efi/verdict/check.h), nchecks entries */
 	int nchecks;
 	struct nvme_request nvme;          /* the NVMe measurement's request (efi/measure/nvme_run.h) */
+	struct dma_plan *dma;              /* what DMA windows run under: buses, CHA, IIO, CoreSight
+					    * (efi/measure/dma_window.h; pool, the uncore pass adds to it) */
+	struct uncore_scan *uncore;        /* Intel uncore: the PCI scan and discovery tables, filled
+					    * by the uncore plan row, freed by measure_uncore (pool) */
 };
 
 struct measurement {

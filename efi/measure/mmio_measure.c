@@ -12,12 +12,12 @@
 
 #define PCI_ID_NONE 0xFFFFu   /* vendor ID read from an absent function (PCIe Base 7.5.1.1.1) */
 
-struct mmio_dma { const struct hw *hw; const struct platform *p; };
+struct mmio_dma { const struct hw *hw; const struct platform *p; const struct dma_plan *dp; };
 
 static int dma_run(void *ctx, const struct dma_window *w, struct dma_window_result *r)
 {
 	const struct mmio_dma *d = ctx;
-	return dma_window_run(d->hw, d->p, w, r);
+	return dma_window_run(d->hw, d->p, d->dp, w, r);
 }
 
 /* The request from mmio_bdf, mmio_bar, mmio_bytes and mmio_write: the function must answer and
@@ -50,11 +50,12 @@ static int mmio_request_build(const struct hw *hw, const struct platform *p, con
 	return 0;
 }
 
-int measure_mmio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_mmio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		 const struct dma_plan *dp)
 {
 	if (cfg->mmio_bdf == CFG_BDF_NONE)
 		return 0;
-	struct mmio_dma dma = { hw, p };
+	struct mmio_dma dma = { hw, p, dp };
 	struct mmio_request req;
 	if (mmio_request_build(hw, p, cfg, &dma, &req) != 0)
 		return -1;

@@ -17,6 +17,8 @@
  * naming mmio_bdf and the BAR), mmio_measure (efi/measure/mmio_run.h) on the firmware's windows
  * with dma_window_run, then mmio_record (efi/out/mmio_out.h). Returns 0, or -1 after reporting
  * an error. Does nothing when mmio_bdf is none. */
-int measure_mmio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+struct dma_plan;
+int measure_mmio(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+                 const struct dma_plan *dp);
 
 #endif

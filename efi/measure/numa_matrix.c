@@ -72,7 +72,7 @@ int measure_numa_matrix(const struct hw *hw, const struct platform *p, const str
 	if (!wk)
 		return -1;
 	numa_request_build(p, cfg, wk->sel, &wk->req);
-	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 	wk->req.health = &wk->health;
 	wk->req.hmat = p->acpi ? &p->acpi->hmat : NULL;
 	wk->req.slit = p->acpi ? &p->acpi->slit : NULL;

@@ -7,6 +7,7 @@
 #include "efi/fw/aml.h"
 #include "efi/fw/firmware_tables.h"
 #include "efi/out/nv_acpi_json.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "arch/lib/fmt.h"
 #include "arch/lib/le.h"
@@ -91,9 +92,7 @@ static int contains(const char *text, const char *word)
 
 static void status_record(const struct nv_apmu_dev *d, const struct aml_device *ad, const char *status, const char *why)
 {
-	struct json *j = rep_begin("uncore");
-	nv_acpi_uncore_json(d, ad, NULL, status, why, j);
-	rep_end();
+	nv_acpi_uncore_record(d, ad, NULL, status, why);
 	rep_line("uncore:     %s %s: %s (%s)", d->name, ad->path, status, why);
 }
 
@@ -163,9 +162,7 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 			fmt_snprintf(field, sizeof(field), "%s _CRS memory resource %u", ad->path, i);
 			fw_addr_fault(ad->table, field, res->fault_at, res->fault);
 		}
-	struct json *j = rep_begin("uncore");
-	nv_acpi_uncore_json(&d, ad, res, NULL, NULL, j);
-	rep_end();
+	nv_acpi_uncore_record(&d, ad, res, NULL, NULL);
 	rep_line("uncore:     %s (%s %s, %u instances): %s%s%s", d.name, t->hid, ad->path, t->ninst,
 		 res->status ? "error" : res->state == NV_APMU_COUNTING ? "counting" : "not-advancing",
 		 res->status ? ": " : "", res->status ? res->why : "");
@@ -184,7 +181,7 @@ static int measure_one(const struct hw *hw, const struct efiperf_config *cfg, co
 }
 
 int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		nv_acpi_window_fn window, void *arg, uint32_t *found)
+		struct cspmu_plan *cp, nv_acpi_window_fn window, void *arg, uint32_t *found)
 {
 	*found = 0;
 	if (!p->acpi)
@@ -201,21 +198,20 @@ int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efip
 		return -1;
 	}
 	const char *hids[8 + ACPI_MAX_APMT];
+	char comp_hid[ACPI_MAX_APMT][9];   /* the APMT companions' _HIDs hids[] points at */
 	aml->pool_alloc = aml_pool_alloc;
 	aml->pool_release = aml_pool_release;
 	aml->nwant = nv_apmu_hids(hids, 8);
-	aml->nwant += cspmu_companion_hids(p, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
+	aml->nwant += cspmu_companion_hids(p, comp_hid, hids + aml->nwant, ACPI_MAX_APMT);   /* APMT ACPI-device nodes */
 	aml->want_hid = hids;
 	read_namespace(p->acpi, aml);
-	struct json *j = rep_begin("aml");
-	nv_acpi_aml_json(aml, j);
-	rep_end();
+	nv_acpi_aml_record(aml);
 	rep_line("uncore:     AML reader: %u definition block(s), %u NVIDIA PMU / APMT companion device(s) (%u "
 		 "other devices with a _HID), %u defect(s)", aml->ntables, aml->ndev, aml->dev_other,
 		 aml->ndefects + aml->defects_dropped);
 	for (uint32_t i = 0; i < aml->ndefects && i < AML_MAX_DEFECTS; i++)
 		rep_line("uncore:     AML defect: %s", aml->defect[i]);
-	cspmu_companions(p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
+	cspmu_companions(cp, p, aml);      /* the APMT ACPI-device nodes' devices, for measure_cspmu */
 	int rc = 0;
 	for (uint32_t i = 0; i < aml->ndev; i++) {
 		const struct nv_apmu_type *t = nv_apmu_for_hid(aml->dev[i].hid);

@@ -18,9 +18,12 @@
 /* The caller's traffic window: returns its duration in ns. */
 typedef uint64_t (*nv_acpi_window_fn)(void *arg);
 
-/* *found: PMU devices of a known _HID. Returns 0, or -1 after reporting an error (a device
+struct cspmu_plan;
+
+/* *found: PMU devices of a known _HID. The APMT's companion devices found in the namespace go
+ * into *cp (efi/measure/cspmu_run.h) for the CoreSight PMUs. Returns 0, or -1 after reporting an error (a device
  * that cannot be set up, a measurement or restore that failed). Nothing without ACPI tables. */
 int nv_acpi_run(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-		nv_acpi_window_fn window, void *arg, uint32_t *found);
+		struct cspmu_plan *cp, nv_acpi_window_fn window, void *arg, uint32_t *found);
 
 #endif

@@ -306,6 +306,7 @@ struct gctl {
 struct glue {
 	const struct hw *hw;
 	const struct platform *p;
+	const struct dma_plan *dp;
 	EFI_HANDLE image;
 	const struct nvme_request *q;
 	struct gctl c[NVME_MAX_CTRLS];
@@ -429,10 +430,10 @@ static void fw_window(void *arg, const struct dma_window *w, uint32_t ctrls, str
 		if (ctrls >> i & 1)
 			devs[n++] = pci_addr(g->q->ctrl[i].bdf);
 	if (h) {
-		health_window_opts(g->hw, g->p, g->q->aer_clear, devs, n, &h->o);
+		health_window_opts(g->hw, g->p, g->dp, g->q->aer_clear, devs, n, &h->o);
 		health_begin(h, g->hw);
 	}
-	dma_window_counters(g->hw, g->p, w, r);
+	dma_window_counters(g->hw, g->p, g->dp, w, r);
 	if (h)
 		health_end(h);
 }
@@ -441,7 +442,7 @@ static void fw_link(void *arg, int ctrl, uint64_t rd, uint64_t wr, uint64_t ns, 
 {
 	struct glue *g = arg;
 	if (ctrl >= 0)
-		dma_window_link(g->hw, pci_addr(g->q->ctrl[ctrl].bdf), 1, &r->ll);
+		dma_window_link(g->dp, g->hw, pci_addr(g->q->ctrl[ctrl].bdf), 1, &r->ll);
 	dma_window_rate(r, rd, wr, ns);
 }
 
@@ -461,7 +462,7 @@ static void blockio_out(struct glue *g, int ctrl, struct nvme_point_out *o, cons
 	struct self_check_bytes none = { 0 };
 	int write = g->q->rw == CFG_RW_WRITE;
 	self_check_compute(&none, NULL, 0, "the firmware's Block IO path runs outside efiperf's counted windows", &o->dw.sc);
-	dma_window_link(g->hw, pci_addr(g->q->ctrl[ctrl].bdf), 1, &o->dw.ll);
+	dma_window_link(g->dp, g->hw, pci_addr(g->q->ctrl[ctrl].bdf), 1, &o->dw.ll);
 	dma_window_rate(&o->dw, write ? o->res.bytes : 0, write ? 0 : o->res.bytes, o->res.ns);
 	fmt_snprintf(o->status, sizeof(o->status), "%s", status);
 	o->with_why = 1;
@@ -541,7 +542,8 @@ static int fw_blockio_point(void *arg, int ctrl, const struct nvme_request *q, u
 	return o->res.failed || o->res.verified == 0 ? -1 : 0;
 }
 
-int measure_nvme(const struct hw *hw, const struct platform *p, const struct nvme_request *q, void *image)
+int measure_nvme(const struct hw *hw, const struct platform *p, const struct dma_plan *dp, const struct nvme_request *q,
+		 void *image)
 {
 	if (!q->on)
 		return 0;
@@ -555,7 +557,7 @@ int measure_nvme(const struct hw *hw, const struct platform *p, const struct nvm
 		rep_error("nvme", "no memory for %u controllers' state", NVME_MAX_CTRLS);
 		return -1;
 	}
-	*g = (struct glue){ .hw = hw, .p = p, .image = image, .q = q };
+	*g = (struct glue){ .hw = hw, .p = p, .dp = dp, .image = image, .q = q };
 	struct nvme_fw fw = { g, fw_acquire, fw_alloc, fw_release, fw_after, fw_blockio_point, fw_window, fw_link, fw_guard };
 	struct measure_ctx ctx;
 	measure_ctx_efi(&ctx, hw, p->timer_hz);

@@ -32,6 +32,8 @@ int nvme_plan(const struct hw *hw, const struct platform *p, const struct efiper
 /* Run the request nvme_plan built (nothing when `nvme` is none) and write its records
  * (efi/out/nvme_out.h). Returns 0, or -1 after reporting errors; every controller taken has
  * been given back when it returns. image: efiperf's EFI_HANDLE (the driver-model agent). */
-int measure_nvme(const struct hw *hw, const struct platform *p, const struct nvme_request *q, void *image);
+struct dma_plan;
+int measure_nvme(const struct hw *hw, const struct platform *p, const struct dma_plan *dp, const struct nvme_request *q,
+		 void *image);
 
 #endif

@@ -121,12 +121,11 @@ static void check_nvme(const struct hw *hw, const struct efiperf_config *cfg, st
  * pcie_nvidia_rp_lookup); the PMU filter is derived from that map when the PMUs run. */
 static void check_pcie_pmu_rp(const struct hw *hw, const struct efiperf_config *cfg, struct plan_errors *out)
 {
-	static struct pcie_func f;   /* ~1.5 KiB: off the firmware stack */
 	struct pcie_nvidia_map m;
 	char why[160];
 	if (cfg->pcie_pmu_rp == CFG_BDF_NONE)
 		return;
-	if (pcie_nvidia_rp_lookup(hw, addr_of(cfg->pcie_pmu_rp), &f, &m, why, sizeof(why)))
+	if (pcie_nvidia_rp_lookup(hw, addr_of(cfg->pcie_pmu_rp), &out->rp_probe, &m, why, sizeof(why)))
 		plan_error_add(out, CFG_PCIE_PMU_RP, "%s", why);
 }
 

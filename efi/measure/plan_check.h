@@ -22,6 +22,7 @@
 
 #include "arch/hw.h"
 #include "efi/config/config.h"
+#include "efi/pcie/pcie.h"
 
 #define PLAN_MAX_ERRORS 8
 
@@ -33,6 +34,8 @@ struct plan_error {
 struct plan_errors {
 	int n;                 /* errors found (may exceed PLAN_MAX_ERRORS; extra not stored) */
 	struct plan_error e[PLAN_MAX_ERRORS];
+	struct pcie_func rp_probe;   /* pcie_pmu_rp's probe (~1.5 KiB: in the caller's errors, off the
+				      * firmware stack) */
 };
 
 /* Add an error for key (printf-style message). */

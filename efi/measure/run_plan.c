@@ -44,12 +44,16 @@ int plan_build(struct run_plan *plan, const struct hw *hw, struct platform *p, c
 	*plan = (struct run_plan){ .hw = hw, .p = p, .cfg = cfg, .image = image, .checks = cfg->checks,
 				   .nchecks = cfg->nchecks };
 	plan->cpus = pool_zalloc(sizeof(struct window_cpu) * WINDOW_MAX_CPUS);
-	if (!plan->cpus) {
+	plan->uncore = pool_zalloc(sizeof(*plan->uncore));
+	plan->dma = pool_zalloc(sizeof(*plan->dma));
+	if (!plan->cpus || !plan->uncore || !plan->dma) {
 		rep_error("config", "no memory for the run plan's %u CPUs", WINDOW_MAX_CPUS);
 		return -1;
 	}
 	plan->ncpus = cpus_selected(plan->cpus);
-	if (cha_run_plan(hw, p, d, cfg) != 0 || c2c_plan(p, cfg) != 0 || loaded_latency_plan(cfg) != 0)
+	dma_window_ranges(plan->dma, d, cfg->aer_clear);
+	plan->dma->cs.cfg = cfg->uncore ? cfg : NULL;   /* the CoreSight PMUs of DMA windows */
+	if (cha_run_plan(hw, p, d, cfg, &plan->dma->cha) != 0 || c2c_plan(p, cfg) != 0 || loaded_latency_plan(cfg) != 0)
 		return -1;
 	if (between)
 		between();

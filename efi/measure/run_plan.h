@@ -3,8 +3,10 @@
  * The run plan (efi/measure/measurement.h struct run_plan), built once after discovery and
  * before the first window, in steps:
  *   1. the selection of `cpus` (resolved by cpus_init) and the `check` list
- *   2. the CHA counter plan (cha_run_plan), c2c's pairs (c2c_plan), loaded latency's delays
- *      (loaded_latency_plan)
+ *   2. the DMA windows' plan (efi/measure/dma_window.h struct dma_plan: the MCFG buses of the
+ *      link walk, uncore = on for the CoreSight PMUs, the CHA counter plan, cha_run_plan; the
+ *      uncore pass adds the IIO plan and the APMT companions), c2c's pairs (c2c_plan), loaded
+ *      latency's delays (loaded_latency_plan)
  *   3. the hardware checks: the PCI functions named by dma_engine, mmio_bdf/mmio_bar and nvme
  *      (efi/measure/plan_check.h), the Block IO disks of dma_blockio and dma_write_lba
  *      (blockio_plan_check), the CPUs of dma_cpu_traffic (dma_cpu_plan_check), uncore_events

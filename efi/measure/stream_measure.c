@@ -71,7 +71,7 @@ static void stream_request_build(const struct hw *hw, const struct platform *p, 
 	wk->a = (struct attachment){ .ops = &vec_attach_ops, .self = &wk->vec };
 	wk->list = (struct attach_list){ .a = &wk->a, .n = 1, .hw = hw };
 	req->vec = &wk->list;
-	health_window_opts(hw, p, cfg->aer_clear, NULL, 0, &wk->health);
+	health_window_opts(hw, p, NULL, cfg->aer_clear, NULL, 0, &wk->health);
 	req->health = &wk->health;
 	req->smbios = p->smbios;
 	measure_cxl(&req->cxl);

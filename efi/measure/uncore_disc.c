@@ -9,11 +9,10 @@
 #include <string.h>
 
 /* Each socket's table, read and parsed once per run (the IMC, the IIO and the map use it). */
-struct cached { struct disc_table t; int rc; char why[160]; };
-static struct cached *cache[UNC_MAX_PKGS];
+struct uncore_disc_table { struct disc_table t; int rc; char why[160]; };
 
 /* Read and parse the table of socket s into c (defects reported). */
-static void load(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan, uint32_t s, struct cached *c)
+static void load(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan, uint32_t s, struct uncore_disc_table *c)
 {
 	uint32_t seen = 0;
 	const struct intel_pci_fn *f = NULL;
@@ -58,9 +57,9 @@ static void load(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t 
 }
 
 /* The parsed table of socket s, or NULL with why. */
-static const struct disc_table *table_of(const struct hw *hw, const struct intel_pci_fn *scan, uint32_t nscan,
-					 uint32_t s, char *why, size_t wn)
+static const struct disc_table *table_of(const struct hw *hw, struct uncore_scan *sc, uint32_t s, char *why, size_t wn)
 {
+	struct uncore_disc_table **cache = sc->table;
 	if (s >= UNC_MAX_PKGS) {
 		fmt_snprintf(why, wn, "socket %u: beyond %u sockets", s, UNC_MAX_PKGS);
 		return NULL;
@@ -71,7 +70,7 @@ static const struct disc_table *table_of(const struct hw *hw, const struct intel
 			fmt_snprintf(why, wn, "cannot allocate the discovery table (%u bytes)", (unsigned)sizeof(*cache[s]));
 			return NULL;
 		}
-		load(hw, scan, nscan, s, cache[s]);
+		load(hw, sc->fn, sc->n, s, cache[s]);
 	}
 	if (cache[s]->rc) {
 		fmt_snprintf(why, wn, "%s", cache[s]->why);
@@ -80,17 +79,21 @@ static const struct disc_table *table_of(const struct hw *hw, const struct intel
 	return &cache[s]->t;
 }
 
-void uncore_disc_free(void)
+void uncore_disc_free(struct uncore_scan *sc)
 {
 	for (uint32_t s = 0; s < UNC_MAX_PKGS; s++)
-		if (cache[s]) {
-			FreePool(cache[s]);
-			cache[s] = NULL;
+		if (sc->table[s]) {
+			FreePool(sc->table[s]);
+			sc->table[s] = NULL;
 		}
+	if (sc->fn)
+		FreePool(sc->fn);
+	sc->fn = NULL;
+	sc->n = 0;
 }
 
 int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *ip, enum intel_box bx,
-		      const struct intel_pci_fn *scan, uint32_t nscan, uint32_t nsock, struct intel_unit *units,
+		      struct uncore_scan *sc, uint32_t nsock, struct intel_unit *units,
 		      uint32_t max, uint32_t *n, struct uncore_box_type *ty, char *why, size_t wn)
 {
 	*n = 0;
@@ -98,7 +101,7 @@ int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *i
 		uint32_t k = 0;
 		char uwhy[160] = "";
 		struct uncore_box_type sty;
-		const struct disc_table *t = table_of(hw, scan, nscan, s, why, wn);
+		const struct disc_table *t = table_of(hw, sc, s, why, wn);
 		if (!t)
 			continue;
 		if (intel_disc_units(ip, bx, t, (uint16_t)s, units + *n, max - *n, &k, &sty, uwhy, sizeof(uwhy))) {
@@ -119,13 +122,13 @@ int uncore_disc_units(const struct hw *hw, const struct intel_uncore_platform *i
 	return *n ? 0 : -1;
 }
 
-void uncore_disc_iio_map(const struct hw *hw, const struct intel_uncore_platform *ip, const struct intel_pci_fn *scan,
-			 uint32_t nscan, uint32_t s, struct iio_map *m)
+void uncore_disc_iio_map(const struct hw *hw, const struct intel_uncore_platform *ip, struct uncore_scan *sc,
+			 uint32_t s, struct iio_map *m)
 {
 	char why[160] = "";
-	const struct disc_table *t = table_of(hw, scan, nscan, s, why, sizeof(why));
+	const struct disc_table *t = table_of(hw, sc, s, why, sizeof(why));
 	if (t) {
-		intel_iio_map_disc(hw, ip, scan, nscan, t, s, m);
+		intel_iio_map_disc(hw, ip, sc->fn, sc->n, t, s, m);
 		return;
 	}
 	memset(m, 0, sizeof(*m));

@@ -5,7 +5,9 @@
 #include "efi/measure/cspmu_run.h"
 #include "efi/measure/nv_acpi_run.h"
 #include "efi/measure/uncore_disc.h"
+#include "efi/measure/dma_window.h"
 #include "efi/out/uncore_json.h"
+#include "efi/out/pmu_out.h"
 #include "efi/out/report.h"
 #include "efi/measure/window.h"
 #include "efi/measure/box_attach.h"
@@ -34,11 +36,7 @@ static const char *const convention =
 static void status_record_free(const char *pmu, const char *platform, const char *status, const char *why,
 			       const char *free_why)
 {
-	struct json *j = rep_begin("uncore");
-	uncore_status_json(pmu, platform, status, why, j);
-	if (free_why)
-		uncore_free_running_why_json(free_why, j);
-	rep_end();
+	uncore_status_record(pmu, platform, status, why, free_why);
 	rep_line("uncore:     %s: %s (%s)", pmu, status, why);
 }
 
@@ -50,9 +48,7 @@ static void status_record(const char *pmu, const char *platform, const char *sta
 /* A request that could not be built: an `error` uncore record and an error record. Returns -1. */
 static int request_failed(const char *pmu, const char *platform, const char *why)
 {
-	struct json *j = rep_begin("uncore");
-	uncore_status_json(pmu, platform, "error", why, j);
-	rep_end();
+	uncore_status_record(pmu, platform, "error", why, NULL);
 	rep_error("uncore", "%s", why);
 	return -1;
 }
@@ -137,9 +133,7 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 	count_copy(hw, req, ctx, res);
 	uint32_t nsock = bx == AMD_BOX_L3 ? 1 : npkgs;
 	for (uint32_t s = 0; s < nsock; s++) {
-		struct json *j = rep_begin("uncore");
-		uncore_result_json(req, res, s, cpuid, j);
-		rep_end();
+		uncore_socket_record(req, res, s, cpuid, NULL, 0);
 	}
 	return box_summary(f->name, b->pmu, req, res);
 }
@@ -147,26 +141,24 @@ static int measure_box(const struct hw *hw, const struct platform *p, const stru
 /* ---- Intel IMC / IIO ---------------------------------------------------------------------- */
 
 #define SCAN_MAX 1024
-static struct intel_pci_fn *scan;       /* uncore_run_plan's PCI scan */
-static uint32_t nscan;
 
 static const struct intel_uncore_platform *intel_platform(const struct platform *p)
 {
 	return strcmp(p->cpu.vendor, "GenuineIntel") ? NULL : intel_uncore_platform_for(p->cpu.family, p->cpu.model);
 }
 
-int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		    struct uncore_scan *sc)
 {
-	cspmu_plan(cfg);
-	if (!cfg->uncore || !intel_platform(p) || scan)
+	if (!cfg->uncore || !intel_platform(p) || sc->fn)
 		return 0;
-	scan = AllocatePool(SCAN_MAX * sizeof(*scan));
-	if (!scan) {
+	sc->fn = AllocatePool(SCAN_MAX * sizeof(*sc->fn));
+	if (!sc->fn) {
 		rep_error("uncore", "cannot allocate %u PCI function records for the IMC/IIO scan", SCAN_MAX);
 		return -1;
 	}
-	nscan = intel_pci_scan(hw, 0, 0, 0xFF, scan, SCAN_MAX);
-	rep_line("uncore:     PCI scan of segment 0 buses 00-ff for the IMC and IIO map: %u functions", nscan);
+	sc->n = intel_pci_scan(hw, 0, 0, 0xFF, sc->fn, SCAN_MAX);
+	rep_line("uncore:     PCI scan of segment 0 buses 00-ff for the IMC and IIO map: %u functions", sc->n);
 	return 0;
 }
 
@@ -195,17 +187,16 @@ static int names_intel(const struct intel_box_desc *b, const char *events)
 /* One uncore_iio_map record per socket: the map, where it came from, its defects. Fills
  * maps[0..nsock) (the caller's, from the pool) and returns it. */
 static const struct iio_map *iio_maps_report(const struct hw *hw, const struct intel_uncore_platform *ip,
-					     const uint32_t *cpu, uint32_t nsock, struct iio_map *maps)
+					     struct uncore_scan *sc, const uint32_t *cpu, uint32_t nsock,
+					     struct iio_map *maps)
 {
 	if (ip->discovery)
 		for (uint32_t s = 0; s < nsock; s++)
-			uncore_disc_iio_map(hw, ip, scan, nscan, s, &maps[s]);
+			uncore_disc_iio_map(hw, ip, sc, s, &maps[s]);
 	else
-		intel_iio_maps(hw, ip, scan, nscan, cpu, nsock, maps);
+		intel_iio_maps(hw, ip, sc->fn, sc->n, cpu, nsock, maps);
 	for (uint32_t s = 0; s < nsock; s++) {
-		struct json *j = rep_begin("uncore_iio_map");
-		uncore_iio_map_json(ip->name, s, &maps[s], j);
-		rep_end();
+		uncore_iio_map_record(ip->name, s, &maps[s]);
 		rep_line("uncore:     %s uncore_iio stack map of socket %u (%s): %s%s", ip->name, s,
 			 iio_map_source_name(maps[s].method), maps[s].valid ? maps[s].source : "absent: ",
 			 maps[s].valid ? "" : maps[s].why);
@@ -217,7 +208,8 @@ static const struct iio_map *iio_maps_report(const struct hw *hw, const struct i
 
 /* The DMA windows' IIO self-check plan from these units and the sockets' stack maps (reported
  * here, one record per socket; the maps live in the pool only until the plan has copied them). */
-static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platform *ip,
+static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platform *ip, struct uncore_scan *sc,
+			    struct iio_state **iio,
 			    const struct uncore_box_type *ty, const struct intel_unit *units, uint32_t n,
 			    const uint32_t *cpu, uint32_t nsock)
 {
@@ -226,7 +218,7 @@ static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platf
 		rep_error("uncore", "cannot allocate the IIO stack maps: DMA windows get no IIO self-check");
 		return;
 	}
-	iio_window_plan(ip, ty, units, n, iio_maps_report(hw, ip, cpu, nsock, maps), nsock, cpu);
+	iio_window_plan(iio, ip, ty, units, n, iio_maps_report(hw, ip, sc, cpu, nsock, maps), nsock, cpu);
 	pool_free(maps);
 }
 
@@ -235,15 +227,15 @@ static void iio_plan_report(const struct hw *hw, const struct intel_uncore_platf
 /* The first read of the IMC free-running counters of the platform (every IMC MMIO block among
  * the scanned functions, sockets as intel_imc_find's, more than nsock: the last). Nothing is
  * written. When there are none, or a read fails, fr->why says why and the run goes on. */
-static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip, uint32_t nsock,
-			       struct imc_free_run *fr)
+static void free_running_start(const struct hw *hw, const struct intel_uncore_platform *ip,
+			       const struct uncore_scan *sc, uint32_t nsock, struct imc_free_run *fr)
 {
 	const struct imc_free_layout *l = imc_free_layout_for(ip->name);
 	struct intel_imc_block blk[INTEL_IMC_MAX_BLOCKS];
 	uint32_t n = 0;
 	char why[160];
 	if (l && l->bytes_per_count &&
-	    intel_imc_blocks(hw, ip, scan, nscan, blk, INTEL_IMC_MAX_BLOCKS, &n, why, sizeof(why))) {
+	    intel_imc_blocks(hw, ip, sc->fn, sc->n, blk, INTEL_IMC_MAX_BLOCKS, &n, why, sizeof(why))) {
 		memset(fr, 0, sizeof(*fr));
 		fmt_snprintf(fr->why, sizeof(fr->why), "%s: the IMC MMIO block is unavailable: %s", ip->name, why);
 		return;
@@ -283,8 +275,10 @@ static void free_running_line(const struct intel_uncore_platform *ip, uint32_t s
 }
 
 static int measure_intel_box(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			     const struct intel_uncore_platform *ip, enum intel_box bx, struct copy_slices *ctx,
-			     struct unc_request *req, struct unc_result *res, struct imc_free_run *fr)
+			     const struct intel_uncore_platform *ip, struct uncore_scan *sc, struct dma_plan *dp,
+			     enum intel_box bx,
+			     struct copy_slices *ctx, struct unc_request *req, struct unc_result *res,
+			     struct imc_free_run *fr)
 {
 	const struct intel_box_desc *b = &ip->box[bx];
 	char why[160] = "";
@@ -301,16 +295,16 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	struct uncore_box_type ty = *b->type;
 	int imc = bx == INTEL_BOX_IMC;
 	if (imc)
-		free_running_start(hw, ip, nsock, fr);
+		free_running_start(hw, ip, sc, nsock, fr);
 	if (ip->discovery) {
-		if (uncore_disc_units(hw, ip, bx, scan, nscan, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
+		if (uncore_disc_units(hw, ip, bx, sc, nsock, units, UNC_MAX_PKGS, &n, &ty, why, sizeof(why))) {
 			status_record_free(b->pmu, ip->name, "absent", why, imc ? fr->why : NULL);
 			if (bx == INTEL_BOX_IIO)   /* no units: the DMA windows' IIO self_check is absent, the map says why */
-				iio_plan_report(hw, ip, &ty, units, 0, cpu, nsock);
+				iio_plan_report(hw, ip, sc, &dp->iio, &ty, units, 0, cpu, nsock);
 			return 0;
 		}
 	} else if (bx == INTEL_BOX_IMC) {
-		if (intel_imc_find(hw, ip, scan, nscan, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
+		if (intel_imc_find(hw, ip, sc->fn, sc->n, units, UNC_MAX_PKGS, &n, why, sizeof(why))) {
 			status_record_free(b->pmu, ip->name, "absent", why, fr->why);
 			return 0;
 		}
@@ -334,11 +328,7 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 		if (!any)
 			continue;
 		uint64_t prog = imc ? programmable_bytes(req, res, s) : 0;
-		struct json *j = rep_begin("uncore");
-		uncore_result_json(req, res, s, NULL, j);
-		if (imc)
-			uncore_free_running_json(fr, s, prog, req->known_read_bytes + req->known_write_bytes, j);
-		rep_end();
+		uncore_socket_record(req, res, s, NULL, imc ? fr : NULL, prog);
 		if (imc)
 			free_running_line(ip, s, prog, fr);
 	}
@@ -346,17 +336,18 @@ static int measure_intel_box(const struct hw *hw, const struct platform *p, cons
 	if (bx == INTEL_BOX_IIO) {
 		/* the DMA windows' iio_self_check programs the device's stack among these same units
 		 * (fixed MSRs, or the discovery table's addresses and geometry on SPR and later) */
-		iio_plan_report(hw, ip, &ty, units, n, cpu, nsock);
+		iio_plan_report(hw, ip, sc, &dp->iio, &ty, units, n, cpu, nsock);
 	}
 	return rc;
 }
 
 static int measure_intel(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
-			 const struct intel_uncore_platform *ip, struct copy_slices *ctx, struct unc_request *req,
-			 struct unc_result *res)
+			 const struct intel_uncore_platform *ip, struct uncore_scan *sc, struct dma_plan *dp,
+			 struct copy_slices *ctx,
+			 struct unc_request *req, struct unc_result *res)
 {
 	int rc = 0;
-	if (!scan && uncore_run_plan(hw, p, cfg))
+	if (!sc->fn && uncore_run_plan(hw, p, cfg, sc))
 		return -1;
 	/* the IMC's free-running counters of this pass (pool memory: about 3 KiB) */
 	struct imc_free_run *fr = pool_zalloc(sizeof(*fr));
@@ -366,13 +357,14 @@ static int measure_intel(const struct hw *hw, const struct platform *p, const st
 		return -1;
 	}
 	for (int b = 0; b < INTEL_NBOX; b++)
-		if (measure_intel_box(hw, p, cfg, ip, (enum intel_box)b, ctx, req, res, fr))
+		if (measure_intel_box(hw, p, cfg, ip, sc, dp, (enum intel_box)b, ctx, req, res, fr))
 			rc = -1;
 	pool_free(fr);
 	return rc;
 }
 
-int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg)
+int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		   struct uncore_scan *sc, struct dma_plan *dp)
 {
 	if (!cfg->uncore)
 		return 0;
@@ -393,11 +385,11 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 		goto out;
 	}
 	/* PMUs in the ACPI namespace (NVIDIA Tegra410), whatever the CPU */
-	rc = nv_acpi_run(hw, p, cfg, copy_slices_whole, &ctx, &nv_found);
-	if (apmt && measure_cspmu(hw, p, cfg, copy_slices_window, &ctx, ctx.bytes) < 0)
+	rc = nv_acpi_run(hw, p, cfg, &dp->cs, copy_slices_whole, &ctx, &nv_found);
+	if (apmt && measure_cspmu(hw, p, cfg, &dp->cs, copy_slices_window, &ctx, ctx.bytes) < 0)
 		rc = -1;
 	if (ip) {
-		if (measure_intel(hw, p, cfg, ip, &ctx, req, res))
+		if (measure_intel(hw, p, cfg, ip, sc, dp, &ctx, req, res))
 			rc = -1;
 	} else if (f) {
 		struct amd_uncore_caps caps;
@@ -416,11 +408,7 @@ int measure_uncore(const struct hw *hw, const struct platform *p, const struct e
 	}
 out:
 	copy_slices_free(&ctx);
-	if (scan) {
-		FreePool(scan);
-		scan = NULL;
-	}
-	uncore_disc_free();
+	uncore_disc_free(sc);
 	if (req)
 		FreePool(req);
 	if (res)

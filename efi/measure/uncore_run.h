@@ -18,12 +18,19 @@
 #include "arch/hw.h"
 #include "efi/config/config.h"
 #include "efi/platform.h"
+#include "efi/measure/uncore_disc.h"
 
 /* Intel: scan PCI segment 0 buses 00-ff for the IMC functions and the IIO map (before the
  * window steps, so a hw trace of them stays apart). 0, or -1 after reporting. Does nothing when
- * uncore = off or the CPU is not an Intel platform of the table. */
-int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
-/* Returns 0, or -1 after reporting an error. Does nothing when uncore = off. */
-int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg);
+ * uncore = off or the CPU is not an Intel platform of the table. The scan goes into *sc (the
+ * run plan's, zeroed by plan_build). */
+int uncore_run_plan(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		    struct uncore_scan *sc);
+/* Returns 0, or -1 after reporting an error. Does nothing when uncore = off. Scans into *sc
+ * when uncore_run_plan did not; frees the scan and the discovery tables at the end. The DMA
+ * windows' IIO plan and the APMT companions go into *dp (efi/measure/dma_window.h). */
+struct dma_plan;
+int measure_uncore(const struct hw *hw, const struct platform *p, const struct efiperf_config *cfg,
+		   struct uncore_scan *sc, struct dma_plan *dp);
 
 #endif

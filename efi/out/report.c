@@ -20,10 +20,10 @@ static char *early;                 /* console text before the logs open: pool, 
 static struct strbuf early_sb;
 static int failed;
 
-/* Records may nest (e.g. a window's counter records are written while its `measurement`
- * record is still open): each level has its own buffer; an inner record is written, and
- * flushed, before the outer one. */
-#define REC_DEPTH 3
+/* One record open at a time: every record is written whole from its result after the
+ * measurement or window that filled it (the efi/out/ writers), so none opens while another is
+ * open. A rep_begin inside an open record is a caller's bug and reuses the level. */
+#define REC_DEPTH 1
 struct rec {
 	char *mem;
 	size_t cap;

@@ -125,7 +125,7 @@ INDIRECT = [
     ("verdict_banner's callback (efi/verdict/run_verdict.c passes banner_line)", r"^\s*line\(arg, buf\);",
      ["banner_line"]),
     ("efi/fw/acpi.c parsers[]", r"parsers\[k\]\.parse\(", ["re:^p_[a-z]+$"]),
-    ("efi/measure/corepmu_run.c record()'s fill (corepmu_json_counters / _topdown / _ibs)", r"^\s*fill\(j, cp\);",
+    ("efi/out/pmu_out.c corepmu_window_record's fill (corepmu_json_counters / _topdown / _ibs)", r"^\s*fill\(j, cp\);",
      ["re:^corepmu_json_(counters|topdown|ibs)$"]),
     ("efi/config/config.c key checks (cfg_key.check)", r"k->check\(", ["re:^[a-z_]+_check$"]),
     ("efi/out/report.c observer (rep_on_record: efi/verdict/run_verdict.c passes offer)", r"^\s*observer\(",
