@@ -56,7 +56,7 @@ def test_ok_depths_and_paths():
     fails, text = run("ok")
     assert fails == 0, text
     assert "stack x86_64: boot 1464 bytes of 65536, ap 400 bytes of 24576 (efi/window.c:run_one)" in text
-    assert "indirect efi/window.c:6:11: window_kernel (efi/measure/window.c) -> k1" in text
+    assert "indirect efi/window.c:6:11: window_kernel (efi/measure/window_seq.c) -> k1" in text
     assert "indirect efi/main.c:5:2: UEFI services (BS/RT, protocols) -> firmware" in text
     # the boot path, frame by frame
     path = text.split("boot path of efi_main, 1464 bytes:\n")[1].split("stack x86_64:")[0].split("\n")
