@@ -61,6 +61,10 @@ def start_collector(lab, d, db, tag, extra=()):
 
 
 def start_dnsmasq(lab, d, root):
+    # the DHCP server must answer on the namespace's bridge only: netboot.sh's config binds it
+    # there (interface=br0 with bind-interfaces); refuse to start it otherwise
+    conf = open(os.path.join(root, "dnsmasq.conf")).read()
+    assert "bind-interfaces" in conf and "interface=br0" in conf, conf
     lab.start(["dnsmasq", "--conf-file=" + os.path.join(root, "dnsmasq.conf"), "--no-daemon", "--log-facility=-",
                "--pid-file=" + os.path.join(d, "dnsmasq.pid"), "--user=root", "--group=root"],
               os.path.join(d, "dnsmasq.log"))
