@@ -427,7 +427,7 @@ def test_fleet_killed_machine_is_incomplete_and_pages_load_in_chromium(scratch):
     url = "collector = http://%s:%d/\ncollector_token = %s\n" % (SERVER, PORT, TOKEN)
     lat = COMMON.replace("latency = off", "latency = on\nlatency_max = %s")   # a latency plot in the report
     root = lab_root(d, {"LAB1": lat % "1M" + url + "copy_size = 2M\ncopy_passes = 1\n",
-                        "LAB2": lat % "64M" + url + "copy_size = 16M\ncopy_passes = 4\n"})
+                        "LAB2": lat % "64M" + url + "copy_size = 16M\ncopy_passes = 40\n"})
     db = os.path.join(d, "fleet.sqlite")
     stale = 15
     lab = Lab(d, ["tap0", "tap1"])
